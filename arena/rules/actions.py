@@ -1,0 +1,169 @@
+"""What a seat can answer: frozen action models, one `kind` literal each.
+
+Actions are imperative (`Vote`, `Kill`, `Inspect`); the events they cause are past tense.
+`Pass` is the one passive answer: abstain, skip, don't run, don't shoot, don't explode.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from arena.rules.types import Direction, Role, SeatId
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CheckClaim(_Action):
+    """A claimed seer result: 'I checked seat N, it is a wolf / good'."""
+
+    seat: SeatId
+    is_wolf: bool
+
+
+class Claims(_Action):
+    """The structured part of a speech, which makes deception measurable."""
+
+    role: Role | None = None
+    """The role the speaker claims to be, if any."""
+    checks: tuple[CheckClaim, ...] = ()
+    """Check results the speaker claims (seer claims, or reports of them)."""
+    suspects: tuple[SeatId, ...] = ()
+    """Seats the speaker says are wolves."""
+    trusts: tuple[SeatId, ...] = ()
+    """Seats the speaker vouches for as good."""
+
+
+class Speak(_Action):
+    """Give a speech: campaign, day speech, PK or defence speech, or last words."""
+
+    kind: Literal["speak"] = "speak"
+    text: str
+    claims: Claims = Claims()
+
+
+class Pass(_Action):
+    """Do nothing: abstain, skip the night action, don't run, stay, don't shoot."""
+
+    kind: Literal["pass"] = "pass"
+
+
+class RunForSheriff(_Action):
+    """Stand for sheriff (上警)."""
+
+    kind: Literal["run_for_sheriff"] = "run_for_sheriff"
+
+
+class Withdraw(_Action):
+    """Withdraw from the sheriff race (退水); a withdrawn candidate cannot vote."""
+
+    kind: Literal["withdraw"] = "withdraw"
+
+
+class Vote(_Action):
+    """Vote for a seat: the sheriff candidate to elect or the player to exile."""
+
+    kind: Literal["vote"] = "vote"
+    target: SeatId
+
+
+class ChooseOrder(_Action):
+    """The sheriff chooses the direction of the day's speeches (警左/警右)."""
+
+    kind: Literal["choose_order"] = "choose_order"
+    direction: Direction
+    start: SeatId | None = None
+    """The first speaker, only where the rules let the sheriff pick it (000, peaceful night)."""
+
+
+class RecommendExile(_Action):
+    """The sheriff recommends whom to exile (歸票): one seat, or two for a PK."""
+
+    kind: Literal["recommend_exile"] = "recommend_exile"
+    targets: tuple[SeatId, ...] = Field(min_length=1, max_length=2)
+
+
+class Shoot(_Action):
+    """Take a seat on death (hunter's gun, wolf king's claw)."""
+
+    kind: Literal["shoot"] = "shoot"
+    target: SeatId
+
+
+class PassBadge(_Action):
+    """Hand the sheriff's badge to a living seat (移交警徽)."""
+
+    kind: Literal["pass_badge"] = "pass_badge"
+    target: SeatId
+
+
+class TearBadge(_Action):
+    """Tear the badge up: no sheriff for the rest of the game (撕毀警徽)."""
+
+    kind: Literal["tear_badge"] = "tear_badge"
+
+
+class SelfExplode(_Action):
+    """A wolf reveals himself and dies at once, ending the day's speeches (自爆)."""
+
+    kind: Literal["self_explode"] = "self_explode"
+    target: SeatId | None = None
+    """The seat a white wolf king takes with him; other wolves leave it empty."""
+
+
+class Protect(_Action):
+    """The guard protects a seat from tonight's knife."""
+
+    kind: Literal["protect"] = "protect"
+    target: SeatId
+
+
+class Whisper(_Action):
+    """A line of the wolves' private night talk."""
+
+    kind: Literal["whisper"] = "whisper"
+    text: str
+
+
+class Kill(_Action):
+    """A wolf nominates tonight's knife target (self-knife allowed where the rules say)."""
+
+    kind: Literal["kill"] = "kill"
+    target: SeatId
+
+
+class Save(_Action):
+    """The witch uses her antidote on tonight's knife target."""
+
+    kind: Literal["save"] = "save"
+
+
+class Poison(_Action):
+    """The witch poisons a seat."""
+
+    kind: Literal["poison"] = "poison"
+    target: SeatId
+
+
+class Inspect(_Action):
+    """The seer checks a seat: good or wolf."""
+
+    kind: Literal["inspect"] = "inspect"
+    target: SeatId
+
+
+Action = Annotated[
+    Speak | Pass | RunForSheriff | Withdraw | Vote | ChooseOrder | RecommendExile | Shoot
+    | PassBadge | TearBadge | SelfExplode | Protect | Whisper | Kill | Save | Poison | Inspect,
+    Field(discriminator="kind"),
+]
+ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+
+ActionKind = Literal[
+    "speak", "pass", "run_for_sheriff", "withdraw", "vote", "choose_order",
+    "recommend_exile", "shoot", "pass_badge", "tear_badge", "self_explode", "protect",
+    "whisper", "kill", "save", "poison", "inspect",
+]

@@ -1,0 +1,43 @@
+"""One simultaneous, public ballot: ask every voter at once, reveal, count."""
+
+from __future__ import annotations
+
+from arena.rules import events as ev
+from arena.rules.actions import Pass, Vote
+from arena.rules.decisions import ActionOption, DecisionKind
+from arena.rules.table import Flow, Table
+from arena.rules.types import SeatId
+from arena.rules.visibility import PUBLIC
+from arena.rules.voting import leaders, ranked, tally
+
+
+def ballot(
+    t: Table,
+    voters: tuple[SeatId, ...],
+    targets: tuple[SeatId, ...],
+    kind: ev.Ballot,
+    decision: DecisionKind,
+    *,
+    allow_empty: bool = True,
+) -> Flow[tuple[SeatId, ...]]:
+    """Ask `voters` to vote among `targets` (or abstain); returns the leaders.
+
+    Votes are cast together and shown together (003 投票规则 (1): 同时举票, 允许弃票).
+    The sheriff's badge weighs `sheriff_vote_weight` in every ballot after the election
+    (001 備註: 在任何情況下，警長投票皆為 1.5 票). With `allow_empty` a ballot nobody casts
+    has no leaders; otherwise every target is tied at zero.
+    """
+    options = (ActionOption(action="vote", targets=targets, target_required=True),
+               ActionOption(action="pass"))
+    answers = yield from t.ask(t.request(v, decision, options, Pass()) for v in voters)
+    ballots = {v: (a.target if isinstance(a, Vote) else None) for v, a in answers.items()}
+    weights = {v: t.weight(v) for v in voters}
+    for voter in sorted(ballots):
+        t.emit(ev.VoteCast(
+            visibility=PUBLIC, ballot=kind, voter=voter, target=ballots[voter],
+            weight=float(weights[voter]),
+        ))
+    counts = tally(ballots, weights)
+    top = leaders(counts) or (() if allow_empty else tuple(sorted(targets)))
+    t.emit(ev.VotesCounted(visibility=PUBLIC, ballot=kind, tally=ranked(counts), leaders=top))
+    return top

@@ -1,0 +1,119 @@
+"""The boards (板型): which roles are dealt, how the wolves win, the night order, the preset.
+
+Sources: seed 003 ("推荐配置": 9-player city, 10-player side, 12-player white wolf king,
+12-player idiot) and seed 001 §二(一) (night orders of the tournament boards 預女獵愚,
+狼王守衛, 白狼王守衛).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from arena.rules.errors import ConfigError
+from arena.rules.types import Role
+
+NightStep = Literal[
+    "guard", "wolves", "witch", "seer", "hunter_status", "white_wolf_king_status"
+]
+"""One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped."""
+
+PresetName = Literal["tournament", "site", "classic"]
+WinMode = Literal["city", "side"]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A board: the deal, the win mode and the night order."""
+
+    id: str
+    zh: str
+    en: str
+    roles: tuple[Role, ...]
+    """The multiset of cards dealt, one per seat."""
+    win: WinMode
+    """屠城 (`city`) or 屠邊 (`side`)."""
+    preset: PresetName
+    """The rules preset the board's source uses."""
+    night_order: tuple[NightStep, ...]
+    source: str
+    side_villagers_needed: int | None = None
+    """For a side board: how many villagers must die for the wolves (None: all of them)."""
+
+    @property
+    def seats(self) -> int:
+        """The number of players."""
+        return len(self.roles)
+
+    def role_counts(self) -> dict[Role, int]:
+        """How many of each role is dealt, in `Role` order."""
+        counts = Counter(self.roles)
+        return {role: counts[role] for role in Role if counts[role]}
+
+
+def _deal(**counts: int) -> tuple[Role, ...]:
+    return tuple(role for name, n in counts.items() for role in [Role(name)] * n)
+
+
+_CLASSIC_ORDER: tuple[NightStep, ...] = ("guard", "wolves", "witch", "seer", "hunter_status")
+
+BOARDS: dict[str, Board] = {
+    board.id: board
+    for board in (
+        Board(
+            "std9", "9人標準屠城局", "9-player standard (city)",
+            _deal(seer=1, witch=1, hunter=1, werewolf=3, villager=3),
+            win="city", preset="classic", night_order=_CLASSIC_ORDER, source="003:14-19",
+        ),
+        Board(
+            "std10", "10人標準屠邊局", "10-player standard (side)",
+            _deal(seer=1, witch=1, hunter=1, werewolf=3, villager=4),
+            win="side", preset="classic", night_order=_CLASSIC_ORDER, source="003:20-25",
+            side_villagers_needed=3,
+        ),
+        Board(
+            "wwk12", "12人白狼王標準屠邊局", "12-player white wolf king (side)",
+            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3,
+                  white_wolf_king=1),
+            win="side", preset="classic", night_order=_CLASSIC_ORDER, source="003:26-31",
+        ),
+        Board(
+            "idiot12", "12人白痴標準屠邊局", "12-player idiot (side)",
+            _deal(seer=1, witch=1, hunter=1, idiot=1, villager=4, werewolf=4),
+            win="side", preset="classic", night_order=_CLASSIC_ORDER, source="003:32-37",
+        ),
+        Board(
+            "yunv", "預女獵愚", "Seer-Witch-Hunter-Idiot (tournament)",
+            _deal(seer=1, witch=1, hunter=1, idiot=1, villager=4, werewolf=4),
+            win="side", preset="tournament",
+            night_order=("wolves", "witch", "seer", "hunter_status"), source="001:95,185-236",
+        ),
+        Board(
+            "wolfking_guard", "狼王守衛", "Wolf king + guard (tournament)",
+            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3, wolf_king=1),
+            win="side", preset="tournament",
+            night_order=("guard", "wolves", "witch", "seer", "hunter_status"),
+            source="001:103,391-442",
+        ),
+        Board(
+            "wwk_guard", "白狼王守衛", "White wolf king + guard (tournament)",
+            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3,
+                  white_wolf_king=1),
+            win="side", preset="tournament",
+            night_order=(
+                "guard", "wolves", "witch", "seer", "hunter_status", "white_wolf_king_status"
+            ),
+            source="001:105,1007-1058",
+        ),
+    )
+}
+
+
+def board(board_id: str) -> Board:
+    """Look a board up by id; an unknown id is a `ConfigError` listing the known ones."""
+    try:
+        return BOARDS[board_id]
+    except KeyError:
+        known = ", ".join(BOARDS)
+        raise ConfigError(f"unknown board {board_id!r}; known boards: {known}") from None

@@ -1,0 +1,139 @@
+"""The day: sheriff election, the morning announcement, speeches, the vote and the exile.
+
+000 遊戲流程: deaths are announced without cause; night-1 deaths have last words; the
+sheriff sets the direction of speeches; votes are simultaneous and public (abstaining is
+allowed, 003 投票规则 (1)); the sheriff's vote weighs 1.5. Three things end a day without
+an exile: an idiot's flip, a knight's duel (not on these boards) and a self-explosion.
+"""
+
+from __future__ import annotations
+
+from arena.rules import events as ev
+from arena.rules.actions import ChooseOrder, Pass, RecommendExile
+from arena.rules.deaths import Departure, depart, hand_over_badge, night_last_words
+from arena.rules.decisions import ActionOption, DecisionKind
+from arena.rules.exile import exile_vote
+from arena.rules.order import after, around
+from arena.rules.sheriff import election, election_due
+from arena.rules.speech import speeches
+from arena.rules.table import Flow, Table
+from arena.rules.types import DeathCause, Direction, Phase, Role, SeatId
+from arena.rules.visibility import PUBLIC
+
+
+def day(t: Table, n: int) -> Flow[None]:
+    """Play day `n`.
+
+    Raises:
+        GameOver: a death during the day ended the game.
+    """
+    interrupted = False
+    if election_due(t, n):
+        interrupted = yield from election(t, n)
+    morning = yield from announce(t, n)
+    if interrupted:
+        return
+    t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.SPEECHES, day=n))
+    order = yield from speaking_order(t, morning)
+    if (yield from speeches(t, order, "day", "day_speech")):
+        return
+    yield from recommend(t)
+    t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.VOTE, day=n))
+    exiled = yield from exile_vote(t)
+    if exiled is not None:
+        yield from exile(t, exiled)
+
+
+def announce(t: Table, n: int) -> Flow[tuple[SeatId, ...]]:
+    """Announce last night's deaths (no cause), then their skills, last words and badges.
+
+    Returns the seats announced (empty: a peaceful night, 平安夜).
+    """
+    t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.ANNOUNCEMENT, day=n))
+    night_deaths = [
+        e for e in t.events
+        if isinstance(e, ev.PlayerDied) and e.at_night and e.day == n and t.state.is_present(e.seat)
+    ]
+    seats = tuple(sorted(e.seat for e in night_deaths))
+    t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=seats))
+    count = len([e for e in t.events if isinstance(e, ev.PlayerDied) and e.at_night and e.day == n])
+    departures = [
+        Departure(e.seat, e.cause, night_last_words(t.rules, n, e.cause, count))
+        for e in night_deaths
+    ]
+    yield from depart(t, departures)
+    return seats
+
+
+def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, ...]]:
+    """The day's order: the sheriff's choice, or the rules' order without one (000, 001, 003)."""
+    present = t.state.present()
+    sheriff = t.state.sheriff
+    if sheriff is not None and t.state.is_present(sheriff):
+        death_anchor = t.rules.sheriff_order_anchor == "death"
+        starts = present if death_anchor and not morning else ()
+        options = (ActionOption(action="choose_order", targets=starts),)
+        default = ChooseOrder(direction=Direction.ASCENDING, start=starts[0] if starts else None)
+        request = t.request(sheriff, DecisionKind.SPEECH_ORDER, options, default)
+        choice = yield from t.ask_one(request)
+        assert isinstance(choice, ChooseOrder)
+        if not death_anchor:
+            order = after(t.state.seats, sheriff, choice.direction, present)
+        elif choice.start is not None:
+            order = around(t.state.seats, choice.start, choice.direction, present)
+        else:
+            order = after(t.state.seats, morning[0], choice.direction, present)
+        t.emit(ev.SpeakingOrderSet(
+            visibility=PUBLIC, order=order, context="day", direction=choice.direction,
+            drawn=False,
+        ))
+        return order
+    direction = t.rng.choice((Direction.ASCENDING, Direction.DESCENDING))
+    last = _last_death(t)
+    if t.rules.order_without_sheriff == "after_last_death" and last is not None:
+        order = after(t.state.seats, last, direction, present)
+    else:
+        order = around(t.state.seats, t.rng.choice(present), direction, present)
+    t.emit(ev.SpeakingOrderSet(
+        visibility=PUBLIC, order=order, context="day", direction=direction, drawn=True
+    ))
+    return order
+
+
+def _last_death(t: Table) -> SeatId | None:
+    for event in reversed(t.events):
+        if isinstance(event, ev.DeathsAnnounced) and event.seats:
+            return event.seats[-1]
+    return None
+
+
+def recommend(t: Table) -> Flow[None]:
+    """The sheriff may recommend an exile, or two seats for a PK (001: 警長歸票)."""
+    sheriff = t.state.sheriff
+    if sheriff is None or not t.state.is_present(sheriff):
+        return
+    targets = tuple(s for s in t.state.present() if s != sheriff)
+    options = (ActionOption(action="recommend_exile", targets=targets),
+               ActionOption(action="pass"))
+    answer = yield from t.ask_one(t.request(sheriff, DecisionKind.RECOMMEND, options, Pass()))
+    if isinstance(answer, RecommendExile):
+        t.emit(ev.ExileRecommended(visibility=PUBLIC, seat=sheriff, targets=answer.targets))
+
+
+def exile(t: Table, seat: SeatId) -> Flow[None]:
+    """Exile `seat`: an unrevealed idiot flips and stays (the day ends), anyone else dies.
+
+    003 规则盲点 (2): the flipped idiot keeps speaking but never votes again. The seeds
+    are silent on a flipped idiot holding the badge; he hands it on or tears it.
+
+    Raises:
+        GameOver: the exile ended the game.
+    """
+    t.emit(ev.PlayerExiled(visibility=PUBLIC, seat=seat))
+    if t.role(seat) is Role.IDIOT and seat not in t.state.revealed_idiots:
+        t.emit(ev.IdiotRevealed(visibility=PUBLIC, seat=seat))
+        yield from hand_over_badge(t, seat)
+        return
+    t.die(seat, DeathCause.EXILE, at_night=False)
+    t.check_win()
+    yield from depart(t, [Departure(seat, DeathCause.EXILE, last_words=True)])

@@ -1,0 +1,159 @@
+"""What follows a death: skills, last words and the badge, in the seeds' order.
+
+001 (報夜晚信息環節): with several deaths, every skill is asked first, then last words in
+seat order. 000 (警徽的傳承): the badge moves after last words and the hunter's shot.
+
+Who may shoot depends on the cause (000's table, 臨終能力): a hunter or wolf king shoots
+when knifed (a wolf king's self-knife included), exiled, or taken by another death skill;
+never when poisoned. 003 adds that a hunter taken by the white wolf king cannot shoot
+(`hunter_shoots_when_taken_by_wwk`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.rules import events as ev
+from arena.rules.actions import Pass, PassBadge, SelfExplode, Shoot, Speak, TearBadge
+from arena.rules.config import RuleSet
+from arena.rules.decisions import ActionOption, DecisionKind
+from arena.rules.roles import spec
+from arena.rules.table import Flow, Table
+from arena.rules.types import DeathCause, Role, SeatId
+from arena.rules.visibility import PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A seat leaving the game, and whether it leaves last words."""
+
+    seat: SeatId
+    cause: DeathCause
+    last_words: bool
+
+
+def may_shoot(role: Role, cause: DeathCause, rules: RuleSet) -> bool:
+    """Whether a seat of `role` dying of `cause` may take someone with him (000's table)."""
+    if not spec(role).death_shot or cause is DeathCause.POISON:
+        return False
+    if cause is DeathCause.TAKEN:
+        return role is Role.WOLF_KING or rules.hunter_shoots_when_taken_by_wwk
+    if cause is DeathCause.EXPLODED:
+        return role is Role.WOLF_KING and rules.wolf_king_shoots_on_explode
+    return cause in (DeathCause.KNIFE, DeathCause.EXILE, DeathCause.SHOT)
+
+
+def night_last_words(rules: RuleSet, night: int, cause: DeathCause, deaths: int) -> bool:
+    """Whether a death of night `night` leaves last words (`deaths`: that night's count)."""
+    match rules.last_words_night:
+        case "first_night":
+            return night == 1
+        case "first_night_knife":
+            return night == 1 and cause is DeathCause.KNIFE
+        case "two_nights_single":
+            return night == 1 or (night == 2 and deaths == 1)
+    return False
+
+
+def depart(t: Table, departures: list[Departure]) -> Flow[None]:
+    """Skills, then last words in seat order, then the badge, for seats just announced out.
+
+    A shot's victim is handled within the same round: its own skill is asked at once, its
+    last words follow the rules, and its badge moves with the others'.
+
+    Raises:
+        GameOver: a shot ended the game.
+    """
+    done: list[Departure] = []
+    queue = sorted(departures, key=lambda d: d.seat)
+    while queue:
+        leaving = queue.pop(0)
+        done.append(leaving)
+        victim = yield from _maybe_shoot(t, leaving)
+        if victim is not None:
+            had_words = leaving.last_words and t.rules.last_words_taken == "follow_source"
+            queue.insert(0, Departure(victim, DeathCause.SHOT, had_words))
+    for leaving in sorted(done, key=lambda d: d.seat):
+        if leaving.last_words:
+            yield from last_words(t, leaving.seat)
+    for leaving in done:
+        yield from hand_over_badge(t, leaving.seat)
+
+
+def _maybe_shoot(t: Table, leaving: Departure) -> Flow[SeatId | None]:
+    role = t.role(leaving.seat)
+    if not may_shoot(role, leaving.cause, t.rules):
+        return None
+    targets = tuple(s for s in t.state.present() if s != leaving.seat)
+    if not targets:
+        return None
+    options = (ActionOption(action="shoot", targets=targets, target_required=True),
+               ActionOption(action="pass"))
+    answer = yield from t.ask_one(t.request(leaving.seat, DecisionKind.SHOOT, options, Pass()))
+    if not isinstance(answer, Shoot):
+        return None
+    t.emit(ev.PlayerShot(visibility=PUBLIC, seat=leaving.seat, role=role, target=answer.target))
+    t.die(answer.target, DeathCause.SHOT, at_night=False)
+    t.check_win()
+    return answer.target
+
+
+def last_words(t: Table, seat: SeatId) -> Flow[None]:
+    """Ask a departing seat for its last words (遺言)."""
+    options = (ActionOption(action="speak", max_chars=t.rules.last_words_chars),)
+    request = t.request(seat, DecisionKind.SPEECH, options, Speak(text=""), "last_words")
+    answer = yield from t.ask_one(request)
+    if isinstance(answer, Speak):
+        t.emit(ev.Spoke(
+            visibility=PUBLIC, seat=seat, text=answer.text, claims=answer.claims,
+            context="last_words",
+        ))
+
+
+def hand_over_badge(t: Table, seat: SeatId) -> Flow[None]:
+    """A departing sheriff passes the badge to a seat at the table or tears it (000)."""
+    if t.state.sheriff != seat:
+        return
+    targets = tuple(s for s in t.state.present() if s != seat)
+    options = [ActionOption(action="tear_badge")]
+    if targets:
+        options.insert(0, ActionOption(action="pass_badge", targets=targets, target_required=True))
+    answer = yield from t.ask_one(t.request(seat, DecisionKind.BADGE, options, TearBadge()))
+    if isinstance(answer, PassBadge):
+        t.emit(ev.BadgePassed(visibility=PUBLIC, seat=seat, to=answer.target))
+    else:
+        t.emit(ev.BadgeLost(visibility=PUBLIC, reason="torn"))
+
+
+def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
+    """A wolf self-explodes: out at once, a white wolf king takes a seat, then skills,
+    last words (if the rules give them) and badges.
+
+    001 (白狼王守衛 備註 5): the seat a white wolf king takes has no last words, and a white
+    wolf king poisoned last night may explode in the sheriff phase but takes nobody.
+
+    Raises:
+        GameOver: the explosion ended the game.
+    """
+    t.emit(ev.SelfExploded(visibility=PUBLIC, seat=seat))
+    if t.state.is_alive(seat):
+        t.die(seat, DeathCause.EXPLODED, at_night=False)
+    else:  # died last night, not yet announced (the sheriff phase of day 1): 吞毒
+        t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=(seat,)))
+    taken: list[Departure] = []
+    if action.target is not None and can_take(t, seat):
+        t.emit(ev.PlayerShot(
+            visibility=PUBLIC, seat=seat, role=t.role(seat), target=action.target
+        ))
+        t.die(action.target, DeathCause.TAKEN, at_night=False)
+        taken.append(Departure(action.target, DeathCause.TAKEN, last_words=False))
+    t.check_win()
+    words = t.rules.last_words_exploded
+    cause = t.state.causes.get(seat, DeathCause.EXPLODED)
+    own = Departure(seat, DeathCause.EXPLODED if cause is DeathCause.EXPLODED else cause, words)
+    yield from depart(t, [own, *taken])
+
+
+def can_take(t: Table, seat: SeatId) -> bool:
+    """A white wolf king's explosion takes a seat unless he was poisoned (001)."""
+    return spec(t.role(seat)).explode_take and t.state.causes.get(seat) is not DeathCause.POISON

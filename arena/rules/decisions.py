@@ -1,0 +1,132 @@
+"""Decision requests: the referee asks a seat to choose among explicitly legal options.
+
+A `DecisionRequest` names the seat, the kind of decision and each legal action with its
+legal targets. Agents' tool schemas are generated from it, so a well-formed answer is
+almost always legal; `check_legal` is the one place that validates an answer.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.rules.actions import (
+    Action,
+    ActionKind,
+    ChooseOrder,
+    Kill,
+    Poison,
+    RecommendExile,
+    SelfExplode,
+    Speak,
+    Whisper,
+)
+from arena.rules.errors import IllegalActionError
+from arena.rules.types import SeatId, SpeechContext
+
+
+class DecisionKind(StrEnum):
+    """What a seat is being asked to decide."""
+
+    RUN_FOR_SHERIFF = "run_for_sheriff"
+    WITHDRAW = "withdraw"
+    SHERIFF_VOTE = "sheriff_vote"
+    SPEECH = "speech"
+    INTERRUPT = "interrupt"
+    """A window after a speech in which any eligible wolf may self-explode."""
+    SPEECH_ORDER = "speech_order"
+    RECOMMEND = "recommend"
+    VOTE = "vote"
+    SHOOT = "shoot"
+    BADGE = "badge"
+    GUARD = "guard"
+    WOLF_TALK = "wolf_talk"
+    KNIFE = "knife"
+    WITCH = "witch"
+    SEER = "seer"
+
+
+class ActionOption(BaseModel):
+    """One legal action of a request and, where it takes a seat, the legal seats."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    action: ActionKind
+    targets: tuple[SeatId, ...] = ()
+    """Legal seats for the action's `target` (or `targets`, or a chosen `start`)."""
+    target_required: bool = False
+    """Whether `target` must be given (a white wolf king may explode without taking)."""
+    max_chars: int | None = None
+    """Length limit of the action's text."""
+
+
+class DecisionRequest(BaseModel):
+    """The referee asking one seat for one decision."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    step: int
+    """Index of the batch of simultaneous requests this belongs to (0, 1, 2, …)."""
+    seat: SeatId
+    kind: DecisionKind
+    day: int
+    """The day (or night) number the decision belongs to."""
+    night: bool
+    options: tuple[ActionOption, ...]
+    default: Action
+    """The passive answer applied when the seat gives no valid one (see docs/scenarios.md)."""
+    context: SpeechContext | None = None
+    """For speeches: which speech this is."""
+
+    def option(self, action: ActionKind) -> ActionOption | None:
+        """The option for `action`, or None when that action is not legal here."""
+        return next((o for o in self.options if o.action == action), None)
+
+    @property
+    def phase_label(self) -> str:
+        """`night N` or `day N`, the key scenarios use."""
+        return f"{'night' if self.night else 'day'} {self.day}"
+
+
+def check_legal(request: DecisionRequest, action: Action) -> None:
+    """Check `action` against the request's legal options.
+
+    Raises:
+        IllegalActionError: the action kind is not offered, a seat is not a legal
+            target, or a text is too long. The message lists what is legal.
+    """
+    option = request.option(action.kind)
+    if option is None:
+        legal = ", ".join(o.action for o in request.options)
+        raise IllegalActionError(
+            f"seat {request.seat} cannot {action.kind} now ({request.kind}); legal: {legal}"
+        )
+    for seat in _targets_of(action):
+        if seat not in option.targets:
+            raise IllegalActionError(
+                f"seat {seat} is not a legal target for {action.kind}; legal seats: "
+                f"{', '.join(map(str, option.targets)) or 'none'}"
+            )
+    if isinstance(action, SelfExplode) and option.target_required and action.target is None:
+        raise IllegalActionError("self_explode needs a target seat to take")
+    if isinstance(action, ChooseOrder) and action.start is None and option.targets:
+        raise IllegalActionError("choose_order needs a start seat after a peaceful night")
+    text = action.text if isinstance(action, Speak | Whisper) else None
+    if text is not None and option.max_chars is not None and len(text) > option.max_chars:
+        raise IllegalActionError(
+            f"{action.kind} text is {len(text)} characters; the limit is {option.max_chars}"
+        )
+
+
+def _targets_of(action: Action) -> tuple[SeatId, ...]:
+    if isinstance(action, RecommendExile):
+        if len(set(action.targets)) != len(action.targets):
+            raise IllegalActionError("recommend_exile names the same seat twice")
+        return action.targets
+    if isinstance(action, ChooseOrder):
+        return () if action.start is None else (action.start,)
+    if isinstance(action, Kill | Poison):
+        return (action.target,)
+    target = getattr(action, "target", None)
+    return () if target is None else (target,)

@@ -1,0 +1,319 @@
+"""Events: every fact of a game, in the past tense, each with who may see it.
+
+The event log is the source of truth; state, views, transcripts and ratings are folds
+over it. Field order and names are part of the replay format (docs/replay-format.md):
+change them only with a schema version bump and an upcaster.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from arena.rules.actions import Claims
+from arena.rules.decisions import DecisionKind
+from arena.rules.types import DeathCause, Direction, Phase, Role, SeatId, SpeechContext, Winner
+from arena.rules.visibility import Visibility
+
+Ballot = Literal["sheriff", "sheriff_pk", "exile", "nomination", "defence", "pk"]
+"""Which vote a ballot belongs to."""
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    visibility: Visibility
+
+
+class GameStarted(_Event):
+    """The table is set: the board and the public role composition (暗牌: cards hidden)."""
+
+    kind: Literal["game_started"] = "game_started"
+    board: str
+    seats: int
+    role_counts: dict[Role, int]
+
+
+class RolesDealt(_Event):
+    """The deal, seat 1 first (referee only; recorded so a replay never re-deals)."""
+
+    kind: Literal["roles_dealt"] = "roles_dealt"
+    roles: tuple[Role, ...]
+
+
+class RoleAssigned(_Event):
+    """A seat looks at its card."""
+
+    kind: Literal["role_assigned"] = "role_assigned"
+    seat: SeatId
+    role: Role
+
+
+class WolvesMet(_Event):
+    """The wolves open their eyes and see each other (team only)."""
+
+    kind: Literal["wolves_met"] = "wolves_met"
+    seats: tuple[SeatId, ...]
+    roles: tuple[Role, ...]
+
+
+class PhaseStarted(_Event):
+    """A new stage of the game begins (night N, or a part of day N)."""
+
+    kind: Literal["phase_started"] = "phase_started"
+    phase: Phase
+    day: int
+
+
+class GuardProtected(_Event):
+    """The guard's choice tonight (None: skipped, which lifts the no-repeat rule)."""
+
+    kind: Literal["guard_protected"] = "guard_protected"
+    seat: SeatId
+    target: SeatId | None
+
+
+class WolfWhispered(_Event):
+    """A line of the wolves' private night talk."""
+
+    kind: Literal["wolf_whispered"] = "wolf_whispered"
+    seat: SeatId
+    text: str
+    round: int
+
+
+class KnifeNominated(_Event):
+    """A wolf's nomination for tonight's knife (None: no kill)."""
+
+    kind: Literal["knife_nominated"] = "knife_nominated"
+    seat: SeatId
+    target: SeatId | None
+    round: int
+
+
+class KnifeChosen(_Event):
+    """Tonight's knife, and how it was settled."""
+
+    kind: Literal["knife_chosen"] = "knife_chosen"
+    target: SeatId | None
+    how: Literal["unanimous", "plurality", "lots", "empty"]
+
+
+class KnifeShownToWitch(_Event):
+    """The witch is shown tonight's knife target (only while her antidote is unused)."""
+
+    kind: Literal["knife_shown_to_witch"] = "knife_shown_to_witch"
+    seat: SeatId
+    target: SeatId | None
+
+
+class WitchActed(_Event):
+    """The witch's potion tonight, at most one."""
+
+    kind: Literal["witch_acted"] = "witch_acted"
+    seat: SeatId
+    saved: SeatId | None
+    poisoned: SeatId | None
+
+
+class SeerChecked(_Event):
+    """The seer's check: good or wolf, nothing more (003 规则盲点 (5))."""
+
+    kind: Literal["seer_checked"] = "seer_checked"
+    seat: SeatId
+    target: SeatId
+    is_wolf: bool
+
+
+class SkillStatusTold(_Event):
+    """A hunter (or white wolf king) is told whether his skill works (thumb up or down)."""
+
+    kind: Literal["skill_status_told"] = "skill_status_told"
+    seat: SeatId
+    usable: bool
+
+
+class PlayerDied(_Event):
+    """The truth of a death, with its cause (referee only; the table learns of it through
+    `DeathsAnnounced`)."""
+
+    kind: Literal["player_died"] = "player_died"
+    seat: SeatId
+    cause: DeathCause
+    day: int
+    at_night: bool
+
+
+class DeathsAnnounced(_Event):
+    """Seats publicly out of the game, without cause (empty: a peaceful night, 平安夜)."""
+
+    kind: Literal["deaths_announced"] = "deaths_announced"
+    seats: tuple[SeatId, ...]
+
+
+class SheriffCandidates(_Event):
+    """Who stood for sheriff (上警), read out in seat order."""
+
+    kind: Literal["sheriff_candidates"] = "sheriff_candidates"
+    seats: tuple[SeatId, ...]
+
+
+class SpeakingOrderSet(_Event):
+    """The order of a round of speeches; `drawn` marks a seeded random start (recorded)."""
+
+    kind: Literal["speaking_order_set"] = "speaking_order_set"
+    order: tuple[SeatId, ...]
+    context: SpeechContext
+    direction: Direction
+    drawn: bool
+
+
+class Spoke(_Event):
+    """A speech: free text plus structured claims."""
+
+    kind: Literal["spoke"] = "spoke"
+    seat: SeatId
+    text: str
+    claims: Claims
+    context: SpeechContext
+
+
+class SelfExploded(_Event):
+    """A wolf self-exploded (自爆): he is out and the speeches stop at once."""
+
+    kind: Literal["self_exploded"] = "self_exploded"
+    seat: SeatId
+
+
+class SheriffWithdrew(_Event):
+    """Candidates who withdrew (退水); they lose their sheriff vote."""
+
+    kind: Literal["sheriff_withdrew"] = "sheriff_withdrew"
+    seats: tuple[SeatId, ...]
+
+
+class VoteCast(_Event):
+    """One ballot, revealed with all the others at once (None: abstained)."""
+
+    kind: Literal["vote_cast"] = "vote_cast"
+    ballot: Ballot
+    voter: SeatId
+    target: SeatId | None
+    weight: float
+
+
+class VotesCounted(_Event):
+    """A ballot's tally (seat, weighted votes), highest first, and the leaders."""
+
+    kind: Literal["votes_counted"] = "votes_counted"
+    ballot: Ballot
+    tally: tuple[tuple[SeatId, float], ...]
+    leaders: tuple[SeatId, ...]
+
+
+class TieBroken(_Event):
+    """Lots drawn among tied seats (the seeded draw is recorded, never re-rolled)."""
+
+    kind: Literal["tie_broken"] = "tie_broken"
+    purpose: Literal["knife", "nomination", "exile"]
+    among: tuple[SeatId, ...]
+    chosen: tuple[SeatId, ...]
+
+
+class SheriffElected(_Event):
+    """A sheriff (警長) is elected."""
+
+    kind: Literal["sheriff_elected"] = "sheriff_elected"
+    seat: SeatId
+
+
+class SheriffElectionPostponed(_Event):
+    """A self-explosion stopped the election; it resumes the next day (雙爆吞警徽)."""
+
+    kind: Literal["sheriff_election_postponed"] = "sheriff_election_postponed"
+    candidates: tuple[SeatId, ...]
+
+
+class BadgeLost(_Event):
+    """There is no sheriff from now on (警徽流失)."""
+
+    kind: Literal["badge_lost"] = "badge_lost"
+    reason: Literal["no_candidates", "no_voters", "no_votes", "tie", "explosion", "torn"]
+
+
+class BadgePassed(_Event):
+    """A departing sheriff hands the badge on (移交警徽)."""
+
+    kind: Literal["badge_passed"] = "badge_passed"
+    seat: SeatId
+    to: SeatId
+
+
+class ExileRecommended(_Event):
+    """The sheriff's recommendation before the vote (歸票)."""
+
+    kind: Literal["exile_recommended"] = "exile_recommended"
+    seat: SeatId
+    targets: tuple[SeatId, ...]
+
+
+class PlayerExiled(_Event):
+    """The vote's result: this seat is exiled (放逐)."""
+
+    kind: Literal["player_exiled"] = "player_exiled"
+    seat: SeatId
+
+
+class IdiotRevealed(_Event):
+    """An exiled idiot flips his card: he stays, but never votes again."""
+
+    kind: Literal["idiot_revealed"] = "idiot_revealed"
+    seat: SeatId
+
+
+class PlayerShot(_Event):
+    """A seat takes another on death or explosion (hunter, wolf king, white wolf king)."""
+
+    kind: Literal["player_shot"] = "player_shot"
+    seat: SeatId
+    role: Role
+    target: SeatId
+
+
+class ActionDefaulted(_Event):
+    """A seat gave no valid answer in time; the arena's documented default was applied."""
+
+    kind: Literal["action_defaulted"] = "action_defaulted"
+    seat: SeatId
+    decision: DecisionKind
+    reason: str
+
+
+class GameEnded(_Event):
+    """The game is over."""
+
+    kind: Literal["game_ended"] = "game_ended"
+    winner: Winner
+    reason: str
+
+
+class RolesRevealed(_Event):
+    """All cards turned over at the end, seat 1 first."""
+
+    kind: Literal["roles_revealed"] = "roles_revealed"
+    roles: tuple[Role, ...]
+
+
+Event = Annotated[
+    GameStarted | RolesDealt | RoleAssigned | WolvesMet | PhaseStarted | GuardProtected
+    | WolfWhispered | KnifeNominated | KnifeChosen | KnifeShownToWitch | WitchActed
+    | SeerChecked | SkillStatusTold | PlayerDied | DeathsAnnounced | SheriffCandidates
+    | SpeakingOrderSet | Spoke | SelfExploded | SheriffWithdrew | VoteCast | VotesCounted
+    | TieBroken | SheriffElected | SheriffElectionPostponed | BadgeLost | BadgePassed
+    | ExileRecommended | PlayerExiled | IdiotRevealed | PlayerShot | ActionDefaulted
+    | GameEnded | RolesRevealed,
+    Field(discriminator="kind"),
+]
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(list[Event])

@@ -1,0 +1,73 @@
+"""The exile vote (放逐投票) and its ties.
+
+- 001/003 (`exile_tie="pk"`, `exile_second_tie="peace"`): the tied seats give PK speeches;
+  the others vote again, only for them (the tied, a sheriff among them included, do not
+  vote); a second tie exiles nobody (平安日).
+- 000 (`exile_nomination`): the first vote only nominates the leaders (at most 3; lots if
+  more are tied); they defend; everyone votes again (defenders too); a tie goes to PK and a
+  re-vote by the others; a tie again is settled by lots.
+
+Every voter's ballot is public once all are in. A flipped idiot neither votes nor can be
+voted out (003: the wolves must knife him at night). A first round in which nobody votes
+exiles nobody.
+"""
+
+from __future__ import annotations
+
+from arena.rules import events as ev
+from arena.rules.ballot import ballot
+from arena.rules.decisions import DecisionKind
+from arena.rules.speech import speeches
+from arena.rules.table import Flow, Table
+from arena.rules.types import Direction, SeatId, SpeechContext
+from arena.rules.visibility import PUBLIC
+
+
+def exile_vote(t: Table) -> Flow[SeatId | None]:
+    """Run the day's vote; returns the seat to exile, or None for a peaceful day.
+
+    A self-explosion during a PK or defence speech ends the day (returns None).
+    """
+    voters = _voters(t)
+    targets = tuple(s for s in t.state.present() if s not in t.state.revealed_idiots)
+    first_ballot: ev.Ballot = "nomination" if t.rules.exile_nomination else "exile"
+    top = yield from ballot(t, voters, targets, first_ballot, DecisionKind.VOTE)
+    if not top:
+        return None
+    if t.rules.exile_nomination:
+        if len(top) > 3:
+            chosen = tuple(sorted(t.rng.sample(top, 3)))
+            t.emit(ev.TieBroken(visibility=PUBLIC, purpose="nomination", among=top, chosen=chosen))
+            top = chosen
+        if (yield from _speeches(t, top, "defence")):
+            return None
+        top = yield from ballot(t, _voters(t), top, "defence", DecisionKind.VOTE, allow_empty=False)
+    if len(top) == 1:
+        return top[0]
+    if t.rules.exile_tie != "pk":
+        return _second_tie(t, top) if t.rules.exile_tie == "lots" else None
+    if (yield from _speeches(t, top, "pk")):
+        return None
+    pk_voters = tuple(v for v in _voters(t) if v not in top)
+    top = yield from ballot(t, pk_voters, top, "pk", DecisionKind.VOTE, allow_empty=False)
+    if len(top) == 1:
+        return top[0]
+    return _second_tie(t, top) if t.rules.exile_second_tie == "lots" else None
+
+
+def _voters(t: Table) -> tuple[SeatId, ...]:
+    return tuple(s for s in t.state.present() if s not in t.state.revealed_idiots)
+
+
+def _speeches(t: Table, seats: tuple[SeatId, ...], context: SpeechContext) -> Flow[bool]:
+    order = tuple(sorted(seats))
+    t.emit(ev.SpeakingOrderSet(
+        visibility=PUBLIC, order=order, context=context, direction=Direction.ASCENDING, drawn=False
+    ))
+    return (yield from speeches(t, order, context, "day_speech"))
+
+
+def _second_tie(t: Table, tied: tuple[SeatId, ...]) -> SeatId:
+    chosen = t.rng.choice(tied)
+    t.emit(ev.TieBroken(visibility=PUBLIC, purpose="exile", among=tied, chosen=(chosen,)))
+    return chosen

@@ -1,0 +1,174 @@
+"""The referee: asks for decisions, validates answers, writes the event log.
+
+`Referee(config, seed)` is deterministic: the same config, seed and answers always give
+the same events (that is how a replay is validated and how a crashed game resumes). It
+never blocks and never does I/O; the match runner owns the agents and the clock.
+
+Answers to a batch of simultaneous requests may arrive in any order; the referee acts on
+a batch once it is complete, always in seat order, so arrival order never changes the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.rules import events as ev
+from arena.rules.actions import Action
+from arena.rules.config import GameConfig
+from arena.rules.day import day
+from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.errors import IllegalActionError
+from arena.rules.night import night
+from arena.rules.roles import is_wolf
+from arena.rules.state import GameState
+from arena.rules.table import Flow, GameOver, Table
+from arena.rules.types import SeatId, Winner
+from arena.rules.visibility import PUBLIC, REFEREE, to_seats
+
+
+class Answer(BaseModel):
+    """An accepted answer, as recorded in the replay (the referee's input)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    step: int
+    seat: SeatId
+    action: Action
+    defaulted: str | None = None
+    """Why the arena applied the request's default instead of an agent's answer."""
+
+
+class Referee:
+    """One game of Werewolf, driven by answers to the requests it issues."""
+
+    def __init__(self, config: GameConfig, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self._table = Table(config, Random(seed))
+        self._flow = _game(self._table)
+        self._pending: dict[SeatId, DecisionRequest] = {}
+        self._received: dict[SeatId, Action] = {}
+        self._defaulted: dict[SeatId, str] = {}
+        self.answers: list[Answer] = []
+        self._resume(None)
+
+    @property
+    def events(self) -> Sequence[ev.Event]:
+        """The event log so far."""
+        return self._table.events
+
+    @property
+    def state(self) -> GameState:
+        """The state folded from the log."""
+        return self._table.state
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return not self._pending
+
+    @property
+    def winner(self) -> Winner | None:
+        """The winner, once the game is over."""
+        return self._table.state.winner
+
+    def pending(self) -> tuple[DecisionRequest, ...]:
+        """Requests of the current batch still waiting for an answer, in seat order."""
+        return tuple(r for s, r in sorted(self._pending.items()) if s not in self._received)
+
+    def request_for(self, seat: SeatId) -> DecisionRequest | None:
+        """The open request of `seat`, if any."""
+        return self._pending.get(seat) if seat not in self._received else None
+
+    def submit(self, seat: SeatId, action: Action, *, defaulted: str | None = None) -> None:
+        """Answer the open request of `seat`.
+
+        `defaulted` marks the arena's fallback (the request's `default`, or any legal
+        action) after an agent failed; it is recorded as an `ActionDefaulted` event.
+
+        Raises:
+            IllegalActionError: no open request for `seat`, or the action is not legal.
+        """
+        request = self.request_for(seat)
+        if request is None:
+            raise IllegalActionError(f"seat {seat} has no decision pending")
+        if not (defaulted is not None and action == request.default):
+            check_legal(request, action)
+        self._received[seat] = action
+        if defaulted is not None:
+            self._defaulted[seat] = defaulted
+        self.answers.append(Answer(step=request.step, seat=seat, action=action, defaulted=defaulted))
+        if len(self._received) == len(self._pending):
+            self._complete_batch()
+
+    def _complete_batch(self) -> None:
+        for seat in sorted(self._defaulted):
+            self._table.emit(ev.ActionDefaulted(
+                visibility=to_seats(seat), seat=seat, decision=self._pending[seat].kind,
+                reason=self._defaulted[seat],
+            ))
+        answers = dict(sorted(self._received.items()))
+        self._pending, self._received, self._defaulted = {}, {}, {}
+        self._resume(answers)
+
+    def _resume(self, answers: dict[SeatId, Action] | None) -> None:
+        try:
+            batch = self._flow.send(answers) if answers is not None else next(self._flow)
+        except StopIteration:
+            return
+        self._pending = {request.seat: request for request in batch}
+
+
+def _game(t: Table) -> Flow[None]:
+    """The whole game: the deal, then nights and days until a side wins."""
+    _deal(t)
+    try:
+        n = 1
+        while True:
+            yield from night(t, n)
+            yield from day(t, n)
+            n += 1
+            if n > t.rules.max_days:
+                t.end(Winner.DRAW, f"no winner after {t.rules.max_days} days")
+    except GameOver:
+        pass
+    t.emit(ev.RolesRevealed(visibility=PUBLIC, roles=t.state.roles))
+
+
+def _deal(t: Table) -> None:
+    """Deal the cards from the seed (or the config's fixed deal) and wake the wolves."""
+    board = t.board
+    t.emit(ev.GameStarted(
+        visibility=PUBLIC, board=board.id, seats=board.seats, role_counts=board.role_counts()
+    ))
+    roles = list(t.config.deal) if t.config.deal is not None else list(board.roles)
+    if t.config.deal is None:
+        t.rng.shuffle(roles)
+    t.emit(ev.RolesDealt(visibility=REFEREE, roles=tuple(roles)))
+    for seat, role in enumerate(roles, start=1):
+        t.emit(ev.RoleAssigned(visibility=to_seats(seat), seat=seat, role=role))
+    wolves = tuple(s for s, r in enumerate(roles, start=1) if is_wolf(r))
+    t.emit(ev.WolvesMet(
+        visibility=t.wolf_channel(wolves), seats=wolves,
+        roles=tuple(roles[s - 1] for s in wolves),
+    ))
+
+
+def play_answers(config: GameConfig, seed: int, answers: Sequence[Answer]) -> Referee:
+    """Re-run a game on recorded answers (replay validation, resume after a crash).
+
+    Raises:
+        IllegalActionError: an answer does not fit the request the referee issued.
+    """
+    referee = Referee(config, seed)
+    for answer in answers:
+        request = referee.request_for(answer.seat)
+        if request is None or request.step != answer.step:
+            raise IllegalActionError(
+                f"answer for seat {answer.seat} at step {answer.step} matches no open request"
+            )
+        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted)
+    return referee

@@ -1,0 +1,76 @@
+"""Roles as data: which side each is on, whether it is a god, and what it can do.
+
+A role is a row in `ROLES`, not a class. The referee reads these flags; the behaviour
+lives in the night and day flows that consult them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.rules.types import Role, Team
+
+
+@dataclass(frozen=True, slots=True)
+class RoleSpec:
+    """What the rules need to know about one role."""
+
+    role: Role
+    team: Team
+    zh: str
+    """The role's name on a Chinese card (traditional characters, as in seed 001)."""
+    en: str
+    is_god: bool = False
+    """A 神職: counted by the side win (屠邊) and by the seer's 'god' claims."""
+    is_wolf: bool = False
+    """Shows as a wolf to the seer, knows the other wolves and takes part in the knife."""
+    death_shot: bool = False
+    """Takes a seat on certain deaths (seed 000's table): hunter 獵人, wolf king 狼王."""
+    explode_take: bool = False
+    """Takes a seat when self-exploding in the day: white wolf king 白狼王."""
+
+
+ROLES: dict[Role, RoleSpec] = {
+    spec.role: spec
+    for spec in (
+        RoleSpec(Role.VILLAGER, Team.GOOD, "平民", "Villager"),
+        RoleSpec(Role.WEREWOLF, Team.WOLF, "狼人", "Werewolf", is_wolf=True),
+        RoleSpec(Role.SEER, Team.GOOD, "預言家", "Seer", is_god=True),
+        RoleSpec(Role.WITCH, Team.GOOD, "女巫", "Witch", is_god=True),
+        RoleSpec(Role.HUNTER, Team.GOOD, "獵人", "Hunter", is_god=True, death_shot=True),
+        RoleSpec(Role.GUARD, Team.GOOD, "守衛", "Guard", is_god=True),
+        RoleSpec(Role.IDIOT, Team.GOOD, "白痴", "Idiot", is_god=True),
+        RoleSpec(
+            Role.WHITE_WOLF_KING, Team.WOLF, "白狼王", "White wolf king",
+            is_wolf=True, explode_take=True,
+        ),
+        RoleSpec(
+            Role.WOLF_KING, Team.WOLF, "狼王", "Wolf king", is_wolf=True, death_shot=True
+        ),
+    )
+}
+
+
+def spec(role: Role) -> RoleSpec:
+    """The `RoleSpec` of `role`."""
+    return ROLES[role]
+
+
+def team_of(role: Role) -> Team:
+    """The side `role` plays for."""
+    return ROLES[role].team
+
+
+def is_wolf(role: Role) -> bool:
+    """Whether `role` is one of the wolves (the seer sees 'wolf')."""
+    return ROLES[role].is_wolf
+
+
+def is_god(role: Role) -> bool:
+    """Whether `role` is a god (神職) for the side win."""
+    return ROLES[role].is_god
+
+
+def is_villager(role: Role) -> bool:
+    """Whether `role` is a plain villager (平民) for the side win."""
+    return role is Role.VILLAGER

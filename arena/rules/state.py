@@ -1,0 +1,152 @@
+"""`GameState`: the facts of a game so far, folded from its events.
+
+`evolve(state, event)` is the only way state changes, and `replay` folds a whole log. The
+state keeps facts, never derivations that the events cannot rebuild.
+
+Two kinds of 'alive' matter. `dead` is the truth (a seat knifed tonight is dead at once).
+`out` is what the table knows: night deaths are announced in the morning, so on day 1 the
+seats killed in night 1 still stand for sheriff, speak and vote (003 警长规则 (1): the
+election comes before the deaths are announced).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from arena.rules import events as ev
+from arena.rules.roles import is_god, is_villager, is_wolf
+from arena.rules.types import DeathCause, Phase, Role, SeatId, Winner
+
+_EMPTY: Mapping[SeatId, DeathCause] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """What has happened, as facts."""
+
+    seats: int
+    roles: tuple[Role, ...] = ()
+    """Role of seat N at index N-1 (empty before the deal)."""
+    phase: Phase | None = None
+    day: int = 0
+    """The current day; night N precedes day N."""
+    dead: frozenset[SeatId] = frozenset()
+    causes: Mapping[SeatId, DeathCause] = field(default_factory=lambda: _EMPTY)
+    out: frozenset[SeatId] = frozenset()
+    """Seats the table knows are out of the game."""
+    sheriff: SeatId | None = None
+    badge_gone: bool = False
+    antidote_used: bool = False
+    poison_used: bool = False
+    last_guarded: SeatId | None = None
+    revealed_idiots: frozenset[SeatId] = frozenset()
+    exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
+    """Seats that self-exploded, with the day they did."""
+    election_explosions: int = 0
+    """Self-explosions that interrupted a sheriff election so far."""
+    pending_candidates: tuple[SeatId, ...] | None = None
+    """Candidates of an election a self-explosion moved to the next morning."""
+    winner: Winner | None = None
+
+    def role(self, seat: SeatId) -> Role:
+        """The role dealt to `seat`."""
+        return self.roles[seat - 1]
+
+    @property
+    def all_seats(self) -> range:
+        """Seat numbers 1..N."""
+        return range(1, self.seats + 1)
+
+    def is_alive(self, seat: SeatId) -> bool:
+        """Not dead (the referee's truth)."""
+        return seat not in self.dead
+
+    def is_present(self, seat: SeatId) -> bool:
+        """Still at the table as far as the players know (not announced out)."""
+        return seat not in self.out
+
+    def living(self) -> tuple[SeatId, ...]:
+        """Living seats in seat order."""
+        return tuple(s for s in self.all_seats if s not in self.dead)
+
+    def present(self) -> tuple[SeatId, ...]:
+        """Seats not yet announced out, in seat order."""
+        return tuple(s for s in self.all_seats if s not in self.out)
+
+    def wolves(self, *, living: bool = True) -> tuple[SeatId, ...]:
+        """Wolf seats (living ones by default)."""
+        return tuple(
+            s for s in self.all_seats if is_wolf(self.role(s)) and (not living or s not in self.dead)
+        )
+
+    def gods(self) -> tuple[SeatId, ...]:
+        """Living god seats."""
+        return tuple(s for s in self.living() if is_god(self.role(s)))
+
+    def villagers(self) -> tuple[SeatId, ...]:
+        """Living villager seats."""
+        return tuple(s for s in self.living() if is_villager(self.role(s)))
+
+    def seats_with(self, role: Role) -> tuple[SeatId, ...]:
+        """All seats dealt `role`, dead or alive."""
+        return tuple(s for s in self.all_seats if self.role(s) is role)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended."""
+        return self.winner is not None
+
+
+def evolve(state: GameState, event: ev.Event) -> GameState:
+    """The state after `event`. Events that change no fact return `state` unchanged."""
+    match event:
+        case ev.RolesDealt(roles=roles):
+            return replace(state, roles=roles)
+        case ev.PhaseStarted(phase=phase, day=day):
+            return replace(state, phase=phase, day=day)
+        case ev.GuardProtected(target=target):
+            return replace(state, last_guarded=target)
+        case ev.WitchActed(saved=saved, poisoned=poisoned):
+            return replace(
+                state,
+                antidote_used=state.antidote_used or saved is not None,
+                poison_used=state.poison_used or poisoned is not None,
+            )
+        case ev.PlayerDied(seat=seat, cause=cause):
+            causes = MappingProxyType({**state.causes, seat: cause})
+            return replace(state, dead=state.dead | {seat}, causes=causes)
+        case ev.DeathsAnnounced(seats=seats):
+            return replace(state, out=state.out | set(seats))
+        case ev.SelfExploded(seat=seat):
+            in_election = state.phase is Phase.SHERIFF_ELECTION
+            return replace(
+                state,
+                exploded=MappingProxyType({**state.exploded, seat: state.day}),
+                election_explosions=state.election_explosions + int(in_election),
+            )
+        case ev.SheriffElectionPostponed(candidates=candidates):
+            return replace(state, pending_candidates=candidates)
+        case ev.SheriffElected(seat=seat):
+            return replace(state, sheriff=seat, pending_candidates=None)
+        case ev.BadgePassed(to=seat):
+            return replace(state, sheriff=seat)
+        case ev.BadgeLost():
+            return replace(state, sheriff=None, badge_gone=True, pending_candidates=None)
+        case ev.IdiotRevealed(seat=seat):
+            return replace(state, revealed_idiots=state.revealed_idiots | {seat})
+        case ev.GameEnded(winner=winner):
+            return replace(state, winner=winner, phase=Phase.GAME_OVER)
+    return state
+
+
+def initial_state(seats: int) -> GameState:
+    """The state of an empty table of `seats` players."""
+    return GameState(seats=seats)
+
+
+def replay(seats: int, events: Iterable[ev.Event]) -> GameState:
+    """Fold a log into its state."""
+    return functools.reduce(evolve, events, initial_state(seats))

@@ -1,0 +1,144 @@
+"""The referee's working context, shared by the night, day and sheriff flows.
+
+The flows are generators: they `yield` a batch of simultaneous `DecisionRequest`s and
+receive the answers, keyed by seat. `Table` holds what they share: the config, the seeded
+random source, the event log and the state folded from it. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from random import Random
+from typing import TypeVar
+
+from arena.rules import events as ev
+from arena.rules.actions import Action
+from arena.rules.boards import Board
+from arena.rules.config import GameConfig, RuleSet
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.roles import is_wolf
+from arena.rules.state import GameState, evolve, initial_state
+from arena.rules.types import DeathCause, Role, SeatId, SpeechContext, Team, Winner
+from arena.rules.visibility import PUBLIC, REFEREE, ToTeam
+from arena.rules.win import winner
+
+Answers = dict[SeatId, Action]
+T = TypeVar("T")
+Flow = Generator[tuple[DecisionRequest, ...], Answers, T]
+"""A piece of the game: yields batches of requests, receives answers, returns a `T`."""
+
+
+class GameOver(Exception):
+    """Raised inside the flows once `GameEnded` is emitted; unwinds to the top."""
+
+
+@dataclass
+class Table:
+    """Mutable context of one running game (the referee's scratch pad)."""
+
+    config: GameConfig
+    rng: Random
+    board: Board = field(init=False)
+    rules: RuleSet = field(init=False)
+    state: GameState = field(init=False)
+    events: list[ev.Event] = field(default_factory=list)
+    step: int = 0
+    """Index of the next batch of requests."""
+
+    def __post_init__(self) -> None:
+        self.board = self.config.board_spec
+        self.rules = self.config.rules
+        self.state = initial_state(self.board.seats)
+
+    def emit(self, *events: ev.Event) -> None:
+        """Append events to the log and fold them into the state."""
+        for event in events:
+            self.events.append(event)
+            self.state = evolve(self.state, event)
+
+    def request(
+        self,
+        seat: SeatId,
+        kind: DecisionKind,
+        options: Iterable[ActionOption],
+        default: Action,
+        context: SpeechContext | None = None,
+    ) -> DecisionRequest:
+        """A request for the next batch."""
+        night = self.state.phase is not None and self.state.phase.value == "night"
+        return DecisionRequest(
+            step=self.step, seat=seat, kind=kind, day=self.state.day, night=night,
+            options=tuple(options), default=default, context=context,
+        )
+
+    def ask(self, requests: Iterable[DecisionRequest]) -> Flow[Answers]:
+        """Yield one batch of simultaneous requests and return the answers by seat."""
+        batch = tuple(requests)
+        if not batch:
+            return {}
+        answers = yield batch
+        self.step += 1
+        return answers
+
+    def ask_one(self, request: DecisionRequest) -> Flow[Action]:
+        """Ask a single seat and return its answer."""
+        answers = yield from self.ask([request])
+        return answers[request.seat]
+
+    def weight(self, seat: SeatId) -> Fraction:
+        """A voter's weight: the sheriff's badge counts 1.5 (or as the rules say)."""
+        if seat == self.state.sheriff:
+            return Fraction(str(self.rules.sheriff_vote_weight))
+        return Fraction(1)
+
+    def wolf_channel(self, seats: Iterable[SeatId]) -> ToTeam:
+        """Visibility for the wolves' private channel, as seen by `seats`."""
+        return ToTeam(team=Team.WOLF, seats=tuple(sorted(set(seats))))
+
+    def die(self, seat: SeatId, cause: DeathCause, *, at_night: bool) -> None:
+        """Record a death (referee only); day deaths are also announced at once."""
+        self.emit(ev.PlayerDied(
+            visibility=REFEREE, seat=seat, cause=cause, day=self.state.day, at_night=at_night
+        ))
+        if not at_night:
+            self.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=(seat,)))
+
+    def check_win(self, *, announce: Iterable[SeatId] = ()) -> None:
+        """End the game if a side has won; call after every batch of deaths.
+
+        Raises:
+            GameOver: the game has ended (after `GameEnded` is emitted).
+        """
+        result = winner(self.state.roles, self.state.dead, self.rules)
+        if result is not None:
+            self.end(result, _reason(result, self.rules.win), announce=announce)
+
+    def end(self, result: Winner, reason: str, *, announce: Iterable[SeatId] = ()) -> None:
+        """Emit the end of the game and stop the flows.
+
+        Raises:
+            GameOver: always.
+        """
+        unannounced = tuple(sorted(s for s in announce if s not in self.state.out))
+        if unannounced:
+            self.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=unannounced))
+        self.emit(ev.GameEnded(visibility=PUBLIC, winner=result, reason=reason))
+        raise GameOver
+
+    def present_wolves(self) -> tuple[SeatId, ...]:
+        """Wolves still at the table (not announced out), in seat order."""
+        return tuple(s for s in self.state.present() if is_wolf(self.state.role(s)))
+
+    def role(self, seat: SeatId) -> Role:
+        """The role of `seat`."""
+        return self.state.role(seat)
+
+
+def _reason(result: Winner, mode: str) -> str:
+    if result is Winner.GOOD:
+        return "every wolf is dead"
+    return "the wolves killed every god or every villager" if mode == "side" else (
+        "the wolves took the town"
+    )

@@ -1,0 +1,80 @@
+"""Closed vocabularies of the game: seats, roles, teams, phases, causes of death.
+
+Everything here is plain data shared by every other module of the rules core. Seats are
+numbered from 1, as they are called at a real table ("3 號玩家").
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+SeatId = int
+"""A seat number, 1-based, as the moderator calls it."""
+
+
+class Team(StrEnum):
+    """The two sides. Every role belongs to exactly one."""
+
+    GOOD = "good"
+    WOLF = "wolf"
+
+
+class Role(StrEnum):
+    """Every role the referee knows. The `Role` value is the id used in files and tools."""
+
+    VILLAGER = "villager"
+    WEREWOLF = "werewolf"
+    SEER = "seer"
+    WITCH = "witch"
+    HUNTER = "hunter"
+    GUARD = "guard"
+    IDIOT = "idiot"
+    WHITE_WOLF_KING = "white_wolf_king"
+    WOLF_KING = "wolf_king"
+
+
+class Phase(StrEnum):
+    """The coarse stage of the game a `PhaseStarted` event opens."""
+
+    NIGHT = "night"
+    SHERIFF_ELECTION = "sheriff_election"
+    ANNOUNCEMENT = "announcement"
+    SPEECHES = "speeches"
+    VOTE = "vote"
+    GAME_OVER = "game_over"
+
+
+class DeathCause(StrEnum):
+    """Why a seat died. Referee-only for night deaths: the seeds announce deaths without cause."""
+
+    KNIFE = "knife"
+    POISON = "poison"
+    EXILE = "exile"
+    SHOT = "shot"
+    """Taken by a hunter's gun or a wolf king's claw."""
+    TAKEN = "taken"
+    """Taken by a white wolf king's self-explosion."""
+    EXPLODED = "exploded"
+    """A wolf who self-exploded."""
+
+
+class Direction(StrEnum):
+    """Which way the speaking order runs around the table."""
+
+    ASCENDING = "ascending"
+    """順序: 3, 4, 5, … wrapping from the last seat to seat 1."""
+    DESCENDING = "descending"
+    """逆序: 5, 4, 3, … wrapping from seat 1 to the last seat."""
+
+
+class Winner(StrEnum):
+    """Who won. `DRAW` only happens when a game hits its configured day limit."""
+
+    GOOD = "good"
+    WOLVES = "wolves"
+    DRAW = "draw"
+
+
+SpeechContext = Literal["sheriff", "sheriff_pk", "day", "pk", "defence", "last_words"]
+"""Where a speech was given; it decides its length limit and how transcripts label it."""
