@@ -1,0 +1,1 @@
+"""Agents: anything that answers the referee's decision requests."""

@@ -1,0 +1,76 @@
+"""The one agent interface: given what a seat sees and what it is asked, answer.
+
+Scripted bots, random agents, LLM agents and human seats all implement `Agent`. The match
+runner validates every answer with the referee; an invalid or illegal one is asked again
+with the error as `feedback` (a bounded number of times) before the arena's default.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.llm.types import ModelCallRecord
+from arena.rules.actions import Action
+from arena.rules.decisions import DecisionRequest
+from arena.rules.observation import Observation
+
+
+class BeliefReport(BaseModel):
+    """A seat's private estimate, per other seat, of the probability it is a wolf.
+
+    Asked by the runner (once a day, or after every speech) and stored beside the event
+    log in the replay, never shown to another seat: deception and persuasion metrics and
+    the dashboard's god-view heat map read it.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int
+    day: int
+    after_seq: int
+    """The report reflects the log up to (excluding) this event index."""
+    wolf_probability: dict[int, float]
+    calls: tuple[ModelCallRecord, ...] = ()
+
+
+class AgentReply(BaseModel):
+    """An agent's answer: an action, or the reason it could not produce one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action: Action | None
+    error: str | None = None
+    """Why no action came back (malformed tool call, no tool call, provider failure)."""
+    calls: tuple[ModelCallRecord, ...] = ()
+    """Model calls made for this answer (empty for bots)."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that can sit at the table."""
+
+    @property
+    def name(self) -> str:
+        """A short label: `bot`, `random`, `openai:gpt-4.1-mini`, `human`…"""
+        ...
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        """Answer `request`, seeing only `view`; `feedback` explains a rejected answer."""
+        ...
+
+
+@runtime_checkable
+class Believer(Protocol):
+    """An agent that can also report its beliefs (optional; bots and LLM agents do)."""
+
+    async def believe(self, view: Observation) -> BeliefReport | None:
+        """Probability that each other present seat is a wolf, or None to decline.
+
+        The report's `seat`, `day` and `after_seq` come from `view` (its viewer, its
+        `knowledge.day` and its `log_length`).
+        """
+        ...

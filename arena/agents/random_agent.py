@@ -1,0 +1,94 @@
+"""A seeded agent that picks uniformly among legal actions: the baseline and the fuzzer.
+
+Only two choices are biased, so random games stay games: an explosion window is passed
+up 97% of the time, and a speaking wolf speaks rather than explodes 90% of the time.
+"""
+
+from __future__ import annotations
+
+import random
+
+from arena.agents.base import AgentReply
+from arena.rules.actions import (
+    Action,
+    ChooseOrder,
+    Inspect,
+    Kill,
+    Pass,
+    PassBadge,
+    Poison,
+    Protect,
+    RecommendExile,
+    RunForSheriff,
+    Save,
+    SelfExplode,
+    Shoot,
+    Speak,
+    TearBadge,
+    Vote,
+    Whisper,
+    Withdraw,
+)
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.observation import Observation
+from arena.rules.types import Direction
+
+
+def random_action(request: DecisionRequest, rng: random.Random) -> Action:
+    """A uniformly random legal answer to `request` (with the two biases above)."""
+    option = rng.choice(request.options)
+    explode = request.option("self_explode")
+    if explode is not None and request.kind is DecisionKind.INTERRUPT:
+        option = explode if rng.random() < 0.03 else ActionOption(action="pass")
+    elif explode is not None and request.kind is DecisionKind.SPEECH:
+        option = explode if rng.random() < 0.1 else request.options[0]
+    return build(option, request, rng)
+
+
+def build(option: ActionOption, request: DecisionRequest, rng: random.Random) -> Action:
+    """A concrete action for `option`, with a random legal target where one is needed."""
+    target = rng.choice(option.targets) if option.targets else None
+    match option.action:
+        case "speak":
+            return Speak(text=f"{request.seat}號發言。")
+        case "whisper":
+            return Whisper(text="刀誰？")
+        case "run_for_sheriff":
+            return RunForSheriff()
+        case "withdraw":
+            return Withdraw()
+        case "tear_badge":
+            return TearBadge()
+        case "save":
+            return Save()
+        case "choose_order":
+            return ChooseOrder(direction=rng.choice(list(Direction)), start=target)
+        case "self_explode":
+            return SelfExplode(target=target)
+        case "recommend_exile" if target is not None:
+            return RecommendExile(targets=(target,))
+    if target is None:
+        return Pass()
+    targeted: dict[str, type[Vote | Shoot | PassBadge | Protect | Kill | Poison | Inspect]] = {
+        "vote": Vote, "shoot": Shoot, "pass_badge": PassBadge, "protect": Protect,
+        "kill": Kill, "poison": Poison, "inspect": Inspect,
+    }
+    return targeted[option.action](target=target)
+
+
+class RandomAgent:
+    """Uniformly random legal play, reproducible from its seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+
+    @property
+    def name(self) -> str:
+        """`random`."""
+        return "random"
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        """A random legal action (the view is ignored)."""
+        return AgentReply(action=random_action(request, self._rng))

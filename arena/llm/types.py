@@ -1,0 +1,92 @@
+"""Provider-neutral chat types: messages, tools, replies, usage and call records.
+
+Agents and prompts speak only these types; the adapters in `*_provider.py` translate them
+to and from a vendor SDK.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ChatMessage(_Frozen):
+    """One message of a chat prompt."""
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str
+    tool_call_id: str | None = None
+    """For `tool` messages: the call this answers."""
+    tool_calls: tuple[ToolCall, ...] = ()
+    """For `assistant` messages: the calls the model made."""
+
+
+class ToolSpec(_Frozen):
+    """A function tool offered to the model: name, description, JSON-schema parameters."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool = True
+
+
+class ToolCall(_Frozen):
+    """A tool call as the model made it; `arguments` is the raw JSON text."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+class Usage(_Frozen):
+    """Token counts of one call (cached prompt tokens where the provider reports them)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+        )
+
+
+class ModelReply(_Frozen):
+    """What a chat model answered: text and/or tool calls, usage, the raw payload."""
+
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = Usage()
+    model: str = ""
+    raw: dict[str, Any] = Field(default_factory=dict)
+
+
+class ModelCallRecord(_Frozen):
+    """One model call of one decision, kept in the replay's trace stream (god view only)."""
+
+    seat: int
+    step: int
+    """The referee's request step this call served."""
+    attempt: int
+    """1 for the first try, 2+ for re-asks after an invalid or illegal answer."""
+    model: str
+    prompt_id: str
+    """`template@version` of the prompt."""
+    messages: tuple[ChatMessage, ...]
+    tools: tuple[ToolSpec, ...]
+    reply: ModelReply | None
+    parsed_action: dict[str, Any] | None = None
+    error: str | None = None
+    latency_ms: float = 0.0
+    usage: Usage = Usage()
+    cost_usd: float = 0.0
+
+
+ChatMessage.model_rebuild()

@@ -1,0 +1,126 @@
+"""`observe`: the log as one viewer saw it, and what that viewer can conclude.
+
+This is the only projection of the log. A seat's prompt, a terminal transcript and every
+dashboard view are rendered from an `Observation`, never from `GameState`, so nothing a
+viewer may not see can reach it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.rules import events as ev
+from arena.rules.types import Phase, Role, SeatId, Winner
+from arena.rules.visibility import SeatViewer, Viewer, can_see
+
+
+class Seen(BaseModel):
+    """An event with its position in the full log (so views can be cut at a step)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seq: int
+    event: ev.Event
+
+
+class Knowledge(BaseModel):
+    """What a viewer can conclude from the events it saw, and nothing more."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seats: int = 0
+    board: str = ""
+    role_counts: dict[Role, int] = {}
+    day: int = 0
+    phase: Phase | None = None
+    own_role: Role | None = None
+    roles: dict[SeatId, Role] = {}
+    """Seats whose exact role the viewer knows (own card, fellow wolves, public reveals)."""
+    checks: dict[SeatId, bool] = {}
+    """The viewer's own seer checks: seat → is a wolf."""
+    out: tuple[SeatId, ...] = ()
+    """Seats the table knows are out."""
+    sheriff: SeatId | None = None
+    revealed_idiots: tuple[SeatId, ...] = ()
+    antidote_used: bool = False
+    poison_used: bool = False
+    winner: Winner | None = None
+
+    def present(self) -> tuple[SeatId, ...]:
+        """Seats still at the table, as the viewer knows."""
+        return tuple(s for s in range(1, self.seats + 1) if s not in self.out)
+
+
+class Observation(BaseModel):
+    """A viewer's projection of the log, cut at `until` (exclusive) if given."""
+
+    model_config = ConfigDict(frozen=True)
+
+    viewer: Viewer
+    seen: tuple[Seen, ...]
+    knowledge: Knowledge
+    log_length: int
+    """How many events the full log had at the cut (to tell 'nothing new' from 'hidden')."""
+
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        """The visible events, in order."""
+        return tuple(s.event for s in self.seen)
+
+
+def observe(events: Sequence[ev.Event], viewer: Viewer, until: int | None = None) -> Observation:
+    """Project the log onto what `viewer` may know (perfect recall), up to event `until`."""
+    cut = events[:until] if until is not None else events
+    seen = tuple(Seen(seq=i, event=e) for i, e in enumerate(cut) if can_see(viewer, e.visibility))
+    return Observation(
+        viewer=viewer, seen=seen, knowledge=know(viewer, [s.event for s in seen]),
+        log_length=len(cut),
+    )
+
+
+def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
+    """Fold visible events into `Knowledge` (call only with events the viewer can see)."""
+    me = viewer.seat if isinstance(viewer, SeatViewer) else None
+    k: dict[str, object] = {}
+    roles: dict[SeatId, Role] = {}
+    checks: dict[SeatId, bool] = {}
+    out: set[SeatId] = set()
+    idiots: list[SeatId] = []
+    for event in visible:
+        match event:
+            case ev.GameStarted(board=board, seats=seats, role_counts=counts):
+                k.update(board=board, seats=seats, role_counts=counts)
+            case ev.PhaseStarted(phase=phase, day=day):
+                k.update(phase=phase, day=day)
+            case ev.RolesDealt(roles=dealt) | ev.RolesRevealed(roles=dealt):
+                roles.update(enumerate(dealt, start=1))
+            case ev.RoleAssigned(seat=seat, role=role):
+                roles[seat] = role
+                if seat == me:
+                    k["own_role"] = role
+            case ev.WolvesMet(seats=seats, roles=wolf_roles):
+                roles.update(zip(seats, wolf_roles, strict=True))
+            case ev.SeerChecked(target=target, is_wolf=is_wolf):
+                checks[target] = is_wolf
+            case ev.PlayerShot(seat=seat, role=role):
+                roles[seat] = role
+            case ev.IdiotRevealed(seat=seat):
+                roles[seat] = Role.IDIOT
+                idiots.append(seat)
+            case ev.DeathsAnnounced(seats=seats):
+                out.update(seats)
+            case ev.SheriffElected(seat=seat) | ev.BadgePassed(to=seat):
+                k["sheriff"] = seat
+            case ev.BadgeLost():
+                k["sheriff"] = None
+            case ev.WitchActed(saved=saved, poisoned=poisoned):
+                k["antidote_used"] = bool(k.get("antidote_used")) or saved is not None
+                k["poison_used"] = bool(k.get("poison_used")) or poisoned is not None
+            case ev.GameEnded(winner=winner):
+                k["winner"] = winner
+    return Knowledge.model_validate({
+        **k, "roles": dict(sorted(roles.items())), "checks": checks,
+        "out": tuple(sorted(out)), "revealed_idiots": tuple(idiots),
+    })

@@ -1,0 +1,1 @@
+"""Where games are kept: replay files and event stores."""
