@@ -40,6 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `arena replay … | head` closed our stdout: not an error
+        sys.stderr.close()
+        return 0
     return int(code or 0)
 
 

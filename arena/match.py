@@ -17,11 +17,11 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
-from arena.agents.base import Agent, AgentReply, Believer, BeliefReport
+from arena.agents.base import Agent, AgentReply, BeliefReport, Believer
 from arena.rules.actions import Action
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest, check_legal
@@ -113,7 +113,7 @@ class Recorder:
         """Write what the referee produced since the last flush."""
         if self.writer is None:
             return
-        for answer in self.referee.answers[self.answers_written:]:
+        for answer in self.referee.answers[self.answers_written :]:
             self.writer.answer(answer)
         for seq in range(self.events_written, len(self.referee.events)):
             self.writer.event(seq, self.referee.events[seq])
@@ -166,8 +166,10 @@ def _belief_due(referee: Referee, before: int, limits: Limits) -> bool:
 async def _collect_beliefs(
     referee: Referee, agents: Mapping[SeatId, Agent], writer: ReplayWriter | None, limits: Limits
 ) -> None:
-    """Ask every present seat whose agent reports beliefs, concurrently; failures are skipped
-    (a belief report is instrumentation, never part of the game)."""
+    """Ask every present seat whose agent reports beliefs, concurrently.
+
+    Failures are skipped: a belief report is instrumentation, never part of the game.
+    """
     seats = [s for s in referee.state.present() if isinstance(agents[s], Believer)]
 
     async def one(seat: SeatId) -> BeliefReport | None:
@@ -190,7 +192,9 @@ def result_of(referee: Referee) -> ReplayResult:
     """The header's result block for a finished game."""
     ended = next(e for e in reversed(referee.events) if isinstance(e, GameEnded))
     return ReplayResult(
-        winner=ended.winner, reason=ended.reason, days=referee.state.day,
+        winner=ended.winner,
+        reason=ended.reason,
+        days=referee.state.day,
         events=len(referee.events),
     )
 
@@ -200,14 +204,24 @@ def new_header(
 ) -> ReplayHeader:
     """A replay header for a game about to start."""
     seats = tuple(
-        SeatAgent(seat=seat, agent=agent.name, model=getattr(agent, "model", None),
-                  prompt_version=getattr(agent, "prompt_version", None))
+        SeatAgent(
+            seat=seat,
+            agent=agent.name,
+            model=getattr(agent, "model", None),
+            prompt_version=getattr(agent, "prompt_version", None),
+        )
         for seat, agent in sorted(agents.items())
     )
-    return ReplayHeader.model_validate({
-        "game_id": game_id, "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "config": config, "seed": seed, "seats": seats, **extra,
-    })
+    return ReplayHeader.model_validate(
+        {
+            "game_id": game_id,
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "config": config,
+            "seed": seed,
+            "seats": seats,
+            **extra,
+        }
+    )
 
 
 async def run_game(
@@ -258,5 +272,6 @@ def _check_seats(config: GameConfig, agents: Mapping[SeatId, Agent]) -> None:
     if set(agents) != seats:
         missing = sorted(seats - set(agents))
         extra = sorted(set(agents) - seats)
-        raise ArenaError(f"agents must cover seats 1-{len(seats)}: missing {missing}, extra {extra}")
-
+        raise ArenaError(
+            f"agents must cover seats 1-{len(seats)}: missing {missing}, extra {extra}"
+        )

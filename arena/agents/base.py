@@ -53,7 +53,7 @@ class Agent(Protocol):
 
     @property
     def name(self) -> str:
-        """A short label: `bot`, `random`, `openai:gpt-4.1-mini`, `human`…"""
+        """A short label: `bot`, `random`, `openai:gpt-4.1-mini`, `human`."""
         ...
 
     async def decide(

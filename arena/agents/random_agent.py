@@ -70,8 +70,13 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
     if target is None:
         return Pass()
     targeted: dict[str, type[Vote | Shoot | PassBadge | Protect | Kill | Poison | Inspect]] = {
-        "vote": Vote, "shoot": Shoot, "pass_badge": PassBadge, "protect": Protect,
-        "kill": Kill, "poison": Poison, "inspect": Inspect,
+        "vote": Vote,
+        "shoot": Shoot,
+        "pass_badge": PassBadge,
+        "protect": Protect,
+        "kill": Kill,
+        "poison": Poison,
+        "inspect": Inspect,
     }
     return targeted[option.action](target=target)
 

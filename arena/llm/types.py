@@ -66,6 +66,8 @@ class ModelReply(_Frozen):
     usage: Usage = Usage()
     model: str = ""
     raw: dict[str, Any] = Field(default_factory=dict)
+    cost_usd: float = 0.0
+    """The call's price from the adapter's price table (0 for a model it has no price for)."""
 
 
 class ModelCallRecord(_Frozen):

@@ -156,14 +156,43 @@ class Inspect(_Action):
 
 
 Action = Annotated[
-    Speak | Pass | RunForSheriff | Withdraw | Vote | ChooseOrder | RecommendExile | Shoot
-    | PassBadge | TearBadge | SelfExplode | Protect | Whisper | Kill | Save | Poison | Inspect,
+    Speak
+    | Pass
+    | RunForSheriff
+    | Withdraw
+    | Vote
+    | ChooseOrder
+    | RecommendExile
+    | Shoot
+    | PassBadge
+    | TearBadge
+    | SelfExplode
+    | Protect
+    | Whisper
+    | Kill
+    | Save
+    | Poison
+    | Inspect,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 ActionKind = Literal[
-    "speak", "pass", "run_for_sheriff", "withdraw", "vote", "choose_order",
-    "recommend_exile", "shoot", "pass_badge", "tear_badge", "self_explode", "protect",
-    "whisper", "kill", "save", "poison", "inspect",
+    "speak",
+    "pass",
+    "run_for_sheriff",
+    "withdraw",
+    "vote",
+    "choose_order",
+    "recommend_exile",
+    "shoot",
+    "pass_badge",
+    "tear_badge",
+    "self_explode",
+    "protect",
+    "whisper",
+    "kill",
+    "save",
+    "poison",
+    "inspect",
 ]

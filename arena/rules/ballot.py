@@ -27,16 +27,23 @@ def ballot(
     (001 備註: 在任何情況下，警長投票皆為 1.5 票). With `allow_empty` a ballot nobody casts
     has no leaders; otherwise every target is tied at zero.
     """
-    options = (ActionOption(action="vote", targets=targets, target_required=True),
-               ActionOption(action="pass"))
+    options = (
+        ActionOption(action="vote", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
     answers = yield from t.ask(t.request(v, decision, options, Pass()) for v in voters)
     ballots = {v: (a.target if isinstance(a, Vote) else None) for v, a in answers.items()}
     weights = {v: t.weight(v) for v in voters}
     for voter in sorted(ballots):
-        t.emit(ev.VoteCast(
-            visibility=PUBLIC, ballot=kind, voter=voter, target=ballots[voter],
-            weight=float(weights[voter]),
-        ))
+        t.emit(
+            ev.VoteCast(
+                visibility=PUBLIC,
+                ballot=kind,
+                voter=voter,
+                target=ballots[voter],
+                weight=float(weights[voter]),
+            )
+        )
     counts = tally(ballots, weights)
     top = leaders(counts) or (() if allow_empty else tuple(sorted(targets)))
     t.emit(ev.VotesCounted(visibility=PUBLIC, ballot=kind, tally=ranked(counts), leaders=top))

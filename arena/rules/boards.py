@@ -14,9 +14,7 @@ from typing import Literal
 from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
-NightStep = Literal[
-    "guard", "wolves", "witch", "seer", "hunter_status", "white_wolf_king_status"
-]
+NightStep = Literal["guard", "wolves", "witch", "seer", "hunter_status", "white_wolf_king_status"]
 """One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped."""
 
 PresetName = Literal["tournament", "site", "classic"]
@@ -62,47 +60,80 @@ BOARDS: dict[str, Board] = {
     board.id: board
     for board in (
         Board(
-            "std9", "9人標準屠城局", "9-player standard (city)",
+            "std9",
+            "9人標準屠城局",
+            "9-player standard (city)",
             _deal(seer=1, witch=1, hunter=1, werewolf=3, villager=3),
-            win="city", preset="classic", night_order=_CLASSIC_ORDER, source="003:14-19",
+            win="city",
+            preset="classic",
+            night_order=_CLASSIC_ORDER,
+            source="003:14-19",
         ),
         Board(
-            "std10", "10人標準屠邊局", "10-player standard (side)",
+            "std10",
+            "10人標準屠邊局",
+            "10-player standard (side)",
             _deal(seer=1, witch=1, hunter=1, werewolf=3, villager=4),
-            win="side", preset="classic", night_order=_CLASSIC_ORDER, source="003:20-25",
+            win="side",
+            preset="classic",
+            night_order=_CLASSIC_ORDER,
+            source="003:20-25",
             side_villagers_needed=3,
         ),
         Board(
-            "wwk12", "12人白狼王標準屠邊局", "12-player white wolf king (side)",
-            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3,
-                  white_wolf_king=1),
-            win="side", preset="classic", night_order=_CLASSIC_ORDER, source="003:26-31",
+            "wwk12",
+            "12人白狼王標準屠邊局",
+            "12-player white wolf king (side)",
+            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3, white_wolf_king=1),
+            win="side",
+            preset="classic",
+            night_order=_CLASSIC_ORDER,
+            source="003:26-31",
         ),
         Board(
-            "idiot12", "12人白痴標準屠邊局", "12-player idiot (side)",
+            "idiot12",
+            "12人白痴標準屠邊局",
+            "12-player idiot (side)",
             _deal(seer=1, witch=1, hunter=1, idiot=1, villager=4, werewolf=4),
-            win="side", preset="classic", night_order=_CLASSIC_ORDER, source="003:32-37",
+            win="side",
+            preset="classic",
+            night_order=_CLASSIC_ORDER,
+            source="003:32-37",
         ),
         Board(
-            "yunv", "預女獵愚", "Seer-Witch-Hunter-Idiot (tournament)",
+            "yunv",
+            "預女獵愚",
+            "Seer-Witch-Hunter-Idiot (tournament)",
             _deal(seer=1, witch=1, hunter=1, idiot=1, villager=4, werewolf=4),
-            win="side", preset="tournament",
-            night_order=("wolves", "witch", "seer", "hunter_status"), source="001:95,185-236",
+            win="side",
+            preset="tournament",
+            night_order=("wolves", "witch", "seer", "hunter_status"),
+            source="001:95,185-236",
         ),
         Board(
-            "wolfking_guard", "狼王守衛", "Wolf king + guard (tournament)",
+            "wolfking_guard",
+            "狼王守衛",
+            "Wolf king + guard (tournament)",
             _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3, wolf_king=1),
-            win="side", preset="tournament",
+            win="side",
+            preset="tournament",
             night_order=("guard", "wolves", "witch", "seer", "hunter_status"),
             source="001:103,391-442",
         ),
         Board(
-            "wwk_guard", "白狼王守衛", "White wolf king + guard (tournament)",
-            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3,
-                  white_wolf_king=1),
-            win="side", preset="tournament",
+            "wwk_guard",
+            "白狼王守衛",
+            "White wolf king + guard (tournament)",
+            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3, white_wolf_king=1),
+            win="side",
+            preset="tournament",
             night_order=(
-                "guard", "wolves", "witch", "seer", "hunter_status", "white_wolf_king_status"
+                "guard",
+                "wolves",
+                "witch",
+                "seer",
+                "hunter_status",
+                "white_wolf_king_status",
             ),
             source="001:105,1007-1058",
         ),

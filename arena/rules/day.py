@@ -51,7 +51,8 @@ def announce(t: Table, n: int) -> Flow[tuple[SeatId, ...]]:
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.ANNOUNCEMENT, day=n))
     night_deaths = [
-        e for e in t.events
+        e
+        for e in t.events
         if isinstance(e, ev.PlayerDied) and e.at_night and e.day == n and t.state.is_present(e.seat)
     ]
     seats = tuple(sorted(e.seat for e in night_deaths))
@@ -83,10 +84,15 @@ def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, 
             order = around(t.state.seats, choice.start, choice.direction, present)
         else:
             order = after(t.state.seats, morning[0], choice.direction, present)
-        t.emit(ev.SpeakingOrderSet(
-            visibility=PUBLIC, order=order, context="day", direction=choice.direction,
-            drawn=False,
-        ))
+        t.emit(
+            ev.SpeakingOrderSet(
+                visibility=PUBLIC,
+                order=order,
+                context="day",
+                direction=choice.direction,
+                drawn=False,
+            )
+        )
         return order
     direction = t.rng.choice((Direction.ASCENDING, Direction.DESCENDING))
     last = _last_death(t)
@@ -94,9 +100,11 @@ def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, 
         order = after(t.state.seats, last, direction, present)
     else:
         order = around(t.state.seats, t.rng.choice(present), direction, present)
-    t.emit(ev.SpeakingOrderSet(
-        visibility=PUBLIC, order=order, context="day", direction=direction, drawn=True
-    ))
+    t.emit(
+        ev.SpeakingOrderSet(
+            visibility=PUBLIC, order=order, context="day", direction=direction, drawn=True
+        )
+    )
     return order
 
 
@@ -113,8 +121,7 @@ def recommend(t: Table) -> Flow[None]:
     if sheriff is None or not t.state.is_present(sheriff):
         return
     targets = tuple(s for s in t.state.present() if s != sheriff)
-    options = (ActionOption(action="recommend_exile", targets=targets),
-               ActionOption(action="pass"))
+    options = (ActionOption(action="recommend_exile", targets=targets), ActionOption(action="pass"))
     answer = yield from t.ask_one(t.request(sheriff, DecisionKind.RECOMMEND, options, Pass()))
     if isinstance(answer, RecommendExile):
         t.emit(ev.ExileRecommended(visibility=PUBLIC, seat=sheriff, targets=answer.targets))

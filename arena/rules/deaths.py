@@ -87,8 +87,10 @@ def _maybe_shoot(t: Table, leaving: Departure) -> Flow[SeatId | None]:
     targets = tuple(s for s in t.state.present() if s != leaving.seat)
     if not targets:
         return None
-    options = (ActionOption(action="shoot", targets=targets, target_required=True),
-               ActionOption(action="pass"))
+    options = (
+        ActionOption(action="shoot", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
     answer = yield from t.ask_one(t.request(leaving.seat, DecisionKind.SHOOT, options, Pass()))
     if not isinstance(answer, Shoot):
         return None
@@ -104,10 +106,15 @@ def last_words(t: Table, seat: SeatId) -> Flow[None]:
     request = t.request(seat, DecisionKind.SPEECH, options, Speak(text=""), "last_words")
     answer = yield from t.ask_one(request)
     if isinstance(answer, Speak):
-        t.emit(ev.Spoke(
-            visibility=PUBLIC, seat=seat, text=answer.text, claims=answer.claims,
-            context="last_words",
-        ))
+        t.emit(
+            ev.Spoke(
+                visibility=PUBLIC,
+                seat=seat,
+                text=answer.text,
+                claims=answer.claims,
+                context="last_words",
+            )
+        )
 
 
 def hand_over_badge(t: Table, seat: SeatId) -> Flow[None]:
@@ -126,8 +133,9 @@ def hand_over_badge(t: Table, seat: SeatId) -> Flow[None]:
 
 
 def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
-    """A wolf self-explodes: out at once, a white wolf king takes a seat, then skills,
-    last words (if the rules give them) and badges.
+    """A wolf self-explodes: out at once, then takes, skills, last words and badges.
+
+    A white wolf king takes a seat; last words follow `last_words_exploded`.
 
     001 (白狼王守衛 備註 5): the seat a white wolf king takes has no last words, and a white
     wolf king poisoned last night may explode in the sheriff phase but takes nobody.
@@ -142,9 +150,7 @@ def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
         t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=(seat,)))
     taken: list[Departure] = []
     if action.target is not None and can_take(t, seat):
-        t.emit(ev.PlayerShot(
-            visibility=PUBLIC, seat=seat, role=t.role(seat), target=action.target
-        ))
+        t.emit(ev.PlayerShot(visibility=PUBLIC, seat=seat, role=t.role(seat), target=action.target))
         t.die(action.target, DeathCause.TAKEN, at_night=False)
         taken.append(Departure(action.target, DeathCause.TAKEN, last_words=False))
     t.check_win()

@@ -135,8 +135,10 @@ class SkillStatusTold(_Event):
 
 
 class PlayerDied(_Event):
-    """The truth of a death, with its cause (referee only; the table learns of it through
-    `DeathsAnnounced`)."""
+    """The truth of a death, with its cause (referee only).
+
+    The table learns of a death only through `DeathsAnnounced`, without its cause.
+    """
 
     kind: Literal["player_died"] = "player_died"
     seat: SeatId
@@ -306,13 +308,40 @@ class RolesRevealed(_Event):
 
 
 Event = Annotated[
-    GameStarted | RolesDealt | RoleAssigned | WolvesMet | PhaseStarted | GuardProtected
-    | WolfWhispered | KnifeNominated | KnifeChosen | KnifeShownToWitch | WitchActed
-    | SeerChecked | SkillStatusTold | PlayerDied | DeathsAnnounced | SheriffCandidates
-    | SpeakingOrderSet | Spoke | SelfExploded | SheriffWithdrew | VoteCast | VotesCounted
-    | TieBroken | SheriffElected | SheriffElectionPostponed | BadgeLost | BadgePassed
-    | ExileRecommended | PlayerExiled | IdiotRevealed | PlayerShot | ActionDefaulted
-    | GameEnded | RolesRevealed,
+    GameStarted
+    | RolesDealt
+    | RoleAssigned
+    | WolvesMet
+    | PhaseStarted
+    | GuardProtected
+    | WolfWhispered
+    | KnifeNominated
+    | KnifeChosen
+    | KnifeShownToWitch
+    | WitchActed
+    | SeerChecked
+    | SkillStatusTold
+    | PlayerDied
+    | DeathsAnnounced
+    | SheriffCandidates
+    | SpeakingOrderSet
+    | Spoke
+    | SelfExploded
+    | SheriffWithdrew
+    | VoteCast
+    | VotesCounted
+    | TieBroken
+    | SheriffElected
+    | SheriffElectionPostponed
+    | BadgeLost
+    | BadgePassed
+    | ExileRecommended
+    | PlayerExiled
+    | IdiotRevealed
+    | PlayerShot
+    | ActionDefaulted
+    | GameEnded
+    | RolesRevealed,
     Field(discriminator="kind"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)

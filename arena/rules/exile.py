@@ -61,9 +61,15 @@ def _voters(t: Table) -> tuple[SeatId, ...]:
 
 def _speeches(t: Table, seats: tuple[SeatId, ...], context: SpeechContext) -> Flow[bool]:
     order = tuple(sorted(seats))
-    t.emit(ev.SpeakingOrderSet(
-        visibility=PUBLIC, order=order, context=context, direction=Direction.ASCENDING, drawn=False
-    ))
+    t.emit(
+        ev.SpeakingOrderSet(
+            visibility=PUBLIC,
+            order=order,
+            context=context,
+            direction=Direction.ASCENDING,
+            drawn=False,
+        )
+    )
     return (yield from speeches(t, order, context, "day_speech"))
 
 

@@ -12,6 +12,7 @@ knife-first rule (003 (6)) ends the game before the poison lands.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from arena.rules import events as ev
 from arena.rules.actions import Inspect, Kill, Pass, Poison, Protect, Save, Whisper
@@ -19,7 +20,7 @@ from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.roles import is_wolf
 from arena.rules.table import Answers, Flow, Table
 from arena.rules.types import DeathCause, Phase, Role, SeatId, Winner
-from arena.rules.visibility import PUBLIC, to_seats
+from arena.rules.visibility import PUBLIC, ToTeam, to_seats
 from arena.rules.win import winner
 
 
@@ -38,8 +39,11 @@ def night(t: Table, n: int) -> Flow[None]:
         first.append(_guard_request(t, guard))
     if seer is not None:
         first.append(_seer_request(t, seer))
-    answers, knife = yield from _wolf_phase(t, wolves, first)
-    protected = _emit_guard(t, guard, answers)
+    guarded: list[SeatId | None] = []
+    answers, knife = yield from _wolf_phase(
+        t, wolves, first, lambda a: guarded.append(_emit_guard(t, guard, a))
+    )
+    protected = guarded[0] if guarded else None
     witch_save, poisoned = False, None
     for step in t.board.night_order:
         if step == "witch":
@@ -47,23 +51,32 @@ def night(t: Table, n: int) -> Flow[None]:
         elif step == "seer" and seer is not None:
             target = answers[seer]
             if isinstance(target, Inspect):
-                t.emit(ev.SeerChecked(
-                    visibility=to_seats(seer), seat=seer, target=target.target,
-                    is_wolf=is_wolf(t.role(target.target)),
-                ))
+                t.emit(
+                    ev.SeerChecked(
+                        visibility=to_seats(seer),
+                        seat=seer,
+                        target=target.target,
+                        is_wolf=is_wolf(t.role(target.target)),
+                    )
+                )
         elif step in ("hunter_status", "white_wolf_king_status"):
             role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
             for seat in t.state.seats_with(role):
                 if t.state.is_alive(seat):
-                    t.emit(ev.SkillStatusTold(
-                        visibility=to_seats(seat), seat=seat, usable=seat != poisoned
-                    ))
+                    t.emit(
+                        ev.SkillStatusTold(
+                            visibility=to_seats(seat), seat=seat, usable=seat != poisoned
+                        )
+                    )
     _resolve(t, n, knife, protected, witch_save, poisoned)
 
 
 def knife_party(t: Table, n: int) -> tuple[SeatId, ...]:
-    """Wolves who choose tonight's knife: the living ones, plus a wolf who exploded the day
-    before where `exploded_wolf_joins_knife` (001 自爆狼參與夜間指刀)."""
+    """Wolves who choose tonight's knife.
+
+    The living wolves, plus a wolf who exploded the day before where
+    `exploded_wolf_joins_knife` (001 自爆狼參與夜間指刀).
+    """
     party = set(t.state.wolves())
     if t.rules.exploded_wolf_joins_knife:
         party |= {s for s, day in t.state.exploded.items() if day == n - 1}
@@ -76,8 +89,10 @@ def _first_living(t: Table, role: Role) -> SeatId | None:
 
 def _guard_request(t: Table, guard: SeatId) -> DecisionRequest:
     targets = tuple(s for s in t.state.living() if s != t.state.last_guarded)
-    options = (ActionOption(action="protect", targets=targets, target_required=True),
-               ActionOption(action="pass"))
+    options = (
+        ActionOption(action="protect", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
     return t.request(guard, DecisionKind.GUARD, options, Pass())
 
 
@@ -97,11 +112,16 @@ def _emit_guard(t: Table, guard: SeatId | None, answers: Answers) -> SeatId | No
 
 
 def _wolf_phase(
-    t: Table, wolves: tuple[SeatId, ...], others: list[DecisionRequest]
+    t: Table,
+    wolves: tuple[SeatId, ...],
+    others: list[DecisionRequest],
+    before_wolves: Callable[[Answers], None],
 ) -> Flow[tuple[Answers, SeatId | None]]:
     """Wolf talk rounds, then nomination rounds; `others` ride along in the first batch.
 
-    Returns the answers of `others` and the knife (None: an empty knife). Wolves see each
+    `before_wolves` receives the first batch's answers before any wolf event is written
+    (the guard acts first in the night order). Returns the answers of `others` and the
+    knife (None: an empty knife). Wolves see each
     round's nominations before the next, so unanimity can be reached (001: 狼人請統一意見;
     no agreement in time is an empty knife).
     """
@@ -109,35 +129,47 @@ def _wolf_phase(
     pending = list(others)
     channel = t.wolf_channel(wolves)
     for round_ in range(1, t.rules.wolf_talk_rounds + 1):
-        options = (ActionOption(action="whisper", max_chars=t.rules.last_words_chars),
-                   ActionOption(action="pass"))
+        options = (
+            ActionOption(action="whisper", max_chars=t.rules.last_words_chars),
+            ActionOption(action="pass"),
+        )
         talk = [t.request(w, DecisionKind.WOLF_TALK, options, Pass()) for w in wolves]
         answers = yield from t.ask([*pending, *talk])
+        if pending:
+            before_wolves(answers)
         collected |= {seat: a for seat, a in answers.items() if seat not in wolves}
         pending = []
         for seat in wolves:
             said = answers[seat]
             if isinstance(said, Whisper) and said.text.strip():
-                t.emit(ev.WolfWhispered(visibility=channel, seat=seat, text=said.text, round=round_))
+                t.emit(
+                    ev.WolfWhispered(visibility=channel, seat=seat, text=said.text, round=round_)
+                )
     rounds = t.rules.knife_rounds if t.rules.knife_decision == "unanimous" else 1
     nominations: dict[SeatId, SeatId | None] = {}
     for round_ in range(1, rounds + 1):
         requests = [_knife_request(t, w) for w in wolves]
         answers = yield from t.ask([*pending, *requests])
+        if pending:
+            before_wolves(answers)
         collected |= {seat: a for seat, a in answers.items() if seat not in wolves}
         pending = []
         nominations = {}
         for seat in wolves:
             answer = answers[seat]
             nominations[seat] = answer.target if isinstance(answer, Kill) else None
-            t.emit(ev.KnifeNominated(
-                visibility=channel, seat=seat, target=nominations[seat], round=round_
-            ))
+            t.emit(
+                ev.KnifeNominated(
+                    visibility=channel, seat=seat, target=nominations[seat], round=round_
+                )
+            )
         if t.rules.knife_decision == "unanimous" and len(set(nominations.values())) == 1:
             target = next(iter(nominations.values()))
-            t.emit(ev.KnifeChosen(
-                visibility=channel, target=target, how="unanimous" if target else "empty"
-            ))
+            t.emit(
+                ev.KnifeChosen(
+                    visibility=channel, target=target, how="unanimous" if target else "empty"
+                )
+            )
             return collected, target
     if t.rules.knife_decision == "unanimous" and t.rules.knife_no_agreement == "empty":
         t.emit(ev.KnifeChosen(visibility=channel, target=None, how="empty"))
@@ -146,9 +178,7 @@ def _wolf_phase(
 
 
 def _knife_request(t: Table, wolf: SeatId) -> DecisionRequest:
-    targets = tuple(
-        s for s in t.state.living() if t.rules.wolf_may_nominate_self or s != wolf
-    )
+    targets = tuple(s for s in t.state.living() if t.rules.wolf_may_nominate_self or s != wolf)
     options = [ActionOption(action="kill", targets=targets, target_required=True)]
     if t.rules.wolves_may_skip:
         options.append(ActionOption(action="pass"))
@@ -156,7 +186,7 @@ def _knife_request(t: Table, wolf: SeatId) -> DecisionRequest:
 
 
 def _plurality_knife(
-    t: Table, nominations: dict[SeatId, SeatId | None], channel: ev.Visibility
+    t: Table, nominations: dict[SeatId, SeatId | None], channel: ToTeam
 ) -> SeatId | None:
     counts = Counter(target for target in nominations.values() if target is not None)
     if not counts:
@@ -200,7 +230,11 @@ def _witch(t: Table, n: int, knife: SeatId | None) -> Flow[tuple[bool, SeatId | 
 
 
 def _resolve(
-    t: Table, n: int, knife: SeatId | None, protected: SeatId | None, saved: bool,
+    t: Table,
+    n: int,
+    knife: SeatId | None,
+    protected: SeatId | None,
+    saved: bool,
     poisoned: SeatId | None,
 ) -> None:
     """Apply the night's deaths; the table hears of them in the morning."""
@@ -222,4 +256,3 @@ def _resolve(
     for seat in sorted(deaths):
         t.die(seat, deaths[seat], at_night=True)
     t.check_win(announce=sorted(deaths))
-

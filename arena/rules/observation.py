@@ -75,7 +75,9 @@ def observe(events: Sequence[ev.Event], viewer: Viewer, until: int | None = None
     cut = events[:until] if until is not None else events
     seen = tuple(Seen(seq=i, event=e) for i, e in enumerate(cut) if can_see(viewer, e.visibility))
     return Observation(
-        viewer=viewer, seen=seen, knowledge=know(viewer, [s.event for s in seen]),
+        viewer=viewer,
+        seen=seen,
+        knowledge=know(viewer, [s.event for s in seen]),
         log_length=len(cut),
     )
 
@@ -120,7 +122,12 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
                 k["poison_used"] = bool(k.get("poison_used")) or poisoned is not None
             case ev.GameEnded(winner=winner):
                 k["winner"] = winner
-    return Knowledge.model_validate({
-        **k, "roles": dict(sorted(roles.items())), "checks": checks,
-        "out": tuple(sorted(out)), "revealed_idiots": tuple(idiots),
-    })
+    return Knowledge.model_validate(
+        {
+            **k,
+            "roles": dict(sorted(roles.items())),
+            "checks": checks,
+            "out": tuple(sorted(out)),
+            "revealed_idiots": tuple(idiots),
+        }
+    )

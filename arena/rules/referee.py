@@ -100,16 +100,22 @@ class Referee:
         self._received[seat] = action
         if defaulted is not None:
             self._defaulted[seat] = defaulted
-        self.answers.append(Answer(step=request.step, seat=seat, action=action, defaulted=defaulted))
+        self.answers.append(
+            Answer(step=request.step, seat=seat, action=action, defaulted=defaulted)
+        )
         if len(self._received) == len(self._pending):
             self._complete_batch()
 
     def _complete_batch(self) -> None:
         for seat in sorted(self._defaulted):
-            self._table.emit(ev.ActionDefaulted(
-                visibility=to_seats(seat), seat=seat, decision=self._pending[seat].kind,
-                reason=self._defaulted[seat],
-            ))
+            self._table.emit(
+                ev.ActionDefaulted(
+                    visibility=to_seats(seat),
+                    seat=seat,
+                    decision=self._pending[seat].kind,
+                    reason=self._defaulted[seat],
+                )
+            )
         answers = dict(sorted(self._received.items()))
         self._pending, self._received, self._defaulted = {}, {}, {}
         self._resume(answers)
@@ -141,9 +147,11 @@ def _game(t: Table) -> Flow[None]:
 def _deal(t: Table) -> None:
     """Deal the cards from the seed (or the config's fixed deal) and wake the wolves."""
     board = t.board
-    t.emit(ev.GameStarted(
-        visibility=PUBLIC, board=board.id, seats=board.seats, role_counts=board.role_counts()
-    ))
+    t.emit(
+        ev.GameStarted(
+            visibility=PUBLIC, board=board.id, seats=board.seats, role_counts=board.role_counts()
+        )
+    )
     roles = list(t.config.deal) if t.config.deal is not None else list(board.roles)
     if t.config.deal is None:
         t.rng.shuffle(roles)
@@ -151,10 +159,13 @@ def _deal(t: Table) -> None:
     for seat, role in enumerate(roles, start=1):
         t.emit(ev.RoleAssigned(visibility=to_seats(seat), seat=seat, role=role))
     wolves = tuple(s for s, r in enumerate(roles, start=1) if is_wolf(r))
-    t.emit(ev.WolvesMet(
-        visibility=t.wolf_channel(wolves), seats=wolves,
-        roles=tuple(roles[s - 1] for s in wolves),
-    ))
+    t.emit(
+        ev.WolvesMet(
+            visibility=t.wolf_channel(wolves),
+            seats=wolves,
+            roles=tuple(roles[s - 1] for s in wolves),
+        )
+    )
 
 
 def play_answers(config: GameConfig, seed: int, answers: Sequence[Answer]) -> Referee:

@@ -41,12 +41,14 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.GUARD, Team.GOOD, "守衛", "Guard", is_god=True),
         RoleSpec(Role.IDIOT, Team.GOOD, "白痴", "Idiot", is_god=True),
         RoleSpec(
-            Role.WHITE_WOLF_KING, Team.WOLF, "白狼王", "White wolf king",
-            is_wolf=True, explode_take=True,
+            Role.WHITE_WOLF_KING,
+            Team.WOLF,
+            "白狼王",
+            "White wolf king",
+            is_wolf=True,
+            explode_take=True,
         ),
-        RoleSpec(
-            Role.WOLF_KING, Team.WOLF, "狼王", "Wolf king", is_wolf=True, death_shot=True
-        ),
+        RoleSpec(Role.WOLF_KING, Team.WOLF, "狼王", "Wolf king", is_wolf=True, death_shot=True),
     )
 }
 

@@ -55,9 +55,11 @@ def election(t: Table, day: int) -> Flow[bool]:
     start = t.rng.randint(1, t.state.seats)
     direction = t.rng.choice((Direction.ASCENDING, Direction.DESCENDING))
     order = around(t.state.seats, start, direction, candidates)
-    t.emit(ev.SpeakingOrderSet(
-        visibility=PUBLIC, order=order, context="sheriff", direction=direction, drawn=True
-    ))
+    t.emit(
+        ev.SpeakingOrderSet(
+            visibility=PUBLIC, order=order, context="sheriff", direction=direction, drawn=True
+        )
+    )
     exploded = yield from speeches(t, order, "sheriff", "sheriff_speech")
     if exploded:
         _after_explosion(t, candidates, withdraw_step=False)
@@ -65,7 +67,7 @@ def election(t: Table, day: int) -> Flow[bool]:
     remaining = yield from _withdrawal(t, candidates)
     if remaining is None:
         return True
-    yield from _vote(t, remaining, order, candidates)
+    yield from _vote(t, remaining, order)
     return False
 
 
@@ -102,17 +104,15 @@ def _after_explosion(t: Table, candidates: tuple[SeatId, ...], *, withdraw_step:
     t.emit(ev.SheriffElectionPostponed(visibility=PUBLIC, candidates=left))
 
 
-def _vote(
-    t: Table, remaining: tuple[SeatId, ...], order: tuple[SeatId, ...],
-    candidates: tuple[SeatId, ...],
-) -> Flow[None]:
+def _vote(t: Table, remaining: tuple[SeatId, ...], order: tuple[SeatId, ...]) -> Flow[None]:
     if len(remaining) <= 1:
         if remaining:
             t.emit(ev.SheriffElected(visibility=PUBLIC, seat=remaining[0]))
         else:
             t.emit(ev.BadgeLost(visibility=PUBLIC, reason="no_candidates"))
         return
-    voters = tuple(s for s in t.state.present() if s not in candidates)
+    stood = {s for e in t.events if isinstance(e, ev.SheriffCandidates) for s in e.seats}
+    voters = tuple(s for s in t.state.present() if s not in stood)  # withdrawn included
     if not voters:
         t.emit(ev.BadgeLost(visibility=PUBLIC, reason="no_voters"))
         return
@@ -122,10 +122,15 @@ def _vote(
         return
     if len(top) > 1:
         pk_order = tuple(reversed([s for s in order if s in top]))  # 先發言的後發言
-        t.emit(ev.SpeakingOrderSet(
-            visibility=PUBLIC, order=pk_order, context="sheriff_pk",
-            direction=Direction.DESCENDING, drawn=False,
-        ))
+        t.emit(
+            ev.SpeakingOrderSet(
+                visibility=PUBLIC,
+                order=pk_order,
+                context="sheriff_pk",
+                direction=Direction.DESCENDING,
+                drawn=False,
+            )
+        )
         if (yield from speeches(t, pk_order, "sheriff_pk", "sheriff_speech")):
             _after_explosion(t, remaining, withdraw_step=False)
             return

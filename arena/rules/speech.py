@@ -79,10 +79,15 @@ def speeches(
             yield from explode(t, seat, answer)
             return True
         if isinstance(answer, Speak):
-            t.emit(ev.Spoke(
-                visibility=PUBLIC, seat=seat, text=answer.text, claims=answer.claims,
-                context=context,
-            ))
+            t.emit(
+                ev.Spoke(
+                    visibility=PUBLIC,
+                    seat=seat,
+                    text=answer.text,
+                    claims=answer.claims,
+                    context=context,
+                )
+            )
         answers = yield from t.ask(interrupt_requests(t, phase))
         if (yield from first_explosion(t, answers)):
             return True

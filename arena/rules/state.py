@@ -79,7 +79,9 @@ class GameState:
     def wolves(self, *, living: bool = True) -> tuple[SeatId, ...]:
         """Wolf seats (living ones by default)."""
         return tuple(
-            s for s in self.all_seats if is_wolf(self.role(s)) and (not living or s not in self.dead)
+            s
+            for s in self.all_seats
+            if is_wolf(self.role(s)) and (not living or s not in self.dead)
         )
 
     def gods(self) -> tuple[SeatId, ...]:

@@ -69,8 +69,14 @@ class Table:
         """A request for the next batch."""
         night = self.state.phase is not None and self.state.phase.value == "night"
         return DecisionRequest(
-            step=self.step, seat=seat, kind=kind, day=self.state.day, night=night,
-            options=tuple(options), default=default, context=context,
+            step=self.step,
+            seat=seat,
+            kind=kind,
+            day=self.state.day,
+            night=night,
+            options=tuple(options),
+            default=default,
+            context=context,
         )
 
     def ask(self, requests: Iterable[DecisionRequest]) -> Flow[Answers]:
@@ -99,9 +105,11 @@ class Table:
 
     def die(self, seat: SeatId, cause: DeathCause, *, at_night: bool) -> None:
         """Record a death (referee only); day deaths are also announced at once."""
-        self.emit(ev.PlayerDied(
-            visibility=REFEREE, seat=seat, cause=cause, day=self.state.day, at_night=at_night
-        ))
+        self.emit(
+            ev.PlayerDied(
+                visibility=REFEREE, seat=seat, cause=cause, day=self.state.day, at_night=at_night
+            )
+        )
         if not at_night:
             self.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=(seat,)))
 
@@ -139,6 +147,8 @@ class Table:
 def _reason(result: Winner, mode: str) -> str:
     if result is Winner.GOOD:
         return "every wolf is dead"
-    return "the wolves killed every god or every villager" if mode == "side" else (
-        "the wolves took the town"
+    return (
+        "the wolves killed every god or every villager"
+        if mode == "side"
+        else ("the wolves took the town")
     )

@@ -82,9 +82,7 @@ class SeatViewer(_Frozen):
     seat: SeatId
 
 
-Viewer = Annotated[
-    GodViewer | PublicViewer | TeamViewer | SeatViewer, Field(discriminator="kind")
-]
+Viewer = Annotated[GodViewer | PublicViewer | TeamViewer | SeatViewer, Field(discriminator="kind")]
 
 
 def can_see(viewer: Viewer, visibility: Visibility) -> bool:

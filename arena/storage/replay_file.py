@@ -1,9 +1,9 @@
 """The replay file: a versioned JSONL record of one game (docs/replay-format.md).
 
 Line 1 is the header (readable alone, cheaply); then one line per event, per accepted
-answer, per model-call trace and per belief report, in the order they happened. A running game appends and
-flushes each line, so a crash leaves a readable partial file; `finish` rewrites the
-header with the result atomically. Field order and names change only with
+answer, per model-call trace and per belief report, in the order they happened. A
+running game appends and flushes each line, so a crash leaves a readable partial file;
+`finish` rewrites the header with the result atomically. Field order and names change only with
 `SCHEMA_VERSION`, and older versions load through `UPCASTERS`.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -180,8 +180,10 @@ def _header_from(line: str, path: Path) -> ReplayHeader:
     if not isinstance(obj, dict) or obj.get("type") != "header":
         raise ReplayError(f"{path}:1: not a Werewolf Arena replay (no header line)")
     version = obj.get("schema_version")
-    if not isinstance(version, int) or version > SCHEMA_VERSION or (
-        version < SCHEMA_VERSION and version not in UPCASTERS
+    if (
+        not isinstance(version, int)
+        or version > SCHEMA_VERSION
+        or (version < SCHEMA_VERSION and version not in UPCASTERS)
     ):
         raise ReplayError(
             f"{path}:1: replay schema version {version!r} is not supported "
@@ -224,16 +226,20 @@ def iter_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     header = read_header(path)
     with path.open(encoding="utf-8") as file:
         next(file)
-        for number, line in enumerate(file, start=2):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
-                raise ReplayError(f"{path}:{number}: not JSON (truncated or corrupt)") from None
-            if not isinstance(obj, dict):
-                raise ReplayError(f"{path}:{number}: not a replay line")
-            yield number, _upcast(obj, header.schema_version)
+        yield from _body(file, str(path), header.schema_version)
+
+
+def _body(lines: Iterable[str], source: str, version: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in enumerate(lines, start=2):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            raise ReplayError(f"{source}:{number}: not JSON (truncated or corrupt)") from None
+        if not isinstance(obj, dict):
+            raise ReplayError(f"{source}:{number}: not a replay line")
+        yield number, _upcast(obj, version)
 
 
 def read_replay(path: Path) -> Replay:
@@ -242,13 +248,28 @@ def read_replay(path: Path) -> Replay:
     Raises:
         ReplayError: the first line that is not a valid replay line.
     """
-    header = read_header(path)
+    return _collect(read_header(path), iter_lines(path), str(path))
+
+
+def parse_replay_lines(lines: Sequence[str], source: str = "<stream>") -> Replay:
+    """Parse a replay held as lines in memory (a live game's published lines).
+
+    Raises:
+        ReplayError: the first line that is not a valid replay line, named by `source`.
+    """
+    if not lines or not lines[0].strip():
+        raise ReplayError(f"{source}:1: empty replay (no header line)")
+    header = _header_from(lines[0], Path(source))
+    return _collect(header, _body(lines[1:], source, header.schema_version), source)
+
+
+def _collect(header: ReplayHeader, body: Iterable[tuple[int, dict[str, Any]]], path: str) -> Replay:
     events: list[Event] = []
     lines: list[int] = []
     answers: list[Answer] = []
     traces: list[ModelCallRecord] = []
     beliefs: list[BeliefReport] = []
-    for number, obj in iter_lines(path):
+    for number, obj in body:
         try:
             match obj.get("type"):
                 case "event":
@@ -259,7 +280,9 @@ def read_replay(path: Path) -> Replay:
                     events.append(EVENT_ADAPTER.validate_python(obj["event"]))
                     lines.append(number)
                 case "answer":
-                    answers.append(Answer.model_validate({k: v for k, v in obj.items() if k != "type"}))
+                    answers.append(
+                        Answer.model_validate({k: v for k, v in obj.items() if k != "type"})
+                    )
                 case "trace":
                     traces.append(ModelCallRecord.model_validate(obj["record"]))
                 case "belief":
@@ -270,6 +293,10 @@ def read_replay(path: Path) -> Replay:
             detail = _first_error(exc) if isinstance(exc, ValidationError) else f"missing {exc}"
             raise ReplayError(f"{path}:{number}: bad {obj.get('type')} line: {detail}") from None
     return Replay(
-        header=header, events=tuple(events), answers=tuple(answers), traces=tuple(traces),
-        beliefs=tuple(beliefs), event_lines=tuple(lines),
+        header=header,
+        events=tuple(events),
+        answers=tuple(answers),
+        traces=tuple(traces),
+        beliefs=tuple(beliefs),
+        event_lines=tuple(lines),
     )

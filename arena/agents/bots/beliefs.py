@@ -1,0 +1,241 @@
+"""The bot's judgement: how far to believe each seer claim, and who is probably a wolf.
+
+Evidence adds up as log-odds per seat (a credible seer's check, a contradicted claim, a
+vote against a trusted seat, a night death); the log-odds are then shifted together so the
+probabilities add up to the number of wolves not yet accounted for. The weights are plain
+constants, chosen so one credible check outweighs any amount of table talk.
+
+An `Outlook` says what a judgement may take as certain: a seat's own secrets (`own`) or
+only what the whole table knows (`public`, which wolves use to argue like good players).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+from arena.agents.bots.reading import EXILE_BALLOTS, Reading
+from arena.rules.roles import is_god
+from arena.rules.types import Role, SeatId
+
+CHECK_WOLF = 3.0
+"""Log-odds a fully credible 'wolf' check adds to its target."""
+CHECK_GOOD = -1.5
+"""Log-odds a fully credible 'good' check adds to its target."""
+FAKE_CLAIM = 3.0
+"""Log-odds of a seer claimant we think is lying (scaled by disbelief)."""
+REAL_CLAIM = -2.0
+"""Log-odds of a seer claimant we believe (scaled by belief)."""
+NIGHT_DEATH = -2.0
+"""A seat that died at night was most likely knifed, so most likely good."""
+VOTED_GOOD = 0.7
+"""Voting to exile a seat known or believed good."""
+ACCUSED_GOOD = 0.8
+"""Calling a seat known or believed good a wolf."""
+FOLLOWED_WOLF = 0.4
+"""Voting with a seat later known as a wolf."""
+CROWDED_ROLE = 1.2
+"""Claiming a role more seats claim than the board has."""
+LONE_ROLE = -0.6
+"""An uncontested claim of a god role."""
+KNIFE_SEEN = -1.5
+"""The witch's hint: the seat the wolves knifed (wolves rarely knife themselves)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """What a judgement starts from: whose eyes, and which seats it takes as certain."""
+
+    me: SeatId
+    me_wolf: bool
+    wolves: frozenset[SeatId]
+    goods: frozenset[SeatId]
+    seer: bool
+    """Judging as the real seer: every other seer claimant is lying."""
+    hints: tuple[tuple[SeatId, float], ...] = ()
+    """Private evidence short of certainty, as (seat, log-odds)."""
+
+
+def own_outlook(r: Reading) -> Outlook:
+    """A seat's outlook with all its secrets: a wolf knows every wolf; a good seat knows
+    its checks, the public reveals, and that anyone claiming its own unique role lies."""
+    if r.is_wolf:
+        wolves = r.team | r.public_wolves
+        goods = frozenset(range(1, r.seats + 1)) - wolves
+        return Outlook(r.me, True, wolves, goods, seer=False)
+    liars = {
+        s for s, role in claimed_roles(r).items()
+        if role is r.role and s != r.me and r.role_counts.get(role, 0) == 1
+    }
+    wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars
+    goods = (r.public_goods | {r.me} | {t for t, wolf in r.checks if not wolf}) - wolves
+    hints = tuple((s, KNIFE_SEEN) for s in r.knives_seen)
+    return Outlook(r.me, False, frozenset(wolves), frozenset(goods), r.role is Role.SEER, hints)
+
+
+def public_outlook(r: Reading) -> Outlook:
+    """What a good player in this chair would know: only the public reveals."""
+    return Outlook(r.me, False, r.public_wolves, r.public_goods | {r.me}, seer=False)
+
+
+def claimed_roles(r: Reading) -> dict[SeatId, Role]:
+    """Each seat's latest claimed role (seer claims included)."""
+    roles: dict[SeatId, Role] = {}
+    for speech in r.speeches:
+        if speech.claims.role is not None:
+            roles[speech.seat] = speech.claims.role
+    return roles
+
+
+def seer_claimants(r: Reading) -> tuple[SeatId, ...]:
+    """Seats that claimed the seer, in the order they first did."""
+    seen: dict[SeatId, None] = {}
+    for speech in r.speeches:
+        if speech.claims.role is Role.SEER:
+            seen.setdefault(speech.seat)
+    return tuple(seen)
+
+
+def claimed_checks(r: Reading, seat: SeatId) -> dict[SeatId, bool]:
+    """Every check `seat` has claimed (a later claim about a seat replaces an earlier one)."""
+    checks: dict[SeatId, bool] = {}
+    for speech in r.speeches:
+        if speech.seat == seat:
+            checks.update((c.seat, c.is_wolf) for c in speech.claims.checks)
+    return checks
+
+
+def credibility(r: Reading, o: Outlook) -> dict[SeatId, float]:
+    """The probability that each seer claimant is the real seer.
+
+    A claim is dead when it contradicts what the outlook knows (a 'wolf' check on a known
+    good seat). It gains weight when its claimant was knifed or taken by a white wolf king
+    (wolves remove the real seer), won the badge, or found a known wolf; it loses weight
+    when it calls an uncontested god a wolf. Weights share one seer between them.
+    """
+    claimants = seer_claimants(r)
+    if o.seer:
+        return {c: (1.0 if c == o.me else 0.0) for c in claimants}
+    roles = claimed_roles(r)
+    weights: dict[SeatId, float] = {}
+    for c in claimants:
+        checks = claimed_checks(r, c)
+        lies = any((wolf and t in o.goods) or (not wolf and t in o.wolves)
+                   for t, wolf in checks.items())
+        if c in o.wolves or (lies and c not in o.goods):
+            weights[c] = 0.0
+            continue
+        w = 4.0 if c in o.goods else 1.0
+        w *= 3.0 if c in r.night_deaths else 1.0
+        w *= 4.0 if c in r.taken_by_wwk else 1.0
+        w *= 1.3 if c == r.sheriff else 1.0
+        w *= 2.0 if any(wolf and t in o.wolves for t, wolf in checks.items()) else 1.0
+        god_accused = any(
+            wolf and (role := roles.get(t)) is not None and is_god(role) and role is not Role.SEER
+            for t, wolf in checks.items()
+        )
+        weights[c] = w * (0.5 if god_accused else 1.0)
+    total = sum(weights.values()) + 0.25
+    return {c: w / total for c, w in weights.items()}
+
+
+def wolf_probabilities(r: Reading, o: Outlook) -> dict[SeatId, float]:
+    """The probability that each seat other than `o.me` (present or out) is a wolf."""
+    others = [s for s in range(1, r.seats + 1) if s != o.me]
+    logit = dict.fromkeys(others, 0.0)
+    cred = credibility(r, o)
+    for c, belief in cred.items():
+        if c != o.me:
+            logit[c] += FAKE_CLAIM * (1 - belief) + REAL_CLAIM * belief
+        for target, wolf in claimed_checks(r, c).items():
+            if target != o.me:
+                logit[target] += belief * (CHECK_WOLF if wolf else CHECK_GOOD)
+    _role_claim_evidence(r, o, logit)
+    _speech_evidence(r, o, cred, logit)
+    _vote_evidence(r, o, cred, logit)
+    for seat in r.night_deaths - {o.me}:
+        logit[seat] += NIGHT_DEATH
+    for seat, weight in o.hints:
+        if seat != o.me:
+            logit[seat] += weight
+    fixed = {s: 1.0 for s in o.wolves if s != o.me}
+    fixed |= {s: 0.0 for s in o.goods if s != o.me and s not in fixed}
+    unknown = {s: logit[s] for s in others if s not in fixed}
+    expected = r.wolf_total - len([s for s in fixed if fixed[s]]) - int(o.me_wolf)
+    return fixed | calibrate(unknown, expected)
+
+
+def _believed(o: Outlook, cred: dict[SeatId, float], seat: SeatId) -> bool:
+    return seat in o.goods or cred.get(seat, 0.0) >= 0.6
+
+
+def _role_claim_evidence(r: Reading, o: Outlook, logit: dict[SeatId, float]) -> None:
+    by_role: dict[Role, list[SeatId]] = defaultdict(list)
+    for seat, role in claimed_roles(r).items():
+        if role is not Role.SEER and seat != o.me:
+            by_role[role].append(seat)
+    for role, seats in by_role.items():
+        crowded = len(seats) > r.role_counts.get(role, 0)
+        for seat in seats:
+            logit[seat] += CROWDED_ROLE if crowded else (LONE_ROLE if is_god(role) else 0.0)
+
+
+def _speech_evidence(
+    r: Reading, o: Outlook, cred: dict[SeatId, float], logit: dict[SeatId, float]
+) -> None:
+    said: set[tuple[SeatId, SeatId, bool]] = set()
+    for speech in r.speeches:
+        if speech.seat != o.me:
+            said.update((speech.seat, t, True) for t in speech.claims.suspects)
+            said.update((speech.seat, t, False) for t in speech.claims.trusts)
+    for speaker, target, suspects in said:
+        if suspects and _believed(o, cred, target):
+            logit[speaker] += ACCUSED_GOOD
+        elif suspects and target in o.wolves:
+            logit[speaker] -= ACCUSED_GOOD
+        elif not suspects and target in o.wolves:
+            logit[speaker] += ACCUSED_GOOD
+
+
+def _vote_evidence(
+    r: Reading, o: Outlook, cred: dict[SeatId, float], logit: dict[SeatId, float]
+) -> None:
+    rounds: dict[tuple[int, str], dict[SeatId, SeatId]] = defaultdict(dict)
+    for b in r.ballots:
+        if b.ballot in EXILE_BALLOTS and b.target is not None:
+            rounds[(b.day, b.ballot)][b.voter] = b.target
+    for votes in rounds.values():
+        wolf_targets = {t for v, t in votes.items() if v in o.wolves}
+        for voter, target in votes.items():
+            if voter == o.me or voter in o.wolves:
+                continue
+            if _believed(o, cred, target):
+                logit[voter] += VOTED_GOOD
+            elif target in o.wolves:
+                logit[voter] -= VOTED_GOOD
+            if target in wolf_targets:
+                logit[voter] += FOLLOWED_WOLF
+
+
+def calibrate(logit: dict[SeatId, float], expected: float) -> dict[SeatId, float]:
+    """Shift all log-odds by one offset so the probabilities add up to `expected`.
+
+    The offset is found by bisection (the sum is increasing in it); probabilities are
+    kept within [0.01, 0.99], since nothing here is certain.
+    """
+    if not logit:
+        return {}
+    target = min(max(expected, 0.05), len(logit) - 0.05)
+    low, high = -30.0, 30.0
+    for _ in range(40):
+        mid = (low + high) / 2
+        if sum(_sigmoid(v + mid) for v in logit.values()) < target:
+            low = mid
+        else:
+            high = mid
+    return {s: min(max(_sigmoid(v + low), 0.01), 0.99) for s, v in logit.items()}
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))

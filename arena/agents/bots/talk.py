@@ -1,0 +1,85 @@
+"""What a bot says: short templated text, always rendered from the speech's own claims.
+
+The text is a reading of the structured `Claims` (plus the seat the speaker wants out), so
+what a bot says and what it claims never disagree. Chinese by default, English on request.
+Wolf talk uses fixed phrases that teammates parse back (`knife_in`, `jumps`), so a bot
+wolf team can agree on the knife; other agents' free text is parsed leniently.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from arena.rules.actions import Claims
+from arena.rules.roles import spec
+from arena.rules.types import SeatId, SpeechContext
+
+Lang = Literal["zh", "en"]
+
+_KNIFE = re.compile(r"(?:刀|knife\s*#?|kill\s*#?)\s*(\d{1,2})", re.IGNORECASE)
+_JUMP = re.compile(r"悍跳|claim(?:ing)? (?:the )?seer", re.IGNORECASE)
+
+
+def _seat(n: SeatId, lang: Lang) -> str:
+    return f"{n}號" if lang == "zh" else f"#{n}"
+
+
+def _seats(ns: tuple[SeatId, ...], lang: Lang) -> str:
+    return ("、" if lang == "zh" else ", ").join(_seat(n, lang) for n in ns)
+
+
+def speech_text(
+    claims: Claims, lang: Lang, context: SpeechContext, wanted: SeatId | None, limit: int | None
+) -> str:
+    """The text of a speech that says exactly `claims`, then whom the speaker wants out."""
+    zh = lang == "zh"
+    parts: list[str] = []
+    if context == "last_words":
+        parts.append("遺言：" if zh else "Last words:")
+    if context in ("sheriff", "sheriff_pk"):
+        parts.append("我上警，請把警徽給我。" if zh else "I am running for sheriff.")
+    if claims.role is not None:
+        name = spec(claims.role).zh if zh else spec(claims.role).en.lower()
+        parts.append(f"我是{name}。" if zh else f"I am the {name}.")
+    if claims.checks:
+        verdicts = [
+            f"{_seat(c.seat, lang)}" + (("查殺" if c.is_wolf else "金水") if zh else (
+                " is a wolf" if c.is_wolf else " is good"))
+            for c in claims.checks
+        ]
+        parts.append(("查驗：" + "，".join(verdicts) + "。") if zh else (
+            "My checks: " + "; ".join(verdicts) + "."))
+    if claims.suspects:
+        s = _seats(claims.suspects, lang)
+        parts.append(f"我懷疑{s}是狼。" if zh else f"I suspect {s}.")
+    if claims.trusts:
+        t = _seats(claims.trusts, lang)
+        parts.append(f"我相信{t}。" if zh else f"I trust {t}.")
+    if wanted is not None and context not in ("sheriff", "sheriff_pk"):
+        w = _seat(wanted, lang)
+        parts.append(f"今天出{w}。" if zh else f"Vote out {w} today.")
+    if len(parts) == int(context == "last_words") + int(context in ("sheriff", "sheriff_pk")):
+        parts.append("我是好人，沒有更多信息，過。" if zh else "I am good; nothing more to add.")
+    text = ("" if zh else " ").join(parts)
+    return text[:limit] if limit is not None else text
+
+
+def whisper_text(target: SeatId, jump: bool, lang: Lang, limit: int | None) -> str:
+    """A wolf's line at night: the knife it proposes, and whether it will fake the seer."""
+    if lang == "zh":
+        text = f"刀{target}號。" + ("我明天悍跳預言家。" if jump else "")
+    else:
+        text = f"Knife #{target}." + (" I will claim seer tomorrow." if jump else "")
+    return text[:limit] if limit is not None else text
+
+
+def knife_in(text: str) -> SeatId | None:
+    """The seat a line of wolf talk proposes to knife, if it names one."""
+    found = _KNIFE.search(text)
+    return int(found.group(1)) if found else None
+
+
+def jumps(text: str) -> bool:
+    """Whether a line of wolf talk announces a fake seer claim."""
+    return _JUMP.search(text) is not None

@@ -1,0 +1,40 @@
+"""Golden replays: fixed games whose files are kept in `tests/golden/` and diffed in CI.
+
+Each golden game is played by seeded random agents, so it pins the referee's behaviour
+(not an agent's). `python scripts/regen_golden.py` rewrites them after an intended rules
+change; the diff then shows exactly what the change did to real games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from arena.agents.random_agent import RandomAgent
+from arena.match import new_header, run_game
+from arena.rules.config import GameConfig
+
+GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
+    ("std9", None, 1),
+    ("std10", None, 2),
+    ("wwk12", None, 3),
+    ("idiot12", None, 4),
+    ("yunv", None, 5),
+    ("wolfking_guard", None, 6),
+    ("wwk_guard", None, 7),
+    ("wwk_guard", "site", 8),
+)
+FIXED_TIME = "2026-01-01T00:00:00+00:00"
+
+
+def golden_name(board: str, preset: str | None, seed: int) -> str:
+    """File name of a golden game."""
+    return f"{board}-{preset or 'default'}-{seed}.jsonl"
+
+
+def write_golden(board: str, preset: str | None, seed: int, path: Path) -> None:
+    """Play the golden game and write its replay to `path`."""
+    config = GameConfig(board=board, preset=preset)
+    agents = {s: RandomAgent(seed * 100 + s) for s in range(1, config.board_spec.seats + 1)}
+    header = new_header(f"golden-{board}-{seed}", config, seed, agents, created_at=FIXED_TIME)
+    asyncio.run(run_game(header, agents, path))

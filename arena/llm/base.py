@@ -1,0 +1,111 @@
+"""The one interface agents use to talk to a language model, whatever serves it.
+
+`LLMAgent` sees only `ChatModel`; the OpenAI and LangChain adapters, and the scripted
+double, implement it. A provider that can probe its endpoint also implements `Probed`, so
+the factory can check an endpoint (and choose how to ask it for structured answers)
+before a game starts rather than in the middle of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
+from arena.rules.errors import ArenaError
+
+ToolChoice = str
+"""`"auto"`, `"required"` (some tool must be called) or the name of the one tool to call."""
+
+AnswerMode = Literal["tools_strict", "tools", "json_schema", "json_text"]
+"""How an endpoint is asked for a structured answer, best first: strict function tools,
+non-strict function tools, JSON-schema constrained output, JSON written in the text."""
+
+ANSWER_MODES: tuple[AnswerMode, ...] = ("tools_strict", "tools", "json_schema", "json_text")
+
+
+class ProviderError(ArenaError):
+    """A model endpoint failed for good (after our retries): the message says how."""
+
+
+class Capabilities(BaseModel):
+    """What a probe learned about one endpoint, and the answer mode chosen from it.
+
+    Recorded per endpoint in the replay header (`ReplayHeader.endpoints`) so a result can
+    be read together with how the model was asked.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    endpoint: str
+    """`provider:model@base_url`, the key in the replay header."""
+    model: str
+    tools: bool | None = None
+    """Function tools accepted and a tool call returned; None when not probed."""
+    strict_tools: bool | None = None
+    """Strict (schema-enforced) function tools accepted."""
+    tool_choice: bool | None = None
+    """A forced tool choice was honoured (the named tool, not another or none)."""
+    json_schema: bool | None = None
+    """`response_format: json_schema` accepted (probed only when tools fail)."""
+    mode: AnswerMode
+    """The answer mode in use."""
+    probed: bool = True
+    """False when the mode came from configuration and no probe was made."""
+    priced: bool = True
+    """False when the model is not in the price table: its cost is counted as 0."""
+    notes: tuple[str, ...] = ()
+    """Why a mode was rejected (the endpoint's error messages, shortened)."""
+    usage: Usage = Usage()
+    """Tokens the probe itself spent."""
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A chat model that answers with tool calls."""
+
+    @property
+    def model(self) -> str:
+        """The model's name, as recorded in traces and the replay header."""
+        ...
+
+    async def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+    ) -> ModelReply:
+        """One completion. Transient failures are retried inside; a final one raises.
+
+        Raises:
+            ProviderError: the endpoint failed after the adapter's retries.
+        """
+        ...
+
+
+@runtime_checkable
+class Probed(Protocol):
+    """A chat model bound to an endpoint that can be checked before a game."""
+
+    @property
+    def endpoint(self) -> str:
+        """`provider:model@base_url`, unique per endpoint and model."""
+        ...
+
+    def check_credentials(self) -> None:
+        """Fail fast, without network, when a needed key is missing.
+
+        Raises:
+            ArenaError: naming the missing environment variable or setting.
+        """
+        ...
+
+    async def probe(self) -> Capabilities:
+        """Ask the endpoint a few tiny questions; choose and remember the answer mode.
+
+        Raises:
+            ArenaError: the endpoint is unreachable or rejects the credentials.
+        """
+        ...

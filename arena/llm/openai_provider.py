@@ -1,0 +1,272 @@
+"""OpenAI-compatible endpoints (OpenAI, vLLM, Ollama, llama.cpp server, gateways).
+
+One `AsyncOpenAI` client per endpoint, built lazily (nothing connects at import or
+construction), with the SDK's retries off: `arena.llm.retry` is the only retry layer.
+A probe picks how to ask for structured answers — strict function tools, non-strict
+tools, JSON-schema output, or JSON in the text, in that order — and the chosen mode is
+kept in `capabilities` for the replay header. Every reply carries its token usage
+(cached prompt tokens included) and its price from `arena.llm.pricing`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import openai
+
+from arena.llm import fallback
+from arena.llm.base import AnswerMode, Capabilities, ProviderError, ToolChoice
+from arena.llm.pricing import PRICES, Price, cost_usd, price_of
+from arena.llm.probe import FORCED_TOOL, ProbeOutcome, choose_mode, probe_messages, probe_tools
+from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
+from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
+from arena.rules.errors import ArenaError
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+class OpenAIChatModel:
+    """A `ChatModel` (and `Probed`) served by an OpenAI-compatible chat-completions API."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        timeout_s: float = 60.0,
+        retry: RetryPolicy | None = None,
+        mode: AnswerMode | None = None,
+        temperature: float | None = None,
+        prices: Mapping[str, Price] = PRICES,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self._model = model
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
+        self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
+        self._api_key_env = api_key_env
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy()
+        self.temperature = temperature
+        self._price = price_of(model, prices)
+        self._sleep = sleep
+        self._client: openai.AsyncOpenAI | None = None
+        self._lock = asyncio.Lock()
+        self.capabilities: Capabilities | None = None
+        if mode is not None:
+            self.capabilities = Capabilities(
+                endpoint=self.endpoint, model=model, mode=mode, probed=False,
+                priced=self._price is not None,
+            )
+
+    @property
+    def model(self) -> str:
+        """The model name sent to the endpoint."""
+        return self._model
+
+    @property
+    def endpoint(self) -> str:
+        """`openai:<model>@<base_url>`."""
+        return f"openai:{self._model}@{self.base_url}"
+
+    def check_credentials(self) -> None:
+        """OpenAI's own API needs a key; local servers (vLLM, Ollama…) usually do not.
+
+        Raises:
+            ArenaError: no key for `api.openai.com`.
+        """
+        if not self._api_key and self.base_url == OPENAI_URL:
+            raise ArenaError(
+                f"{self._api_key_env} is not set: {self.endpoint} needs an API key "
+                "(or set OPENAI_BASE_URL to a local OpenAI-compatible server)"
+            )
+
+    async def probe(self) -> Capabilities:
+        """Find the best answer mode this endpoint supports (see `arena.llm.probe`).
+
+        Raises:
+            ArenaError: the endpoint is unreachable, rejects the key, or lacks the model.
+        """
+        self.check_credentials()
+        outcomes: dict[AnswerMode, ProbeOutcome] = {}
+        for mode in ("tools_strict", "tools", "json_schema"):
+            outcomes[mode] = await self._probe_once(mode)
+            if outcomes[mode].ok:
+                break
+        self.capabilities = choose_mode(
+            self.endpoint, self._model, outcomes, priced=self._price is not None
+        )
+        return self.capabilities
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
+    ) -> ModelReply:
+        """One chat completion in the endpoint's answer mode, retried when transient.
+
+        Raises:
+            ProviderError: the endpoint failed after retries or rejected the request.
+        """
+        mode = await self._mode()
+        kwargs = self._request(messages, tools, tool_choice, mode)
+        response = await self._create(kwargs)
+        return self._reply(response, text_calls=bool(tools) and mode.startswith("json"))
+
+    async def _mode(self) -> AnswerMode:
+        async with self._lock:
+            if self.capabilities is None:
+                await self.probe()
+            assert self.capabilities is not None
+            return self.capabilities.mode
+
+    def _request(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        mode: AnswerMode,
+    ) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": self._model}
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+        if not tools:
+            kwargs["messages"] = [_message(m) for m in fallback.flatten(messages)]
+        elif mode in ("tools_strict", "tools"):
+            kwargs["messages"] = [_message(m) for m in messages]
+            kwargs["tools"] = [_tool(t, strict=mode == "tools_strict") for t in tools]
+            kwargs["tool_choice"] = _tool_choice(tool_choice)
+        else:
+            flat = fallback.with_instruction(messages, tools, tool_choice)
+            kwargs["messages"] = [_message(m) for m in flat]
+            if mode == "json_schema":
+                kwargs["response_format"] = fallback.response_schema(tools, tool_choice)
+        return kwargs
+
+    def _client_(self) -> openai.AsyncOpenAI:
+        if self._client is None:
+            self._client = openai.AsyncOpenAI(
+                api_key=self._api_key or "not-needed", base_url=self.base_url,
+                max_retries=0, timeout=self.timeout_s,
+            )
+        return self._client
+
+    async def _create(self, kwargs: dict[str, Any]) -> Any:
+        client = self._client_()
+
+        async def call() -> Any:
+            return await client.chat.completions.create(**kwargs, timeout=self.timeout_s)
+
+        try:
+            return await with_retries(
+                call, _classify, self.retry, label=self.endpoint, sleep=self._sleep
+            )
+        except openai.APIStatusError as exc:
+            raise ProviderError(
+                f"{self.endpoint}: HTTP {exc.status_code}: {_short(exc.message)}"
+            ) from exc
+        except openai.OpenAIError as exc:
+            raise ProviderError(f"{self.endpoint}: {_short(str(exc))}") from exc
+
+    def _reply(self, response: Any, *, text_calls: bool) -> ModelReply:
+        choice = response.choices[0].message if response.choices else None
+        text = (choice.content or "") if choice is not None else ""
+        calls: tuple[ToolCall, ...] = ()
+        if choice is not None and choice.tool_calls:
+            calls = tuple(
+                ToolCall(id=c.id, name=c.function.name, arguments=c.function.arguments or "")
+                for c in choice.tool_calls if getattr(c, "function", None) is not None
+            )
+        elif text_calls:
+            found = fallback.call_from_text(text)
+            calls = (found,) if found is not None else ()
+        usage = _usage(response.usage)
+        return ModelReply(
+            text=text, tool_calls=calls, usage=usage, model=response.model or self._model,
+            raw=response.model_dump(mode="json", exclude_none=True),
+            cost_usd=cost_usd(usage, self._price),
+        )
+
+    async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
+        kwargs = self._request(probe_messages(), probe_tools(), FORCED_TOOL, mode)
+        try:
+            response = await self._create(kwargs)
+        except ProviderError as exc:
+            return _probe_failure(self.endpoint, mode, exc)
+        reply = self._reply(response, text_calls=mode == "json_schema")
+        return ProbeOutcome.of(mode, reply)
+
+
+def _probe_failure(endpoint: str, mode: AnswerMode, exc: ProviderError) -> ProbeOutcome:
+    """A rejected mode is a note; an endpoint that cannot be used at all is an error."""
+    cause = exc.__cause__
+    if isinstance(cause, openai.AuthenticationError | openai.PermissionDeniedError):
+        raise ArenaError(f"{endpoint} rejected the API key: {_short(cause.message)}") from exc
+    if isinstance(cause, openai.NotFoundError):
+        raise ArenaError(f"{endpoint}: model or route not found: {_short(cause.message)}") from exc
+    if isinstance(cause, openai.BadRequestError | openai.UnprocessableEntityError):
+        return ProbeOutcome(mode=mode, ok=False, note=f"{mode}: {_short(cause.message)}")
+    raise ArenaError(f"{endpoint} is unreachable: {exc}") from exc
+
+
+def _classify(exc: BaseException) -> Transient | None:
+    if isinstance(exc, openai.APITimeoutError):
+        return Transient("timed out")
+    if isinstance(exc, openai.APIConnectionError):
+        return Transient(f"connection failed ({_short(str(exc.__cause__ or exc))})")
+    if isinstance(exc, openai.APIStatusError) and _transient_status(exc.status_code):
+        return Transient(f"HTTP {exc.status_code}", parse_retry_after(exc.response.headers))
+    return None
+
+
+def _transient_status(status: int) -> bool:
+    return status == 429 or status >= 500
+
+
+def _usage(usage: Any) -> Usage:
+    if usage is None:
+        return Usage()
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) or 0
+    return Usage(
+        prompt_tokens=usage.prompt_tokens or 0,
+        completion_tokens=usage.completion_tokens or 0,
+        cached_tokens=cached,
+    )
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.role == "tool":
+        out["tool_call_id"] = message.tool_call_id
+    if message.tool_calls:
+        out["content"] = message.content or None
+        out["tool_calls"] = [
+            {"id": c.id, "type": "function",
+             "function": {"name": c.name, "arguments": c.arguments}}
+            for c in message.tool_calls
+        ]
+    return out
+
+
+def _tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:
+    function: dict[str, Any] = {
+        "name": spec.name, "description": spec.description, "parameters": spec.parameters,
+    }
+    if strict and spec.strict:
+        function["strict"] = True
+    return {"type": "function", "function": function}
+
+
+def _tool_choice(choice: ToolChoice) -> Any:
+    if choice in ("auto", "required", "none"):
+        return choice
+    return {"type": "function", "function": {"name": choice}}
+
+
+def _short(text: str, limit: int = 200) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+

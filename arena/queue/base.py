@@ -1,0 +1,105 @@
+"""The `JobQueue` port: what a worker and a submitter need from a match queue.
+
+Two backends implement it with one contract (tests/contract/): `RedisQueue` (Redis
+Streams and a consumer group, for workers on many machines) and `MemoryQueue` (an
+in-process twin for `arena tournament run`). The contract, in words:
+
+- `submit` is idempotent per game id: a queued, running or finished game is left alone,
+  a dead-lettered one is queued again, and a game id whose content changed is refused.
+- `claim` hands out a queued job, or takes over a running one whose heartbeat expired;
+  a match whose heartbeat is alive is never taken, however long it runs. Every claim
+  carries a larger fencing `token` than the last one of that game.
+- `append` adds lines to the game's log only under the current token and only at the
+  expected position, so a stalled worker's late write is rejected (`FencedOut`) and no
+  line is written twice. A takeover resumes from that log.
+- `complete` acknowledges the job (after the caller made the replay durable); `fail`
+  re-queues it, or dead-letters it once it has been started `max_attempts` times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from arena.queue.jobs import DeadLetter, GameStatus, Lease, MatchJob, MatchResult, Spend, SubmitReport
+
+
+class JobQueue(Protocol):
+    """A durable, fenced queue of matches."""
+
+    @property
+    def heartbeat_s(self) -> float:
+        """How long a match's heartbeat lives without a refresh."""
+        ...
+
+    async def submit(self, jobs: Sequence[MatchJob]) -> SubmitReport:
+        """Queue the jobs that are not already known.
+
+        Raises:
+            ArenaError: a game id is known with different content.
+        """
+        ...
+
+    async def claim(self, consumer: str) -> Lease | None:
+        """A job to play (new, retried, or taken over after its heartbeat expired), or None."""
+        ...
+
+    async def heartbeat(self, lease: Lease) -> bool:
+        """Keep the match's heartbeat alive; False once the lease was lost."""
+        ...
+
+    async def append(self, lease: Lease, start: int, lines: Sequence[str]) -> int:
+        """Append `lines` at position `start` of the game's log; returns the new length.
+
+        Raises:
+            FencedOut: the lease is stale or `start` is not the log's length.
+        """
+        ...
+
+    async def log(self, game_id: str) -> list[str]:
+        """The game's log lines so far (empty for a game never started)."""
+        ...
+
+    async def complete(self, lease: Lease, result: MatchResult, final_line: str) -> None:
+        """Record the result, publish `final_line` (the finished header) and acknowledge.
+
+        Raises:
+            FencedOut: the lease is stale (another worker owns the match now).
+        """
+        ...
+
+    async def fail(self, lease: Lease, error: str) -> bool:
+        """Record a failure: re-queue, or dead-letter after `max_attempts`; True if dead.
+
+        Raises:
+            FencedOut: the lease is stale.
+        """
+        ...
+
+    async def abandon(self, lease: Lease) -> None:
+        """Drop the heartbeat (a worker shutting down) so another worker resumes soon."""
+        ...
+
+    async def statuses(self, game_ids: Sequence[str]) -> list[GameStatus]:
+        """The status of each game, in order (`unknown` if never submitted)."""
+        ...
+
+    async def spend(self, tournament: str) -> dict[str, Spend]:
+        """Tokens and money per agent over the tournament's finished games."""
+        ...
+
+    async def dead_letters(self) -> list[DeadLetter]:
+        """Every dead-lettered job, oldest first."""
+        ...
+
+    async def try_slot(self, endpoint: str, limit: int, holder: str, ttl_s: float) -> bool:
+        """Take one of `limit` call slots of `endpoint` for `holder` (expires after `ttl_s`)."""
+        ...
+
+    async def release_slot(self, endpoint: str, holder: str) -> None:
+        """Give a call slot back."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections."""
+        ...

@@ -1,0 +1,242 @@
+"""What travels on the match queue: jobs, leases, results, statuses and dead letters.
+
+A `MatchJob` is self-contained: a worker on another machine needs nothing but the job
+(and the agents' credentials in its environment) to play the game. Its `fingerprint`
+identifies the game's content, so resubmitting a tournament whose spec changed under
+the same game ids is refused instead of silently mixing two tournaments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena.llm.pricing import Price, cost_usd
+from arena.llm.types import ModelCallRecord
+from arena.match import Limits
+from arena.rules.config import GameConfig
+from arena.rules.errors import ArenaError
+from arena.rules.types import Winner
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FencedOut(ArenaError):
+    """A write or acknowledgement under a lease that is no longer the match's current one.
+
+    Raised to a stalled worker whose match another worker has taken over: its late
+    writes are rejected, so no event is ever written twice.
+    """
+
+
+class QueueUnavailable(ArenaError):
+    """The queue's backend cannot be reached (wrong URL, server down)."""
+
+
+class PriceSpec(_Frozen):
+    """US dollars per million tokens, overriding the built-in price table."""
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+    cached_input: float | None = Field(default=None, ge=0)
+
+
+class AgentEntry(_Frozen):
+    """One contestant of a tournament: how to build it, where it runs, what it may spend."""
+
+    spec: str = Field(min_length=1)
+    """The agent spec: `bot`, `random`, `openai:gpt-4.1-mini`, `langchain:anthropic:…`."""
+    endpoint: str | None = None
+    """The label its calls are counted under for concurrency limits (default: the base URL,
+    else the spec's provider prefix; bots have none)."""
+    base_url: str | None = None
+    """An OpenAI-compatible server (vLLM, Ollama, llama.cpp) instead of the vendor's."""
+    price: PriceSpec | None = None
+    """Overrides the price table; without it, each call's recorded `cost_usd` counts."""
+    max_tokens: int | None = Field(default=None, gt=0)
+    """Token budget over the whole tournament; matches stop being started once spent."""
+    max_usd: float | None = Field(default=None, gt=0)
+    """Money budget over the whole tournament, as `max_tokens`."""
+
+    @property
+    def endpoint_label(self) -> str | None:
+        """Where this agent's model calls go, for the per-endpoint concurrency limit."""
+        if self.endpoint is not None:
+            return self.endpoint
+        if self.base_url is not None:
+            return self.base_url
+        kind, sep, _ = self.spec.partition(":")
+        return kind if sep else None
+
+
+class MatchLimits(_Frozen):
+    """The serializable part of `arena.match.Limits`."""
+
+    call_timeout_s: float = Field(default=60.0, gt=0)
+    game_timeout_s: float = Field(default=6 * 3600.0, gt=0)
+    retries: int = Field(default=2, ge=0)
+    beliefs: Literal["off", "daily", "per_speech"] = "daily"
+
+    def to_limits(self) -> Limits:
+        """The runner's `Limits`."""
+        return Limits(
+            call_timeout_s=self.call_timeout_s, game_timeout_s=self.game_timeout_s,
+            retries=self.retries, beliefs=self.beliefs,
+        )
+
+
+class MatchJob(_Frozen):
+    """One game of a tournament, as queued."""
+
+    game_id: str
+    tournament: str
+    index: int
+    config: GameConfig
+    seed: int
+    seats: tuple[str, ...]
+    """The agent name playing each seat, seat 1 first."""
+    agents: dict[str, AgentEntry]
+    """The seated agents by name."""
+    concurrency: dict[str, int] = Field(default_factory=dict)
+    """Most model calls in flight at once per endpoint label, over all workers."""
+    limits: MatchLimits = MatchLimits()
+    max_attempts: int = Field(default=3, ge=1)
+    """Starts (failures and lost workers) before the job goes to the dead-letter stream."""
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the job's content (same id, different content: a conflict)."""
+        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+
+    def agent_of(self, seat: int) -> AgentEntry:
+        """The entry of the agent playing `seat`."""
+        return self.agents[self.seats[seat - 1]]
+
+
+class Lease(_Frozen):
+    """A worker's right to play a job, fenced by `token`.
+
+    Every start of a match (the first, a retry, a takeover after a lost worker) gets a
+    larger token; the backend accepts writes only under the current one.
+    """
+
+    job: MatchJob
+    token: int
+    message_id: str
+    """The backend's handle of the queued message (acknowledged on completion)."""
+    attempt: int
+    consumer: str
+
+
+class Spend(_Frozen):
+    """Tokens and money one agent used."""
+
+    tokens: int = 0
+    usd: float = 0.0
+
+    def __add__(self, other: Spend) -> Spend:
+        return Spend(tokens=self.tokens + other.tokens, usd=self.usd + other.usd)
+
+
+class MatchResult(_Frozen):
+    """What a worker records when it finishes (or skips) a job."""
+
+    game_id: str
+    status: Literal["done", "skipped"] = "done"
+    winner: Winner | None = None
+    reason: str = ""
+    days: int = 0
+    events: int = 0
+    spend: dict[str, Spend] = Field(default_factory=dict)
+    replay: str | None = None
+    """Where the worker wrote the replay file (on its own machine)."""
+    worker: str = ""
+
+
+class GameState(StrEnum):
+    """Where a game is in its life; `done`, `skipped` and `failed` are final."""
+
+    UNKNOWN = "unknown"
+    """Never submitted."""
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+FINAL_STATES = frozenset({GameState.DONE, GameState.SKIPPED, GameState.FAILED})
+
+
+class GameStatus(_Frozen):
+    """One game as the backend knows it."""
+
+    game_id: str
+    state: GameState
+    attempts: int = 0
+    error: str = ""
+    result: MatchResult | None = None
+
+
+class DeadLetter(_Frozen):
+    """A job that failed `max_attempts` times, with its last error."""
+
+    game_id: str
+    error: str
+    attempts: int
+    job: MatchJob
+
+
+class SubmitReport(_Frozen):
+    """What a submission did, game by game."""
+
+    queued: tuple[str, ...] = ()
+    requeued: tuple[str, ...] = ()
+    """Dead-lettered games queued again (a resubmission retries failures)."""
+    existing: tuple[str, ...] = ()
+    """Already queued, running or finished: left alone."""
+
+
+def spend_of(traces: Iterable[ModelCallRecord], job: MatchJob) -> dict[str, Spend]:
+    """Tokens and money per agent name, from a game's model-call traces.
+
+    An agent's `price` in the spec wins over the cost recorded on each call, so a
+    tournament can price a self-hosted model the table does not know.
+    """
+    totals: dict[str, Spend] = {}
+    for record in traces:
+        name = job.seats[record.seat - 1]
+        entry = job.agents[name]
+        usd = record.cost_usd
+        if entry.price is not None:
+            price = Price(entry.price.input, entry.price.output, entry.price.cached_input)
+            usd = cost_usd(record.usage, price)
+        tokens = record.usage.prompt_tokens + record.usage.completion_tokens
+        totals[name] = totals.get(name, Spend()) + Spend(tokens=tokens, usd=usd)
+    return totals
+
+
+def over_budget(job: MatchJob, spent: dict[str, Spend]) -> str | None:
+    """Why `job` must not start given the tournament's spend so far, or None."""
+    for name in sorted(set(job.seats)):
+        entry, used = job.agents[name], spent.get(name, Spend())
+        if entry.max_tokens is not None and used.tokens >= entry.max_tokens:
+            return f"budget: {name} used {used.tokens:,} of {entry.max_tokens:,} tokens"
+        if entry.max_usd is not None and used.usd >= entry.max_usd:
+            return f"budget: {name} spent ${used.usd:.2f} of ${entry.max_usd:.2f}"
+    return None
+
+
+def total_spend(results: Sequence[MatchResult]) -> dict[str, Spend]:
+    """Spend per agent name over `results`."""
+    totals: dict[str, Spend] = {}
+    for result in results:
+        for name, spend in result.spend.items():
+            totals[name] = totals.get(name, Spend()) + spend
+    return totals

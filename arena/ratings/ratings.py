@@ -1,0 +1,279 @@
+"""Team ratings (openskill Plackett-Luce) with bootstrap intervals, and win rates.
+
+Each game is one match between two teams, the wolves and the good side; a draw is a tie.
+A team's performance is the seat-weighted mean of its members' skills: an agent holding
+2 of the 3 wolf seats weighs 2/3. Openskill rates the two team composites against each
+other; each member then takes its share of the team's update by Gaussian conditioning
+(`mu_i += w_i var_i / var_T * (mu_T' - mu_T)`, and the variance shrinks accordingly), so a
+one-agent-per-side game is exactly openskill's 1-vs-1 update, and team size never
+inflates a side's strength.
+
+Three rating tables come out of the same games: `overall` (one identity per agent),
+and `wolf` / `good` (one identity per agent and side, fitted together, so a wolf-side
+rating is measured against the good-side ratings of the agents it actually met; the
+board's own side balance is absorbed by the side identities). An agent seated on both
+sides of one game gets both updates added, which cancel as far as the game says nothing
+about it.
+
+Intervals come from a seeded bootstrap over games: resample the games with replacement,
+re-rate them in their original order, and take the percentile interval of each `mu`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Hashable, Mapping, Sequence
+from random import Random
+from typing import TypeVar
+
+from openskill.models import PlackettLuce
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from arena.ratings.results import GameResult
+from arena.ratings.stats import Interval, percentile_interval, wilson
+from arena.rules.types import Role, Team, Winner
+
+MU = 25.0
+"""Prior mean skill (openskill's default scale)."""
+SIGMA = MU / 3
+"""Prior standard deviation."""
+TAU = MU / 300
+"""Skill drift added to each player's sigma before each of its games (openskill's default)."""
+MIN_VAR = 1e-4
+"""Floor for a skill variance, so a long run never claims certainty."""
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA, tau=0.0)
+"""Rates team composites; `tau` is applied per member instead (see `TAU`)."""
+
+K = TypeVar("K", bound=Hashable)
+Lineup = tuple[dict[K, float], dict[K, float], Winner]
+"""A game as the rater sees it: wolf-side weights, good-side weights, the winner."""
+Table = dict[K, tuple[float, float]]
+"""Identity -> (mu, variance)."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Skill(_Frozen):
+    """A rating: openskill's point estimate and its bootstrap interval."""
+
+    mu: float
+    sigma: float
+    interval: Interval | None
+    """Percentile bootstrap interval of `mu` (None when the bootstrap is off)."""
+    games: int
+
+
+class WinRate(_Frozen):
+    """Wins out of games, with draws counted apart (a draw is not a win)."""
+
+    wins: int = 0
+    draws: int = 0
+    games: int = 0
+
+    def __add__(self, other: WinRate) -> WinRate:
+        return WinRate(
+            wins=self.wins + other.wins, draws=self.draws + other.draws,
+            games=self.games + other.games,
+        )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rate(self) -> float | None:
+        """`wins / games` (None without games)."""
+        return self.wins / self.games if self.games else None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def interval(self) -> Interval | None:
+        """The Wilson 95% interval of `rate`."""
+        return wilson(self.wins, self.games)
+
+
+def _one(outcome: float) -> WinRate:
+    return WinRate(wins=int(outcome == 1.0), draws=int(outcome == 0.5), games=1)
+
+
+class Standing(_Frozen):
+    """One agent's line of the leaderboard."""
+
+    agent: str
+    games: int
+    overall: Skill
+    wolf: Skill | None
+    """Rating as the wolf side (None if the agent never played wolves)."""
+    good: Skill | None
+    wins: WinRate
+    """Over the agent's side appearances: a game in which it sat on both sides counts twice."""
+    wolf_wins: WinRate
+    good_wins: WinRate
+    role_wins: dict[Role, WinRate]
+    """Per role the agent held (a game counts once per role, however many seats)."""
+
+
+class Leaderboard(_Frozen):
+    """Ratings and win rates of every agent over a set of games, best `overall.mu` first."""
+
+    games: int
+    draws: int
+    wolf_side_wins: WinRate
+    """How often the wolves won across all games: the board's side balance."""
+    bootstrap: int
+    seed: int
+    confidence: float
+    standings: tuple[Standing, ...]
+
+    def standing(self, agent: str) -> Standing | None:
+        """The line of `agent`, if it played."""
+        return next((s for s in self.standings if s.agent == agent), None)
+
+
+def overall_lineup(result: GameResult) -> Lineup[str]:
+    """The game with one identity per agent, weighted by its share of each side's seats."""
+    return _weights(result.lineup(Team.WOLF)), _weights(result.lineup(Team.GOOD)), result.winner
+
+
+def side_lineup(result: GameResult) -> Lineup[tuple[str, Team]]:
+    """The game with one identity per (agent, side)."""
+    wolf = {(a, Team.WOLF): w for a, w in _weights(result.lineup(Team.WOLF)).items()}
+    good = {(a, Team.GOOD): w for a, w in _weights(result.lineup(Team.GOOD)).items()}
+    return wolf, good, result.winner
+
+
+def _weights(counts: Mapping[str, int]) -> dict[str, float]:
+    total = sum(counts.values())
+    return {agent: n / total for agent, n in counts.items()}
+
+
+def _ranks(winner: Winner) -> list[float]:
+    match winner:
+        case Winner.WOLVES:
+            return [1.0, 2.0]
+        case Winner.GOOD:
+            return [2.0, 1.0]
+        case Winner.DRAW:
+            return [1.0, 1.0]
+
+
+def fit(games: Sequence[Lineup[K]]) -> Table[K]:
+    """Rate `games` in order from the prior; returns each identity's (mu, variance)."""
+    table: Table[K] = {}
+    for wolf, good, winner in games:
+        if wolf and good:
+            _play(table, (wolf, good), _ranks(winner))
+    return table
+
+
+def _play(table: Table[K], sides: tuple[dict[K, float], dict[K, float]], ranks: list[float]) -> None:
+    var = {k: table.get(k, (MU, SIGMA**2))[1] + TAU**2 for side in sides for k in side}
+    mu = {k: table.get(k, (MU, SIGMA**2))[0] for k in var}
+    before = [
+        (sum(w * mu[k] for k, w in side.items()), sum(w * w * var[k] for k, w in side.items()))
+        for side in sides
+    ]
+    teams = [[_MODEL.rating(mu=m, sigma=math.sqrt(v))] for m, v in before]
+    after = _MODEL.rate(teams, ranks=ranks)
+    d_mu: dict[K, float] = defaultdict(float)
+    d_var: dict[K, float] = defaultdict(float)
+    for side, (m, v), [rated] in zip(sides, before, after, strict=True):
+        for k, w in side.items():
+            gain = w * var[k] / v
+            d_mu[k] += gain * (rated.mu - m)
+            d_var[k] += gain * gain * (v - rated.sigma**2)
+    for k in var:
+        table[k] = (mu[k] + d_mu[k], max(var[k] - d_var[k], MIN_VAR))
+
+
+def rate(
+    results: Sequence[GameResult], *, bootstrap: int = 200, seed: int = 0, confidence: float = 0.95
+) -> Leaderboard:
+    """Ratings and win rates of every agent in `results`.
+
+    Args:
+        results: finished games, in any order (they are rated by start time, then id).
+        bootstrap: resamples for the intervals (0: no intervals).
+        seed: seeds the bootstrap resampling, so the same games give the same intervals.
+        confidence: the intervals' coverage.
+
+    Raises:
+        ValueError: a negative `bootstrap` or a `confidence` outside (0, 1).
+    """
+    if bootstrap < 0:
+        raise ValueError(f"bootstrap must be >= 0, not {bootstrap}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), not {confidence}")
+    games = sorted(results, key=lambda r: (r.created_at, r.game_id))
+    overall = [overall_lineup(r) for r in games]
+    sides = [side_lineup(r) for r in games]
+    boot_overall, boot_sides = _bootstrap(overall, sides, bootstrap, seed)
+    point_overall, point_sides = fit(overall), fit(sides)
+    counts = _appearances(games)
+
+    def skill(table: Table[K], boot: Mapping[K, list[float]], key: K, n: int) -> Skill:
+        mu, var = table.get(key, (MU, SIGMA**2))
+        interval = percentile_interval(boot.get(key, []), confidence)
+        return Skill(mu=mu, sigma=math.sqrt(var), interval=interval, games=n)
+
+    standings = []
+    for agent, c in counts.items():
+        wolf_key, good_key = (agent, Team.WOLF), (agent, Team.GOOD)
+        standings.append(Standing(
+            agent=agent, games=c.games,
+            overall=skill(point_overall, boot_overall, agent, c.games),
+            wolf=skill(point_sides, boot_sides, wolf_key, c.wolf.games) if c.wolf.games else None,
+            good=skill(point_sides, boot_sides, good_key, c.good.games) if c.good.games else None,
+            wins=c.wolf + c.good, wolf_wins=c.wolf, good_wins=c.good, role_wins=dict(c.roles),
+        ))
+    standings.sort(key=lambda s: (-s.overall.mu, s.agent))
+    return Leaderboard(
+        games=len(games), draws=sum(r.winner is Winner.DRAW for r in games),
+        wolf_side_wins=sum((_one(r.outcome(Team.WOLF)) for r in games), WinRate()),
+        bootstrap=bootstrap, seed=seed, confidence=confidence, standings=tuple(standings),
+    )
+
+
+def _bootstrap(
+    overall: Sequence[Lineup[str]], sides: Sequence[Lineup[tuple[str, Team]]], rounds: int, seed: int
+) -> tuple[dict[str, list[float]], dict[tuple[str, Team], list[float]]]:
+    """Each identity's `mu` in each resample where it appears."""
+    rng = Random(seed)
+    boot_overall: dict[str, list[float]] = defaultdict(list)
+    boot_sides: dict[tuple[str, Team], list[float]] = defaultdict(list)
+    n = len(overall)
+    for _ in range(rounds if n else 0):
+        picks = sorted(rng.choices(range(n), k=n))
+        for agent, (mu, _var) in fit([overall[i] for i in picks]).items():
+            boot_overall[agent].append(mu)
+        for key, (mu, _var) in fit([sides[i] for i in picks]).items():
+            boot_sides[key].append(mu)
+    return boot_overall, boot_sides
+
+
+class _Counts:
+    """Per-agent appearance tallies while folding games (internal, mutable)."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wolf = WinRate()
+        self.good = WinRate()
+        self.roles: dict[Role, WinRate] = {}
+
+
+def _appearances(games: Sequence[GameResult]) -> dict[str, _Counts]:
+    counts: dict[str, _Counts] = defaultdict(_Counts)
+    for result in games:
+        for agent in result.agents:
+            mine = [s for s in result.seats if s.agent == agent]
+            c = counts[agent]
+            c.games += 1
+            if any(s.team is Team.WOLF for s in mine):
+                c.wolf += _one(result.outcome(Team.WOLF))
+            if any(s.team is Team.GOOD for s in mine):
+                c.good += _one(result.outcome(Team.GOOD))
+            for role in sorted({s.role for s in mine}):
+                team = next(s.team for s in mine if s.role is role)
+                c.roles[role] = c.roles.get(role, WinRate()) + _one(result.outcome(team))
+    return dict(sorted(counts.items()))

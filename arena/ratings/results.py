@@ -1,0 +1,112 @@
+"""A finished game reduced to what ratings need: who sat where, with which card, who won.
+
+`game_result` is a pure function of a replay. The agent identity is the seat's `agent`
+string from the header (`bot`, `random`, `openai:gpt-4.1-mini`), and the roles come from
+the referee's `RolesDealt` event, so a result can never disagree with its event log.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.rules.events import RolesDealt
+from arena.rules.roles import team_of
+from arena.rules.types import Role, SeatId, Team, Winner
+from arena.storage.replay_file import Replay, ReplayError
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SeatResult(_Frozen):
+    """One seat of a finished game."""
+
+    seat: SeatId
+    agent: str
+    """The agent spec that played the seat; the identity ratings are kept under."""
+    role: Role
+    team: Team
+
+
+class GameResult(_Frozen):
+    """The outcome of one game, as ratings and win rates see it."""
+
+    game_id: str
+    created_at: str
+    """ISO-8601 start time; games are rated in (`created_at`, `game_id`) order."""
+    board: str
+    winner: Winner
+    days: int
+    seats: tuple[SeatResult, ...]
+
+    def lineup(self, team: Team) -> dict[str, int]:
+        """Seats per agent on `team` (an agent may hold several seats of a side)."""
+        counts: dict[str, int] = {}
+        for seat in self.seats:
+            if seat.team is team:
+                counts[seat.agent] = counts.get(seat.agent, 0) + 1
+        return counts
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """Every agent that played, sorted."""
+        return tuple(sorted({seat.agent for seat in self.seats}))
+
+    def outcome(self, team: Team) -> float:
+        """1 if `team` won, 0.5 for a draw, 0 if it lost."""
+        if self.winner is Winner.DRAW:
+            return 0.5
+        return 1.0 if winning_team(self.winner) is team else 0.0
+
+
+def winning_team(winner: Winner) -> Team | None:
+    """The side that won, or None for a draw."""
+    match winner:
+        case Winner.GOOD:
+            return Team.GOOD
+        case Winner.WOLVES:
+            return Team.WOLF
+        case Winner.DRAW:
+            return None
+
+
+def dealt_roles(replay: Replay) -> tuple[Role, ...]:
+    """The deal (seat 1 first) from the replay's `RolesDealt` event.
+
+    Raises:
+        ReplayError: the log has no deal, or the deal does not fit the header's seats.
+    """
+    deal = next((e for e in replay.events if isinstance(e, RolesDealt)), None)
+    if deal is None:
+        raise ReplayError(f"game {replay.header.game_id}: the event log has no deal")
+    seats = sorted(seat.seat for seat in replay.header.seats)
+    if seats != list(range(1, len(deal.roles) + 1)):
+        raise ReplayError(
+            f"game {replay.header.game_id}: {len(deal.roles)} roles dealt "
+            f"but the header seats are {seats}"
+        )
+    return deal.roles
+
+
+def game_result(replay: Replay) -> GameResult:
+    """The rating-relevant outcome of a finished replay.
+
+    Raises:
+        ReplayError: the game is unfinished (no result in the header) or has no deal.
+    """
+    header = replay.header
+    if header.result is None:
+        raise ReplayError(f"game {header.game_id}: unfinished (no result in the header)")
+    roles = dealt_roles(replay)
+    seats = tuple(
+        SeatResult(
+            seat=seat.seat, agent=seat.agent, role=roles[seat.seat - 1],
+            team=team_of(roles[seat.seat - 1]),
+        )
+        for seat in sorted(header.seats, key=lambda s: s.seat)
+    )
+    return GameResult(
+        game_id=header.game_id, created_at=header.created_at, board=header.config.board,
+        winner=header.result.winner, days=header.result.days, seats=seats,
+    )

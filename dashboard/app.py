@@ -1,0 +1,52 @@
+"""Werewolf Arena dashboard: `arena dashboard` or `streamlit run dashboard/app.py -- --replays DIR`.
+
+The entry page sets up the sidebar (language) and the navigation; each page lives in
+`dashboard/pages/`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+if str(_ROOT) not in sys.path:  # `streamlit run` puts only this file's folder on the path
+    sys.path.insert(0, str(_ROOT))
+
+import streamlit as st  # noqa: E402
+
+from dashboard.i18n import t  # noqa: E402
+from dashboard.session import language  # noqa: E402
+
+
+def main() -> None:
+    """Configure the page, the language switch and the navigation, then run the page."""
+    st.set_page_config(page_title="Werewolf Arena", page_icon="🐺", layout="wide")
+    if "lang" not in st.session_state:
+        st.session_state["lang"] = "zh" if st.query_params.get("lang") == "zh" else "en"
+    st.sidebar.radio(
+        "Language · 語言",
+        ["en", "zh"],
+        key="lang",
+        horizontal=True,
+        format_func=lambda code: {"en": "English", "zh": "中文"}[code],
+    )
+    lang = language()
+    pages = [
+        st.Page(
+            "pages/replays.py",
+            title=t("replays", lang),
+            icon="📚",
+            url_path="replays",
+            default=True,
+        ),
+        st.Page("pages/player.py", title=t("player", lang), icon="🎬", url_path="player"),
+        st.Page(
+            "pages/leaderboard.py", title=t("leaderboard", lang), icon="🏆", url_path="leaderboard"
+        ),
+        st.Page("pages/live.py", title=t("live", lang), icon="📡", url_path="live"),
+    ]
+    st.navigation(pages).run()
+
+
+main()

@@ -1,0 +1,75 @@
+"""Opening one replay: the parsed file plus where its model calls sit on the timeline.
+
+A parsed file is the same for every viewer, so it is the only thing the pages cache
+(keyed by path, size and mtime); projections are computed per viewer and step.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.rules.errors import ArenaError
+from arena.storage.replay_file import Replay, read_replay
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A replay and, per trace, how many events had been logged when the call was made."""
+
+    replay: Replay
+    trace_steps: tuple[int, ...]
+    """`trace_steps[i]` is the event count before `replay.traces[i]`: the call is shown
+    from that step on (god view only)."""
+
+
+def resolve(folder: Path, file: str) -> Path:
+    """The path of `file` inside `folder`, refusing anything that escapes it.
+
+    Raises:
+        ArenaError: `file` is absolute, leaves the folder, or does not exist.
+    """
+    root = folder.resolve()
+    path = (root / file).resolve()
+    if not path.is_relative_to(root) or path == root:
+        raise ArenaError(f"{file!r} is not a file in the replay folder")
+    if not path.is_file():
+        raise ArenaError(f"{file!r} does not exist in {folder}")
+    return path
+
+
+def fingerprint(path: Path) -> tuple[str, int, int]:
+    """The cache key of a file: path, size and modification time."""
+    stat = os.stat(path)
+    return str(path), stat.st_size, stat.st_mtime_ns
+
+
+def trace_steps(lines: list[str]) -> tuple[int, ...]:
+    """For each trace line, the number of event lines before it.
+
+    Every replay line starts with its `type` field (the field order is part of the
+    format), so a prefix test places traces without parsing JSON a second time.
+    """
+    steps: list[int] = []
+    events = 0
+    for line in lines:
+        if line.startswith('{"type":"event"'):
+            events += 1
+        elif line.startswith('{"type":"trace"'):
+            steps.append(events)
+    return tuple(steps)
+
+
+def load(path: Path) -> Loaded:
+    """Parse a replay file.
+
+    Raises:
+        ReplayError: the file is not a readable replay (the message names the line).
+    """
+    replay = read_replay(path)
+    steps: tuple[int, ...] = ()
+    if replay.traces:
+        with path.open(encoding="utf-8") as file:
+            steps = trace_steps(file.readlines())
+    return Loaded(replay=replay, trace_steps=steps)

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+
+
+def test_play_writes_a_valid_replay_and_prints_the_public_transcript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "game.jsonl"
+    assert main(["play", "--board", "std9", "--seed", "3", "--out", str(out), "--lang", "en"]) == 0
+    printed = capsys.readouterr().out
+    assert "Night 1" in printed and "win · replay written to" in printed
+    assert "Roles:" not in printed.split("Game over")[0]  # the public never sees the deal
+    assert main(["validate", str(out)]) == 0
+    assert "intact" in capsys.readouterr().out
+
+
+def test_replay_as_a_seat_until_a_step_shows_only_that_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "game.jsonl"
+    main(["play", "--board", "wwk_guard", "--seed", "2", "--out", str(out), "--quiet"])
+    capsys.readouterr()
+    assert main(["replay", str(out), "--as", "seat:1", "--until", "40", "--lang", "en"]) == 0
+    text = capsys.readouterr().out
+    assert "#1 is the" in text
+    assert "#2 is the" not in text
+    assert "cut at step 40" in text
+
+
+def test_boards_json_lists_every_board() -> None:
+    import io
+    from contextlib import redirect_stdout
+
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        assert main(["boards", "--json"]) == 0
+    rows = json.loads(buffer.getvalue())
+    ids = {row["id"] for row in rows}
+    assert {"std9", "std10", "wwk12", "idiot12", "yunv", "wolfking_guard", "wwk_guard"} <= ids
+    wwk = next(r for r in rows if r["id"] == "wwk_guard")
+    assert wwk["name_zh"] == "白狼王守衛" and wwk["seats"] == 12
+    assert wwk["roles"]["white_wolf_king"] == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--board", "nope"], "unknown board 'nope'"),
+        (["play", "--set", "nonsense=1"], "unknown rules knob 'nonsense'"),
+        (["play", "--set", "sheriff_vote_weight=lots"], "sheriff_vote_weight"),
+        (["play", "--set", "novalue"], "expects KNOB=VALUE"),
+        (["play", "--as", "seat:x"], "unknown viewer"),
+        (["replay", "missing.jsonl"], "cannot read"),
+    ],
+)
+def test_bad_input_is_one_clear_line_and_writes_nothing(
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("arena: error:") and message in err
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "replays").exists()
+
+
+def test_validate_reports_a_foreign_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_text("shopping list\n")
+    assert main(["validate", str(path)]) == 1
+    assert "BAD" in capsys.readouterr().out
+
+
+def test_a_wrong_flag_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--bored", "std9"])
+    assert exit_.value.code == 2
+    assert "unrecognized arguments: --bored" in capsys.readouterr().err
