@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from arena.rules.errors import ArenaError
 
-COMMAND_MODULES = ("arena.commands.game",)
+COMMAND_MODULES = ("arena.commands.game", "arena.commands.scenario")
 """Modules that add subcommands, in help order."""
 
 

@@ -131,7 +131,10 @@ class HeaderIndex:
             stat = entry.stat()
             seen.add(entry.path)
             item = self._item(folder, entry.path, stat.st_size, stat.st_mtime_ns)
-            (rows if isinstance(item, GameRow) else bad).append(item)
+            if isinstance(item, GameRow):
+                rows.append(item)
+            else:
+                bad.append(item)
         with self._lock:
             for gone in set(self._known) - seen:
                 if Path(gone).is_relative_to(folder):

@@ -41,7 +41,9 @@ def ballot_frame(rows: Sequence[BallotRow], lang: Lang) -> pd.DataFrame:
     )
 
 
-def vote_picture(rows: Sequence[BallotRow], seats: int, lang: Lang) -> alt.Chart:
+def vote_picture(
+    rows: Sequence[BallotRow], seats: int, lang: Lang
+) -> alt.LayerChart | alt.FacetChart:
     """One round's ballots as a voter × target grid.
 
     Each cell is a ballot labelled by its weight (the sheriff's counts 1.5), so a bloc
@@ -58,10 +60,12 @@ def vote_picture(rows: Sequence[BallotRow], seats: int, lang: Lang) -> alt.Chart
         tooltip=["voter", "target", "weight"],
     )
     labels = base.mark_text(fontSize=12).encode(text=alt.Text("weight:Q", format="g"))
-    return (cells + labels).properties(height=28 * max(1, frame["voter"].nunique()))
+    return alt.layer(cells, labels, height=28 * max(1, frame["voter"].nunique()))
 
 
-def belief_picture(rows: Sequence[Belief], seats: int, lang: Lang) -> alt.Chart:
+def belief_picture(
+    rows: Sequence[Belief], seats: int, lang: Lang
+) -> alt.LayerChart | alt.FacetChart:
     """Each seat's latest wolf-probability estimate of every other seat (god view only)."""
     latest: dict[tuple[int, int], Belief] = {}
     for b in rows:
@@ -84,4 +88,4 @@ def belief_picture(rows: Sequence[Belief], seats: int, lang: Lang) -> alt.Chart:
         tooltip=["seat", "target", alt.Tooltip("p_wolf:Q", format=".2f"), "day"],
     )
     labels = base.mark_text(fontSize=10).encode(text=alt.Text("p_wolf:Q", format=".1f"))
-    return (cells + labels).properties(height=24 * seats)
+    return alt.layer(cells, labels, height=24 * seats)

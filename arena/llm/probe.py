@@ -22,7 +22,7 @@ FORCED_TOOL = "skip_turn"
 
 
 def probe_tools() -> list[ToolSpec]:
-    """Two tools using the schema features real decisions use (enum, maxLength, null)."""
+    """Two tools using the schema features real decisions use (enum, maxLength, null, bounds)."""
     choose = ToolSpec(
         name="choose_seat",
         description="Choose a seat.",
@@ -31,8 +31,9 @@ def probe_tools() -> list[ToolSpec]:
             "properties": {
                 "seat": {"type": "integer", "enum": [1, 2, 3]},
                 "note": {"type": ["string", "null"], "maxLength": 40},
+                "confidence": {"type": "number", "minimum": 0, "maximum": 1},
             },
-            "required": ["seat", "note"],
+            "required": ["seat", "note", "confidence"],
             "additionalProperties": False,
         },
     )
@@ -49,7 +50,7 @@ def probe_messages() -> list[ChatMessage]:
     """The probe's question."""
     return [
         ChatMessage(role="system", content="You are checking that tool calls work."),
-        ChatMessage(role="user", content="Call choose_seat with seat 2 and note null."),
+        ChatMessage(role="user", content="Call choose_seat: seat 2, note null, confidence 0.5."),
     ]
 
 

@@ -81,7 +81,10 @@ Policy = Callable[[StubRequest], StubReply]
 
 
 def sample(schema: Schema, rng: random.Random, text: Callable[[], str] | None = None) -> Any:
-    """A random value valid for `schema` (the subset of JSON schema the tools use)."""
+    """A random value valid for `schema` (the subset of JSON schema the tools use).
+
+    Arrays of an enum never repeat an item, so a sampled seat list is also a legal one.
+    """
     if "enum" in schema:
         return rng.choice(schema["enum"])
     if "anyOf" in schema:
@@ -117,7 +120,7 @@ def _sample_array(schema: Schema, rng: random.Random, text: Callable[[], str] | 
     low = schema.get("minItems", 0)
     high = max(low, min(schema.get("maxItems", 2), 2))
     count = rng.randint(low, high)
-    if schema.get("uniqueItems") and "enum" in items:
+    if "enum" in items:
         return rng.sample(items["enum"], min(count, len(items["enum"])))
     return [sample(items, rng, text) for _ in range(count)]
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from arena.rules.errors import InvalidActionError
 from arena.rules.types import Direction, Role, SeatId
 
 
@@ -176,6 +177,24 @@ Action = Annotated[
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+
+
+def parse_action(raw: str | bytes | dict[str, object]) -> Action:
+    """Parse an action from JSON text or a plain dict.
+
+    Raises:
+        InvalidActionError: not JSON, an unknown `kind`, or wrong fields; the message
+            names the first problem.
+    """
+    try:
+        if isinstance(raw, dict):
+            return ACTION_ADAPTER.validate_python(raw)
+        return ACTION_ADAPTER.validate_json(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "action"
+        raise InvalidActionError(f"malformed action: {where}: {err['msg']}") from None
+
 
 ActionKind = Literal[
     "speak",

@@ -11,6 +11,7 @@ wolves may not skip) is applied the way the arena applies a timeout: as a record
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.rules import events as ev
@@ -228,13 +229,15 @@ def play(scenario: Scenario) -> Run:
     )
 
 
-def _ended_early(point: CheckPoint, events: object, phases: list[str]) -> list[str]:
-    assert isinstance(events, list | tuple)
+def _ended_early(
+    point: CheckPoint, events: Sequence[ev.Event], phases: Sequence[str]
+) -> list[str]:
     ended = [i for i, e in enumerate(events) if isinstance(e, ev.GameEnded)]
     if not ended or point.phase is None:
         return []
     where = phases[ended[0]]
     if phase_key(where) >= phase_key(point.phase):
         return []
-    reason = events[ended[0]].reason
+    end = events[ended[0]]
+    reason = end.reason if isinstance(end, ev.GameEnded) else ""
     return [f"the game ended in {where} ({reason}), before the check point {point}"]

@@ -1,0 +1,116 @@
+"""Night decisions: the guard, the seer, the witch, and the wolves' talk and knife.
+
+Common table practice, kept simple:
+- The guard leaves night 1 unguarded most of the time (空守), so his protection and the
+  witch's antidote never land on one seat (同守同救 kills under 001 and 003); later he
+  guards the seer he believes, else the sheriff, else himself.
+- The seer checks the seat she suspects most among those she has not checked.
+- The witch saves early (nights 1-2, or a believed seer or god later) unless the victim
+  looks like a wolf, and poisons only a seat she is nearly sure of, never on night 1.
+"""
+
+from __future__ import annotations
+
+import random
+
+from arena.agents.bots import wolves
+from arena.agents.bots.beliefs import (
+    claimed_roles,
+    credibility,
+    own_outlook,
+    seer_claimants,
+    wolf_probabilities,
+)
+from arena.agents.bots.chance import top
+from arena.agents.bots.reading import Reading
+from arena.agents.bots.talk import Lang, whisper_text
+from arena.rules.actions import Action, Inspect, Kill, Pass, Poison, Protect, Save, Whisper
+from arena.rules.decisions import DecisionRequest
+from arena.rules.roles import is_god
+
+EMPTY_GUARD_CHANCE = 0.7
+"""Chance the guard protects nobody on night 1."""
+POISON_SURE = 0.8
+"""How sure the witch must be that a seat is a wolf to poison it."""
+SAVE_SUSPECT = 0.6
+"""The witch does not save a victim she thinks this likely to be a wolf (自刀)."""
+
+
+def guard(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Protect the believed seer, else the trusted sheriff or a god, else oneself."""
+    option = request.option("protect")
+    legal = option.targets if option is not None else ()
+    if not legal or (r.day == 1 and rng.random() < EMPTY_GUARD_CHANCE):
+        return Pass()
+    o = own_outlook(r)
+    cred = credibility(r, o)
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
+    if seers:
+        return Protect(target=max(sorted(seers), key=lambda s: seers[s]))
+    p = wolf_probabilities(r, o)
+    trusted = [s for s in legal if s != r.me and p.get(s, 1.0) < 0.3]
+    if r.sheriff in trusted:
+        return Protect(target=r.sheriff)
+    gods = [s for s, role in claimed_roles(r).items() if is_god(role) and s in trusted]
+    if gods:
+        return Protect(target=rng.choice(sorted(gods)))
+    return Protect(target=r.me) if r.me in legal else Pass()
+
+
+def seer(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Check the most suspected seat not yet checked (night 1: anyone)."""
+    option = request.option("inspect")
+    if option is None or not option.targets:
+        return request.default
+    done = {t for t, _ in r.checks} | set(seer_claimants(r))
+    fresh = [t for t in option.targets if t not in done] or list(option.targets)
+    if r.day == 1:
+        return Inspect(target=rng.choice(fresh))
+    p = wolf_probabilities(r, own_outlook(r))
+    scores = {t: p.get(t, 0.5) + 0.1 * rng.random() for t in fresh}
+    target = top(scores, rng)
+    return Inspect(target=target) if target is not None else request.default
+
+
+def witch(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Save early, poison a near-certain wolf, otherwise keep the potions."""
+    o = own_outlook(r)
+    p = wolf_probabilities(r, o)
+    save = request.option("save")
+    if save is not None and save.targets:
+        victim = save.targets[0]
+        valued = credibility(r, o).get(victim, 0.0) >= 0.5 or victim == r.me or (
+            (role := claimed_roles(r).get(victim)) is not None and is_god(role)
+        )
+        if p.get(victim, 0.0) < SAVE_SUSPECT and (r.day <= 2 or valued):
+            return Save()
+    poison = request.option("poison")
+    if poison is not None and r.day > 1:
+        sure = {t: p.get(t, 0.0) for t in poison.targets if p.get(t, 0.0) >= POISON_SURE}
+        target = top(sure, rng)
+        if target is not None:
+            return Poison(target=target)
+    return Pass()
+
+
+def whisper(
+    r: Reading, request: DecisionRequest, seed: int, rng: random.Random, lang: Lang
+) -> Action:
+    """Propose tonight's knife to the team (and, night 1, maybe volunteer to fake the seer)."""
+    option = request.option("whisper")
+    living = tuple(s for s in r.present if s not in r.team)
+    target = wolves.knife_preference(r, living, rng)
+    if option is None or target is None:
+        return Pass()
+    return Whisper(text=whisper_text(target, wolves.volunteers(r, seed), lang, option.max_chars))
+
+
+def knife(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Nominate the team's knife (see `wolves.knife_choice`)."""
+    option = request.option("kill")
+    if option is None or not option.targets:
+        return request.default
+    target = wolves.knife_choice(r, option.targets, rng)
+    if target is None:
+        return Pass() if request.option("pass") is not None else Kill(target=option.targets[0])
+    return Kill(target=target)

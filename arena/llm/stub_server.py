@@ -1,0 +1,256 @@
+"""A local OpenAI-compatible HTTP server for tests and benchmarks (real HTTP, loopback only).
+
+`StubServer` serves `POST /v1/chat/completions` and `GET /v1/models` on 127.0.0.1 at a
+random port, from a thread, so async clients in the test's event loop talk to it over a
+real socket. Each model name can have its own policy (`arena.llm.stub_policy`): a model
+called `malformed` can always send broken JSON while `good` plays legally. It also
+emulates what endpoints differ in — no tools, no strict tools, an ignored `tool_choice`,
+no `json_schema` — an injected latency, and prompt caching (cached tokens are the
+longest prefix shared with an earlier request of the same model, OpenAI-style: at least
+1024 tokens, in steps of 128).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+from arena.llm.stub_policy import (
+    CallTool,
+    Hang,
+    HttpError,
+    Policy,
+    StubRequest,
+    StubTool,
+    Text,
+    random_legal,
+    text_call,
+)
+from arena.llm.tokens import estimate_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class StubModel:
+    """What an emulated endpoint supports for one model name."""
+
+    tools: bool = True
+    strict: bool = True
+    tool_choice: bool = True
+    json_schema: bool = True
+
+
+class StubServer:
+    """The server; use as a context manager (`with StubServer(...) as server:`)."""
+
+    def __init__(
+        self,
+        policy: Policy | None = None,
+        *,
+        models: Mapping[str, Policy] | None = None,
+        capabilities: Mapping[str, StubModel] | None = None,
+        latency_s: float = 0.0,
+    ) -> None:
+        self.policy = policy or random_legal()
+        self.models = dict(models or {})
+        self.capabilities = dict(capabilities or {})
+        self.latency_s = latency_s
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._ids = itertools.count(1)
+        self._history: dict[str, list[str]] = {}
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._http.daemon_threads = True
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The base URL to give an OpenAI client (`http://127.0.0.1:<port>/v1`)."""
+        return f"http://127.0.0.1:{self._http.server_address[1]}/v1"
+
+    def start(self) -> StubServer:
+        """Start serving in a background thread."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; requests still hanging are released."""
+        self._stopping.set()
+        self._http.shutdown()
+        self._http.server_close()
+
+    def __enter__(self) -> StubServer:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def requests_for(self, model: str) -> list[dict[str, Any]]:
+        """The recorded request bodies sent for `model`."""
+        with self._lock:
+            return [r for r in self.requests if r.get("model") == model]
+
+    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """The (status, JSON body, headers) for one chat-completions request."""
+        with self._lock:
+            self.requests.append(body)
+        model = str(body.get("model", ""))
+        caps = self.capabilities.get(model, StubModel())
+        refusal = _refusal(body, caps)
+        if refusal is not None:
+            return 400, _error(refusal), {}
+        request = _request(body, caps)
+        reply = self.models.get(model, self.policy)(request)
+        if self.latency_s:
+            self._stopping.wait(self.latency_s)
+        while isinstance(reply, Hang):
+            if self._stopping.wait(reply.seconds):
+                return 503, _error("server stopping"), {}
+            reply = reply.then
+        if isinstance(reply, HttpError):
+            headers = {} if reply.retry_after_s is None else {
+                "Retry-After": f"{reply.retry_after_s:g}"}
+            return reply.status, _error(reply.message), headers
+        return 200, self._completion(body, request, reply), {}
+
+    def _completion(
+        self, body: dict[str, Any], request: StubRequest, reply: CallTool | Text
+    ) -> dict[str, Any]:
+        n = next(self._ids)
+        message: dict[str, Any] = {"role": "assistant", "content": None}
+        if isinstance(reply, Text):
+            message["content"] = reply.text
+        elif request.native_tools:
+            message["tool_calls"] = [{"id": f"call_stub_{n}", "type": "function",
+                                      "function": {"name": reply.name,
+                                                   "arguments": reply.arguments}}]
+        else:
+            message["content"] = text_call(reply)
+        prompt = json.dumps([body.get("tools"), body.get("messages")], ensure_ascii=False)
+        completion = message["content"] or json.dumps(message.get("tool_calls"))
+        prompt_tokens = estimate_tokens(prompt)
+        return {
+            "id": f"chatcmpl-stub-{n}", "object": "chat.completion",
+            "created": int(time.time()), "model": request.model,
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if "tool_calls" in message else "stop"}],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": estimate_tokens(completion),
+                "total_tokens": prompt_tokens + estimate_tokens(completion),
+                "prompt_tokens_details": {"cached_tokens": self._cached(request.model, prompt)},
+            },
+        }
+
+    def _cached(self, model: str, prompt: str) -> int:
+        with self._lock:
+            seen = self._history.setdefault(model, [])
+            shared = max((len(os.path.commonprefix([prompt, old])) for old in seen), default=0)
+            seen.append(prompt)
+            del seen[:-64]
+        tokens = estimate_tokens(prompt[:shared])
+        return 0 if tokens < 1024 else tokens // 128 * 128
+
+
+def _refusal(body: dict[str, Any], caps: StubModel) -> str | None:
+    tools = body.get("tools") or []
+    if tools and not caps.tools:
+        return "this model does not support tools"
+    if any(t.get("function", {}).get("strict") for t in tools) and not caps.strict:
+        return "strict function schemas are not supported"
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema" and not caps.json_schema:
+        return "response_format json_schema is not supported"
+    return None
+
+
+def _request(body: dict[str, Any], caps: StubModel) -> StubRequest:
+    tools, native = _tools(body)
+    choice = body.get("tool_choice")
+    forced = choice.get("function", {}).get("name") if isinstance(choice, dict) else None
+    if not native and tools:
+        forced = tools[0].name if len(tools) == 1 else None
+    request = StubRequest(body, str(body.get("model", "")), tools, forced, native)
+    if forced is not None and not caps.tool_choice:
+        others = tuple(t for t in tools if t.name != forced)
+        return StubRequest(body, request.model, others or tools, None, native)
+    return request
+
+
+def _tools(body: dict[str, Any]) -> tuple[tuple[StubTool, ...], bool]:
+    """The offered tools: function tools, a `json_schema` answer's, or those in the text."""
+    if body.get("tools"):
+        return tuple(StubTool(t["function"]["name"], t["function"].get("parameters", {}))
+                     for t in body["tools"]), True
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        props = fmt["json_schema"]["schema"]["properties"]
+        pairs = zip(props["tool"]["enum"], props["arguments"]["anyOf"], strict=True)
+        return tuple(StubTool(name, schema) for name, schema in pairs), False
+    for message in reversed(body.get("messages") or []):
+        content = message.get("content") or ""
+        if isinstance(content, str) and "\nTools:\n" in content:
+            specs = json.loads(content.split("\nTools:\n", 1)[1])
+            return tuple(StubTool(s["tool"], s["arguments"]) for s in specs), False
+    return (), False
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": "stub_error", "code": None}}
+
+
+def _handler(server: StubServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Stay quiet: tests and benchmarks print their own output."""
+
+        def do_GET(self) -> None:
+            """`/v1/models`: every model name the server has a policy for."""
+            if self.path.rstrip("/") != "/v1/models":
+                self._send(404, _error(f"no route {self.path}"), {})
+                return
+            names = sorted({*server.models, *server.capabilities, "stub"})
+            data = [{"id": n, "object": "model", "owned_by": "stub"} for n in names]
+            self._send(200, {"object": "list", "data": data}, {})
+
+        def do_POST(self) -> None:
+            """`/v1/chat/completions`."""
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length)
+            if self.path.rstrip("/") != "/v1/chat/completions":
+                self._send(404, _error(f"no route {self.path}"), {})
+                return
+            try:
+                body = json.loads(raw)
+            except json.JSONDecodeError:
+                self._send(400, _error("request body is not JSON"), {})
+                return
+            self._send(*server.answer(body))
+
+        def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
+            data = json.dumps(payload, ensure_ascii=False).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    return Handler
+

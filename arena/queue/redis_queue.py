@@ -1,0 +1,301 @@
+"""`RedisQueue`: the match queue on Redis Streams with a consumer group.
+
+Key layout (prefix `arena` by default; the dashboard reads the two `live` keys):
+
+| key | type | holds |
+| --- | --- | --- |
+| `{p}:jobs` | stream, group `workers` | one message (`game_id`) per queued start |
+| `{p}:dead` | stream | dead letters: `game_id`, `error`, `attempts`, `job` |
+| `{p}:game:{id}` | hash | `state`, `job`, `fingerprint`, `attempts`, `max_attempts`, `error`, `result`, `message`, `consumer` |
+| `{p}:lease:{id}` | counter | the current fencing token (incremented by every start, completion and failure) |
+| `{p}:hb:{id}` | string with TTL | the heartbeat: exists while the lease holder is alive |
+| `{p}:log:{id}` | list | the match's replay lines (header first), appended under the lease |
+| `{p}:live:{id}` | stream | each log line as written (`seq`, `line`, `lease`); the finished header last |
+| `{p}:live:index` | sorted set | running games by start time |
+| `{p}:tournament:{name}` | set | the tournament's game ids |
+| `{p}:spend:{name}` | hash | `{agent}:tokens`, `{agent}:usd` over finished games |
+| `{p}:slots:{endpoint}` | sorted set | model-call slots in use, by expiry |
+
+A worker takes new messages with XREADGROUP; before that it looks for pending messages
+idle longer than a heartbeat (XPENDING IDLE) and takes one over only if its heartbeat
+key is gone (the START script, which also XCLAIMs it). A live worker's heartbeat resets
+its message's idle time, so a long match is never a candidate. This is the only module,
+with a Redis event store, that imports `redis`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError, ResponseError
+
+from arena.queue import lua
+from arena.queue.jobs import (
+    DeadLetter,
+    FencedOut,
+    GameState,
+    GameStatus,
+    Lease,
+    MatchJob,
+    MatchResult,
+    QueueUnavailable,
+    Spend,
+    SubmitReport,
+)
+from arena.rules.errors import ArenaError
+
+GROUP = "workers"
+LIVE_TTL_S = 3600
+"""How long a finished game's live stream stays readable."""
+
+
+class RedisQueue:
+    """A `JobQueue` on a Redis server (or a fakeredis client in tests)."""
+
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        *,
+        prefix: str = "arena",
+        heartbeat_s: float = 15.0,
+        block_s: float = 1.0,
+    ) -> None:
+        """Wrap `client`, which must decode responses (`decode_responses=True`)."""
+        self._r = client
+        self._p = prefix
+        self._heartbeat_s = heartbeat_s
+        self._block_ms = max(1, int(block_s * 1000))
+        self._scripts = {
+            name: client.register_script(getattr(lua, name))
+            for name in ("SUBMIT", "START", "HEARTBEAT", "APPEND", "COMPLETE", "FAIL",
+                         "ABANDON", "TRY_SLOT")
+        }
+        self._group_ready = False
+
+    @classmethod
+    async def connect(cls, url: str, **kwargs: Any) -> RedisQueue:
+        """Connect to `url` and check the server answers.
+
+        Raises:
+            QueueUnavailable: the URL is malformed or the server does not answer.
+        """
+        try:
+            client = aioredis.Redis.from_url(
+                url, decode_responses=True, socket_connect_timeout=3, health_check_interval=30
+            )
+            await client.ping()
+        except (RedisError, ValueError, OSError) as exc:
+            raise QueueUnavailable(f"cannot reach Redis at {url}: {exc}") from None
+        return cls(client, **kwargs)
+
+    @property
+    def heartbeat_s(self) -> float:
+        """How long a match's heartbeat lives without a refresh."""
+        return self._heartbeat_s
+
+    def _k(self, *parts: str) -> str:
+        return ":".join((self._p, *parts))
+
+    def _game_keys(self, game_id: str) -> dict[str, str]:
+        return {
+            "game": self._k("game", game_id), "lease": self._k("lease", game_id),
+            "hb": self._k("hb", game_id), "log": self._k("log", game_id),
+            "live": self._k("live", game_id),
+        }
+
+    async def _ensure_group(self) -> None:
+        if self._group_ready:
+            return
+        try:
+            await self._r.xgroup_create(self._k("jobs"), GROUP, id="0", mkstream=True)
+        except ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+        self._group_ready = True
+
+    async def submit(self, jobs: Sequence[MatchJob]) -> SubmitReport:
+        """Queue the jobs that are not already known (see `JobQueue.submit`)."""
+        await self._ensure_group()
+        known = await self._fingerprints([job.game_id for job in jobs])
+        for job in jobs:
+            if known.get(job.game_id) not in (None, job.fingerprint):
+                raise ArenaError(
+                    f"game {job.game_id} was submitted with different content; "
+                    "give the changed tournament a new name"
+                )
+        report: dict[str, list[str]] = {"queued": [], "requeued": [], "existing": []}
+        for job in jobs:
+            outcome = await self._scripts["SUBMIT"](
+                keys=[self._k("game", job.game_id), self._k("tournament", job.tournament),
+                      self._k("jobs")],
+                args=[job.game_id, job.fingerprint, job.model_dump_json(), job.max_attempts],
+            )
+            if outcome == "conflict":
+                raise ArenaError(f"game {job.game_id} was submitted concurrently with other content")
+            report[outcome].append(job.game_id)
+        return SubmitReport(**{k: tuple(v) for k, v in report.items()})
+
+    async def _fingerprints(self, game_ids: Sequence[str]) -> dict[str, str]:
+        pipe = self._r.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hget(self._k("game", game_id), "fingerprint")
+        values = await pipe.execute()
+        return {g: v for g, v in zip(game_ids, values, strict=True) if v is not None}
+
+    async def claim(self, consumer: str) -> Lease | None:
+        """A takeover of a match whose heartbeat expired, else a new message (blocking
+        up to `block_s`), else None."""
+        await self._ensure_group()
+        pending = await self._r.xpending_range(
+            self._k("jobs"), GROUP, min="-", max="+", count=20,
+            idle=int(self._heartbeat_s * 1000),
+        )
+        for entry in pending:
+            lease = await self._start(consumer, entry["message_id"], takeover=True)
+            if lease is not None:
+                return lease
+        reply = await self._r.xreadgroup(
+            GROUP, consumer, {self._k("jobs"): ">"}, count=1, block=self._block_ms
+        )
+        for _stream, messages in reply or []:
+            for message_id, _fields in messages:
+                lease = await self._start(consumer, message_id, takeover=False)
+                if lease is not None:
+                    return lease
+        return None
+
+    async def _start(self, consumer: str, message_id: str, *, takeover: bool) -> Lease | None:
+        found = await self._r.xrange(self._k("jobs"), min=message_id, max=message_id)
+        if not found:
+            await self._r.xack(self._k("jobs"), GROUP, message_id)
+            return None
+        game_id = found[0][1]["game_id"]
+        keys = self._game_keys(game_id)
+        reply = await self._scripts["START"](
+            keys=[keys["game"], keys["lease"], keys["hb"], self._k("live", "index"),
+                  self._k("jobs"), self._k("dead")],
+            args=[game_id, consumer, int(self._heartbeat_s * 1000), message_id, GROUP,
+                  "1" if takeover else "0"],
+        )
+        if reply[0] != "ok":
+            return None
+        return Lease(
+            job=MatchJob.model_validate_json(reply[3]), token=int(reply[1]),
+            message_id=message_id, attempt=int(reply[2]), consumer=consumer,
+        )
+
+    async def heartbeat(self, lease: Lease) -> bool:
+        """Refresh the heartbeat and the message's idle time; False once superseded."""
+        keys = self._game_keys(lease.job.game_id)
+        alive = await self._scripts["HEARTBEAT"](
+            keys=[keys["lease"], keys["hb"], self._k("jobs")],
+            args=[lease.token, int(self._heartbeat_s * 1000), GROUP, lease.consumer,
+                  lease.message_id],
+        )
+        return bool(alive)
+
+    async def append(self, lease: Lease, start: int, lines: Sequence[str]) -> int:
+        """Append under the current lease at the expected position (see `JobQueue`)."""
+        if not lines:
+            return start
+        keys = self._game_keys(lease.job.game_id)
+        length = int(await self._scripts["APPEND"](
+            keys=[keys["lease"], keys["log"], keys["live"]], args=[lease.token, start, *lines]
+        ))
+        if length == -1:
+            raise FencedOut(f"game {lease.job.game_id}: lease {lease.token} is no longer current")
+        if length == -2:
+            raise FencedOut(f"game {lease.job.game_id}: write at line {start} is out of sequence")
+        return length
+
+    async def log(self, game_id: str) -> list[str]:
+        """The game's log lines so far."""
+        lines: list[str] = await self._r.lrange(self._k("log", game_id), 0, -1)
+        return lines
+
+    async def complete(self, lease: Lease, result: MatchResult, final_line: str) -> None:
+        """Record the result, publish the finished header, acknowledge (see `JobQueue`)."""
+        keys = self._game_keys(lease.job.game_id)
+        spend = [x for name, s in result.spend.items() for x in (name, s.tokens, repr(s.usd))]
+        done = await self._scripts["COMPLETE"](
+            keys=[keys["game"], keys["lease"], keys["hb"], keys["log"], keys["live"],
+                  self._k("live", "index"), self._k("jobs"),
+                  self._k("spend", lease.job.tournament)],
+            args=[lease.token, lease.job.game_id, GROUP, lease.message_id, result.status,
+                  result.model_dump_json(), final_line, LIVE_TTL_S, *spend],
+        )
+        if not done:
+            raise FencedOut(f"game {lease.job.game_id}: lease {lease.token} is no longer current")
+
+    async def fail(self, lease: Lease, error: str) -> bool:
+        """Re-queue, or dead-letter after `max_attempts` starts; True if dead."""
+        keys = self._game_keys(lease.job.game_id)
+        dead = int(await self._scripts["FAIL"](
+            keys=[keys["game"], keys["lease"], keys["hb"], self._k("jobs"), self._k("dead"),
+                  self._k("live", "index")],
+            args=[lease.token, lease.job.game_id, GROUP, lease.message_id, error],
+        ))
+        if dead == -1:
+            raise FencedOut(f"game {lease.job.game_id}: lease {lease.token} is no longer current")
+        return dead == 1
+
+    async def abandon(self, lease: Lease) -> None:
+        """Drop the heartbeat and mark the message idle so a takeover happens at once."""
+        keys = self._game_keys(lease.job.game_id)
+        await self._scripts["ABANDON"](
+            keys=[keys["lease"], keys["hb"], self._k("jobs")],
+            args=[lease.token, GROUP, lease.consumer, lease.message_id,
+                  int(self._heartbeat_s * 1000) + 1],
+        )
+
+    async def statuses(self, game_ids: Sequence[str]) -> list[GameStatus]:
+        """Each game's status, in order."""
+        pipe = self._r.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(self._k("game", game_id), "state", "attempts", "error", "result")
+        rows = await pipe.execute()
+        out = []
+        for game_id, (state, attempts, error, result) in zip(game_ids, rows, strict=True):
+            out.append(GameStatus(
+                game_id=game_id, state=GameState(state or "unknown"),
+                attempts=int(attempts or 0), error=error or "",
+                result=MatchResult.model_validate_json(result) if result else None,
+            ))
+        return out
+
+    async def spend(self, tournament: str) -> dict[str, Spend]:
+        """Spend per agent over the tournament's finished games."""
+        raw: dict[str, str] = await self._r.hgetall(self._k("spend", tournament))
+        names = {key.rsplit(":", 1)[0] for key in raw}
+        return {
+            name: Spend(tokens=int(raw.get(f"{name}:tokens", 0)),
+                        usd=float(raw.get(f"{name}:usd", 0.0)))
+            for name in sorted(names)
+        }
+
+    async def dead_letters(self) -> list[DeadLetter]:
+        """Every dead-lettered job, oldest first."""
+        entries = await self._r.xrange(self._k("dead"))
+        return [
+            DeadLetter(game_id=f["game_id"], error=f["error"], attempts=int(f["attempts"]),
+                       job=MatchJob.model_validate(json.loads(f["job"])))
+            for _id, f in entries
+        ]
+
+    async def try_slot(self, endpoint: str, limit: int, holder: str, ttl_s: float) -> bool:
+        """Take a call slot of `endpoint` if fewer than `limit` are held, over all workers."""
+        got = await self._scripts["TRY_SLOT"](
+            keys=[self._k("slots", endpoint)], args=[limit, holder, max(1, int(ttl_s * 1000))]
+        )
+        return bool(got)
+
+    async def release_slot(self, endpoint: str, holder: str) -> None:
+        """Give a call slot back."""
+        await self._r.zrem(self._k("slots", endpoint), holder)
+
+    async def close(self) -> None:
+        """Close the connection pool."""
+        await self._r.aclose()
