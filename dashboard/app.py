@@ -1,7 +1,8 @@
 """Werewolf Arena dashboard: `arena dashboard` or `streamlit run dashboard/app.py -- --replays DIR`.
 
-The entry page sets up the sidebar (language) and the navigation; each page lives in
-`dashboard/pages/`.
+The entry page sets up the sidebar (language) and the navigation; each page is a script
+in `dashboard/screens/` (not `pages/`: Streamlit runs a `pages/` folder's scripts without
+the entry file, which would skip the navigation and settings set up here).
 """
 
 from __future__ import annotations
@@ -34,17 +35,20 @@ def main() -> None:
     lang = language()
     pages = [
         st.Page(
-            "pages/replays.py",
+            "screens/replays.py",
             title=t("replays", lang),
             icon="📚",
             url_path="replays",
             default=True,
         ),
-        st.Page("pages/player.py", title=t("player", lang), icon="🎬", url_path="player"),
+        st.Page("screens/player.py", title=t("player", lang), icon="🎬", url_path="player"),
         st.Page(
-            "pages/leaderboard.py", title=t("leaderboard", lang), icon="🏆", url_path="leaderboard"
+            "screens/leaderboard.py",
+            title=t("leaderboard", lang),
+            icon="🏆",
+            url_path="leaderboard",
         ),
-        st.Page("pages/live.py", title=t("live", lang), icon="📡", url_path="live"),
+        st.Page("screens/live.py", title=t("live", lang), icon="📡", url_path="live"),
     ]
     st.navigation(pages).run()
 

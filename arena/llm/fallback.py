@@ -39,13 +39,13 @@ def response_schema(tools: Sequence[ToolSpec], tool_choice: ToolChoice) -> dict[
 def instruction(tools: Sequence[ToolSpec], tool_choice: ToolChoice) -> str:
     """The prompt text that stands in for function tools."""
     chosen = [t for t in tools if t.name == tool_choice] or list(tools)
-    specs = [{"tool": t.name, "description": t.description, "arguments": t.parameters}
-             for t in chosen]
+    specs = [
+        {"tool": t.name, "description": t.description, "arguments": t.parameters} for t in chosen
+    ]
     return (
         "Answer by calling exactly one of these tools. Reply with one JSON object and "
         'nothing else: {"tool": "<tool name>", "arguments": {...}}, where the arguments '
-        "follow that tool's JSON schema.\nTools:\n"
-        + json.dumps(specs, ensure_ascii=False)
+        "follow that tool's JSON schema.\nTools:\n" + json.dumps(specs, ensure_ascii=False)
     )
 
 

@@ -55,11 +55,15 @@ class OpenAIChatModel:
         self._price = price_of(model, prices)
         self._sleep = sleep
         self._client: openai.AsyncOpenAI | None = None
-        self._lock = asyncio.Lock()
+        self._lock: asyncio.Lock | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.capabilities: Capabilities | None = None
         if mode is not None:
             self.capabilities = Capabilities(
-                endpoint=self.endpoint, model=model, mode=mode, probed=False,
+                endpoint=self.endpoint,
+                model=model,
+                mode=mode,
+                probed=False,
                 priced=self._price is not None,
             )
 
@@ -88,10 +92,15 @@ class OpenAIChatModel:
     async def probe(self) -> Capabilities:
         """Find the best answer mode this endpoint supports (see `arena.llm.probe`).
 
+        A mode given at construction is kept; one probe question still checks that the
+        endpoint answers.
+
         Raises:
             ArenaError: the endpoint is unreachable, rejects the key, or lacks the model.
         """
         self.check_credentials()
+        if self.capabilities is not None and not self.capabilities.probed:
+            return await self._check_configured(self.capabilities)
         outcomes: dict[AnswerMode, ProbeOutcome] = {}
         for mode in ("tools_strict", "tools", "json_schema"):
             outcomes[mode] = await self._probe_once(mode)
@@ -116,6 +125,8 @@ class OpenAIChatModel:
         return self._reply(response, text_calls=bool(tools) and mode.startswith("json"))
 
     async def _mode(self) -> AnswerMode:
+        self._bind_loop()
+        assert self._lock is not None
         async with self._lock:
             if self.capabilities is None:
                 await self.probe()
@@ -145,11 +156,25 @@ class OpenAIChatModel:
                 kwargs["response_format"] = fallback.response_schema(tools, tool_choice)
         return kwargs
 
+    def _bind_loop(self) -> None:
+        """Use a client and lock of the running event loop.
+
+        A connection pool belongs to the loop that opened it, and a preflight probe
+        usually runs in another `asyncio.run` than the game, so both are rebuilt when
+        the loop changes.
+        """
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._client, self._lock = loop, None, asyncio.Lock()
+
     def _client_(self) -> openai.AsyncOpenAI:
+        self._bind_loop()
         if self._client is None:
             self._client = openai.AsyncOpenAI(
-                api_key=self._api_key or "not-needed", base_url=self.base_url,
-                max_retries=0, timeout=self.timeout_s,
+                api_key=self._api_key or "not-needed",
+                base_url=self.base_url,
+                max_retries=0,
+                timeout=self.timeout_s,
             )
         return self._client
 
@@ -177,17 +202,28 @@ class OpenAIChatModel:
         if choice is not None and choice.tool_calls:
             calls = tuple(
                 ToolCall(id=c.id, name=c.function.name, arguments=c.function.arguments or "")
-                for c in choice.tool_calls if getattr(c, "function", None) is not None
+                for c in choice.tool_calls
+                if getattr(c, "function", None) is not None
             )
         elif text_calls:
             found = fallback.call_from_text(text)
             calls = (found,) if found is not None else ()
         usage = _usage(response.usage)
         return ModelReply(
-            text=text, tool_calls=calls, usage=usage, model=response.model or self._model,
+            text=text,
+            tool_calls=calls,
+            usage=usage,
+            model=response.model or self._model,
             raw=response.model_dump(mode="json", exclude_none=True),
             cost_usd=cost_usd(usage, self._price),
         )
+
+    async def _check_configured(self, configured: Capabilities) -> Capabilities:
+        """A configured mode is kept; one probe question checks the endpoint answers."""
+        outcome = await self._probe_once(configured.mode)
+        notes = () if outcome.note is None else (outcome.note,)
+        self.capabilities = configured.model_copy(update={"notes": notes, "usage": outcome.usage})
+        return self.capabilities
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         kwargs = self._request(probe_messages(), probe_tools(), FORCED_TOOL, mode)
@@ -195,7 +231,7 @@ class OpenAIChatModel:
             response = await self._create(kwargs)
         except ProviderError as exc:
             return _probe_failure(self.endpoint, mode, exc)
-        reply = self._reply(response, text_calls=mode == "json_schema")
+        reply = self._reply(response, text_calls=mode.startswith("json"))
         return ProbeOutcome.of(mode, reply)
 
 
@@ -244,8 +280,7 @@ def _message(message: ChatMessage) -> dict[str, Any]:
     if message.tool_calls:
         out["content"] = message.content or None
         out["tool_calls"] = [
-            {"id": c.id, "type": "function",
-             "function": {"name": c.name, "arguments": c.arguments}}
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
             for c in message.tool_calls
         ]
     return out
@@ -253,7 +288,9 @@ def _message(message: ChatMessage) -> dict[str, Any]:
 
 def _tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:
     function: dict[str, Any] = {
-        "name": spec.name, "description": spec.description, "parameters": spec.parameters,
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": spec.parameters,
     }
     if strict and spec.strict:
         function["strict"] = True
@@ -269,4 +306,3 @@ def _tool_choice(choice: ToolChoice) -> Any:
 def _short(text: str, limit: int = 200) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
-

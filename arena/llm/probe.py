@@ -40,8 +40,12 @@ def probe_tools() -> list[ToolSpec]:
     skip = ToolSpec(
         name=FORCED_TOOL,
         description="Do nothing this turn.",
-        parameters={"type": "object", "properties": {}, "required": [],
-                    "additionalProperties": False},
+        parameters={
+            "type": "object",
+            "properties": {},
+            "required": [],
+            "additionalProperties": False,
+        },
     )
     return [choose, skip]
 
@@ -77,8 +81,7 @@ class ProbeOutcome:
         except json.JSONDecodeError:
             return cls(mode, False, None, f"{mode}: malformed tool arguments", reply.usage)
         if not isinstance(arguments, dict):
-            return cls(mode, False, None, f"{mode}: tool arguments are not an object",
-                       reply.usage)
+            return cls(mode, False, None, f"{mode}: tool arguments are not an object", reply.usage)
         return cls(mode, True, call.name == forced, None, reply.usage)
 
 
@@ -86,6 +89,7 @@ def choose_mode(
     endpoint: str, model: str, outcomes: Mapping[AnswerMode, ProbeOutcome], *, priced: bool
 ) -> Capabilities:
     """The capability record: the first mode that worked, else JSON in the text."""
+
     def ok(mode: AnswerMode) -> bool | None:
         outcome = outcomes.get(mode)
         return None if outcome is None else outcome.ok
@@ -95,9 +99,14 @@ def choose_mode(
     tools = ok("tools_strict") or ok("tools")
     usage = sum((o.usage for o in outcomes.values()), Usage())
     return Capabilities(
-        endpoint=endpoint, model=model, tools=bool(tools),
+        endpoint=endpoint,
+        model=model,
+        tools=bool(tools),
         strict_tools=ok("tools_strict"),
         tool_choice=tool_outcome.tool_choice if tool_outcome is not None else None,
-        json_schema=ok("json_schema"), mode=mode, priced=priced,
-        notes=tuple(o.note for o in outcomes.values() if o.note), usage=usage,
+        json_schema=ok("json_schema"),
+        mode=mode,
+        priced=priced,
+        notes=tuple(o.note for o in outcomes.values() if o.note),
+        usage=usage,
     )

@@ -99,8 +99,11 @@ def sample(schema: Schema, rng: random.Random, text: Callable[[], str] | None = 
         case "object":
             props: dict[str, Schema] = schema.get("properties", {})
             required = set(schema.get("required", ()))
-            return {k: sample(s, rng, text) for k, s in props.items()
-                    if k in required or rng.random() < 0.5}
+            return {
+                k: sample(s, rng, text)
+                for k, s in props.items()
+                if k in required or rng.random() < 0.5
+            }
         case "array":
             return _sample_array(schema, rng, text)
         case "string":
@@ -201,4 +204,3 @@ def text_call(reply: CallTool) -> str:
     except json.JSONDecodeError:
         return '{"tool": "' + reply.name + '", "arguments": ' + reply.arguments + "}"
     return json.dumps({"tool": reply.name, "arguments": arguments}, ensure_ascii=False)
-

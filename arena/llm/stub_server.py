@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import socket
 import threading
 import time
 from collections.abc import Mapping
@@ -118,8 +119,9 @@ class StubServer:
                 return 503, _error("server stopping"), {}
             reply = reply.then
         if isinstance(reply, HttpError):
-            headers = {} if reply.retry_after_s is None else {
-                "Retry-After": f"{reply.retry_after_s:g}"}
+            headers = (
+                {} if reply.retry_after_s is None else {"Retry-After": f"{reply.retry_after_s:g}"}
+            )
             return reply.status, _error(reply.message), headers
         return 200, self._completion(body, request, reply), {}
 
@@ -131,19 +133,30 @@ class StubServer:
         if isinstance(reply, Text):
             message["content"] = reply.text
         elif request.native_tools:
-            message["tool_calls"] = [{"id": f"call_stub_{n}", "type": "function",
-                                      "function": {"name": reply.name,
-                                                   "arguments": reply.arguments}}]
+            message["tool_calls"] = [
+                {
+                    "id": f"call_stub_{n}",
+                    "type": "function",
+                    "function": {"name": reply.name, "arguments": reply.arguments},
+                }
+            ]
         else:
             message["content"] = text_call(reply)
         prompt = json.dumps([body.get("tools"), body.get("messages")], ensure_ascii=False)
         completion = message["content"] or json.dumps(message.get("tool_calls"))
         prompt_tokens = estimate_tokens(prompt)
         return {
-            "id": f"chatcmpl-stub-{n}", "object": "chat.completion",
-            "created": int(time.time()), "model": request.model,
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": "tool_calls" if "tool_calls" in message else "stop"}],
+            "id": f"chatcmpl-stub-{n}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
+                }
+            ],
             "usage": {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": estimate_tokens(completion),
@@ -190,8 +203,10 @@ def _request(body: dict[str, Any], caps: StubModel) -> StubRequest:
 def _tools(body: dict[str, Any]) -> tuple[tuple[StubTool, ...], bool]:
     """The offered tools: function tools, a `json_schema` answer's, or those in the text."""
     if body.get("tools"):
-        return tuple(StubTool(t["function"]["name"], t["function"].get("parameters", {}))
-                     for t in body["tools"]), True
+        return tuple(
+            StubTool(t["function"]["name"], t["function"].get("parameters", {}))
+            for t in body["tools"]
+        ), True
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_schema":
         props = fmt["json_schema"]["schema"]["properties"]
@@ -212,6 +227,11 @@ def _error(message: str) -> dict[str, Any]:
 def _handler(server: StubServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+
+        def setup(self) -> None:
+            """Send each response at once (Nagle plus delayed ACK would add ~40 ms)."""
+            super().setup()
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
         def log_message(self, format: str, *args: Any) -> None:
             """Stay quiet: tests and benchmarks print their own output."""
@@ -253,4 +273,3 @@ def _handler(server: StubServer) -> type[BaseHTTPRequestHandler]:
                 pass
 
     return Handler
-

@@ -21,7 +21,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from arena.queue.jobs import DeadLetter, GameStatus, Lease, MatchJob, MatchResult, Spend, SubmitReport
+from arena.queue.jobs import (
+    DeadLetter,
+    GameStatus,
+    Lease,
+    MatchJob,
+    MatchResult,
+    Spend,
+    SubmitReport,
+)
 
 
 class JobQueue(Protocol):

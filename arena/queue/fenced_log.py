@@ -62,6 +62,12 @@ def parse_log(lines: Sequence[str]) -> LoggedGame:
     return LoggedGame(header=header, answers=tuple(answers), events=events, lines=len(lines))
 
 
+LINGER_S = 0.005
+"""How long the pump lets lines gather before an append: a fast bot game writes a few
+appends per second instead of one per decision; a model game's lines are further apart
+than this anyway, so the live view lags by at most this much."""
+
+
 class FencedWriter(ReplayWriter):
     """A `ReplayWriter` whose lines go to the queue's log under a lease.
 
@@ -127,6 +133,8 @@ class FencedWriter(ReplayWriter):
         """
         while True:
             await self._wake.wait()
+            if not self._closed:
+                await asyncio.sleep(LINGER_S)
             self._wake.clear()
             while self._buffer:
                 batch, self._buffer = self._buffer, []

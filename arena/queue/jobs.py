@@ -86,8 +86,10 @@ class MatchLimits(_Frozen):
     def to_limits(self) -> Limits:
         """The runner's `Limits`."""
         return Limits(
-            call_timeout_s=self.call_timeout_s, game_timeout_s=self.game_timeout_s,
-            retries=self.retries, beliefs=self.beliefs,
+            call_timeout_s=self.call_timeout_s,
+            game_timeout_s=self.game_timeout_s,
+            retries=self.retries,
+            beliefs=self.beliefs,
         )
 
 

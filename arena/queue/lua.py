@@ -90,11 +90,13 @@ COMPLETE = """
 -- KEYS: game hash, lease counter, heartbeat, log list, live stream, live index,
 --       jobs stream, tournament spend hash
 -- ARGV: token, game id, group, message id, final state, result json, final line,
---       live stream ttl s, then (agent, tokens, usd) triples
+--       ('' for a game never started), live stream ttl s, then (agent, tokens, usd) triples
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
-local n = redis.call('LLEN', KEYS[4])
-redis.call('XADD', KEYS[5], '*', 'seq', n, 'line', ARGV[7], 'lease', ARGV[1])
-redis.call('EXPIRE', KEYS[5], ARGV[8])
+if ARGV[7] ~= '' then
+  local n = redis.call('LLEN', KEYS[4])
+  redis.call('XADD', KEYS[5], '*', 'seq', n, 'line', ARGV[7], 'lease', ARGV[1])
+  redis.call('EXPIRE', KEYS[5], ARGV[8])
+end
 redis.call('HSET', KEYS[1], 'state', ARGV[5], 'result', ARGV[6], 'error', '')
 redis.call('INCR', KEYS[2])
 redis.call('DEL', KEYS[3], KEYS[4])

@@ -119,8 +119,11 @@ class MemoryQueue:
         game.state = GameState.RUNNING
         game.heartbeat_until = self._clock() + self._heartbeat_s
         return Lease(
-            job=game.job, token=game.token, message_id=str(game.message),
-            attempt=game.attempts, consumer=consumer,
+            job=game.job,
+            token=game.token,
+            message_id=str(game.message),
+            attempt=game.attempts,
+            consumer=consumer,
         )
 
     def _bury(self, game: _Game, error: str) -> None:
@@ -201,10 +204,15 @@ class MemoryQueue:
             if game is None:
                 out.append(GameStatus(game_id=game_id, state=GameState.UNKNOWN))
             else:
-                out.append(GameStatus(
-                    game_id=game_id, state=game.state, attempts=game.attempts,
-                    error=game.error, result=game.result,
-                ))
+                out.append(
+                    GameStatus(
+                        game_id=game_id,
+                        state=game.state,
+                        attempts=game.attempts,
+                        error=game.error,
+                        result=game.result,
+                    )
+                )
         return out
 
     async def spend(self, tournament: str) -> dict[str, Spend]:

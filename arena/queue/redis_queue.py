@@ -6,11 +6,11 @@ Key layout (prefix `arena` by default; the dashboard reads the two `live` keys):
 | --- | --- | --- |
 | `{p}:jobs` | stream, group `workers` | one message (`game_id`) per queued start |
 | `{p}:dead` | stream | dead letters: `game_id`, `error`, `attempts`, `job` |
-| `{p}:game:{id}` | hash | `state`, `job`, `fingerprint`, `attempts`, `max_attempts`, `error`, `result`, `message`, `consumer` |
-| `{p}:lease:{id}` | counter | the current fencing token (incremented by every start, completion and failure) |
+| `{p}:game:{id}` | hash | `state`, `job`, `fingerprint`, `attempts`, `error`, `result`, … |
+| `{p}:lease:{id}` | counter | the fencing token (incremented by every start, end, failure) |
 | `{p}:hb:{id}` | string with TTL | the heartbeat: exists while the lease holder is alive |
 | `{p}:log:{id}` | list | the match's replay lines (header first), appended under the lease |
-| `{p}:live:{id}` | stream | each log line as written (`seq`, `line`, `lease`); the finished header last |
+| `{p}:live:{id}` | stream | each log line (`seq`, `line`, `lease`); the finished header last |
 | `{p}:live:index` | sorted set | running games by start time |
 | `{p}:tournament:{name}` | set | the tournament's game ids |
 | `{p}:spend:{name}` | hash | `{agent}:tokens`, `{agent}:usd` over finished games |
@@ -61,17 +61,31 @@ class RedisQueue:
         *,
         prefix: str = "arena",
         heartbeat_s: float = 15.0,
-        block_s: float = 1.0,
+        block_s: float | None = None,
     ) -> None:
-        """Wrap `client`, which must decode responses (`decode_responses=True`)."""
-        self._r = client
+        """Wrap `client`, which must decode responses (`decode_responses=True`).
+
+        `block_s` is how long `claim` waits for a new message; it also paces the search
+        for expired matches, so it defaults to a quarter heartbeat (at most a second).
+        """
+        self._r: Any = client
+        """Typed `Any`: redis-py's reply types span both decode modes; this one decodes."""
         self._p = prefix
         self._heartbeat_s = heartbeat_s
-        self._block_ms = max(1, int(block_s * 1000))
+        wait_s = block_s if block_s is not None else min(1.0, heartbeat_s / 4)
+        self._block_ms = max(1, int(wait_s * 1000))
         self._scripts = {
             name: client.register_script(getattr(lua, name))
-            for name in ("SUBMIT", "START", "HEARTBEAT", "APPEND", "COMPLETE", "FAIL",
-                         "ABANDON", "TRY_SLOT")
+            for name in (
+                "SUBMIT",
+                "START",
+                "HEARTBEAT",
+                "APPEND",
+                "COMPLETE",
+                "FAIL",
+                "ABANDON",
+                "TRY_SLOT",
+            )
         }
         self._group_ready = False
 
@@ -101,8 +115,10 @@ class RedisQueue:
 
     def _game_keys(self, game_id: str) -> dict[str, str]:
         return {
-            "game": self._k("game", game_id), "lease": self._k("lease", game_id),
-            "hb": self._k("hb", game_id), "log": self._k("log", game_id),
+            "game": self._k("game", game_id),
+            "lease": self._k("lease", game_id),
+            "hb": self._k("hb", game_id),
+            "log": self._k("log", game_id),
             "live": self._k("live", game_id),
         }
 
@@ -129,12 +145,15 @@ class RedisQueue:
         report: dict[str, list[str]] = {"queued": [], "requeued": [], "existing": []}
         for job in jobs:
             outcome = await self._scripts["SUBMIT"](
-                keys=[self._k("game", job.game_id), self._k("tournament", job.tournament),
-                      self._k("jobs")],
+                keys=[
+                    self._k("game", job.game_id),
+                    self._k("tournament", job.tournament),
+                    self._k("jobs"),
+                ],
                 args=[job.game_id, job.fingerprint, job.model_dump_json(), job.max_attempts],
             )
             if outcome == "conflict":
-                raise ArenaError(f"game {job.game_id} was submitted concurrently with other content")
+                raise ArenaError(f"game {job.game_id} was submitted concurrently, differently")
             report[outcome].append(job.game_id)
         return SubmitReport(**{k: tuple(v) for k, v in report.items()})
 
@@ -146,11 +165,14 @@ class RedisQueue:
         return {g: v for g, v in zip(game_ids, values, strict=True) if v is not None}
 
     async def claim(self, consumer: str) -> Lease | None:
-        """A takeover of a match whose heartbeat expired, else a new message (blocking
-        up to `block_s`), else None."""
+        """A takeover of an expired match, else a new message (waiting `block_s`), else None."""
         await self._ensure_group()
         pending = await self._r.xpending_range(
-            self._k("jobs"), GROUP, min="-", max="+", count=20,
+            self._k("jobs"),
+            GROUP,
+            min="-",
+            max="+",
+            count=20,
             idle=int(self._heartbeat_s * 1000),
         )
         for entry in pending:
@@ -175,16 +197,31 @@ class RedisQueue:
         game_id = found[0][1]["game_id"]
         keys = self._game_keys(game_id)
         reply = await self._scripts["START"](
-            keys=[keys["game"], keys["lease"], keys["hb"], self._k("live", "index"),
-                  self._k("jobs"), self._k("dead")],
-            args=[game_id, consumer, int(self._heartbeat_s * 1000), message_id, GROUP,
-                  "1" if takeover else "0"],
+            keys=[
+                keys["game"],
+                keys["lease"],
+                keys["hb"],
+                self._k("live", "index"),
+                self._k("jobs"),
+                self._k("dead"),
+            ],
+            args=[
+                game_id,
+                consumer,
+                int(self._heartbeat_s * 1000),
+                message_id,
+                GROUP,
+                "1" if takeover else "0",
+            ],
         )
         if reply[0] != "ok":
             return None
         return Lease(
-            job=MatchJob.model_validate_json(reply[3]), token=int(reply[1]),
-            message_id=message_id, attempt=int(reply[2]), consumer=consumer,
+            job=MatchJob.model_validate_json(reply[3]),
+            token=int(reply[1]),
+            message_id=message_id,
+            attempt=int(reply[2]),
+            consumer=consumer,
         )
 
     async def heartbeat(self, lease: Lease) -> bool:
@@ -192,8 +229,13 @@ class RedisQueue:
         keys = self._game_keys(lease.job.game_id)
         alive = await self._scripts["HEARTBEAT"](
             keys=[keys["lease"], keys["hb"], self._k("jobs")],
-            args=[lease.token, int(self._heartbeat_s * 1000), GROUP, lease.consumer,
-                  lease.message_id],
+            args=[
+                lease.token,
+                int(self._heartbeat_s * 1000),
+                GROUP,
+                lease.consumer,
+                lease.message_id,
+            ],
         )
         return bool(alive)
 
@@ -202,9 +244,11 @@ class RedisQueue:
         if not lines:
             return start
         keys = self._game_keys(lease.job.game_id)
-        length = int(await self._scripts["APPEND"](
-            keys=[keys["lease"], keys["log"], keys["live"]], args=[lease.token, start, *lines]
-        ))
+        length = int(
+            await self._scripts["APPEND"](
+                keys=[keys["lease"], keys["log"], keys["live"]], args=[lease.token, start, *lines]
+            )
+        )
         if length == -1:
             raise FencedOut(f"game {lease.job.game_id}: lease {lease.token} is no longer current")
         if length == -2:
@@ -221,11 +265,27 @@ class RedisQueue:
         keys = self._game_keys(lease.job.game_id)
         spend = [x for name, s in result.spend.items() for x in (name, s.tokens, repr(s.usd))]
         done = await self._scripts["COMPLETE"](
-            keys=[keys["game"], keys["lease"], keys["hb"], keys["log"], keys["live"],
-                  self._k("live", "index"), self._k("jobs"),
-                  self._k("spend", lease.job.tournament)],
-            args=[lease.token, lease.job.game_id, GROUP, lease.message_id, result.status,
-                  result.model_dump_json(), final_line, LIVE_TTL_S, *spend],
+            keys=[
+                keys["game"],
+                keys["lease"],
+                keys["hb"],
+                keys["log"],
+                keys["live"],
+                self._k("live", "index"),
+                self._k("jobs"),
+                self._k("spend", lease.job.tournament),
+            ],
+            args=[
+                lease.token,
+                lease.job.game_id,
+                GROUP,
+                lease.message_id,
+                result.status,
+                result.model_dump_json(),
+                final_line,
+                LIVE_TTL_S,
+                *spend,
+            ],
         )
         if not done:
             raise FencedOut(f"game {lease.job.game_id}: lease {lease.token} is no longer current")
@@ -233,11 +293,19 @@ class RedisQueue:
     async def fail(self, lease: Lease, error: str) -> bool:
         """Re-queue, or dead-letter after `max_attempts` starts; True if dead."""
         keys = self._game_keys(lease.job.game_id)
-        dead = int(await self._scripts["FAIL"](
-            keys=[keys["game"], keys["lease"], keys["hb"], self._k("jobs"), self._k("dead"),
-                  self._k("live", "index")],
-            args=[lease.token, lease.job.game_id, GROUP, lease.message_id, error],
-        ))
+        dead = int(
+            await self._scripts["FAIL"](
+                keys=[
+                    keys["game"],
+                    keys["lease"],
+                    keys["hb"],
+                    self._k("jobs"),
+                    self._k("dead"),
+                    self._k("live", "index"),
+                ],
+                args=[lease.token, lease.job.game_id, GROUP, lease.message_id, error],
+            )
+        )
         if dead == -1:
             raise FencedOut(f"game {lease.job.game_id}: lease {lease.token} is no longer current")
         return dead == 1
@@ -247,8 +315,13 @@ class RedisQueue:
         keys = self._game_keys(lease.job.game_id)
         await self._scripts["ABANDON"](
             keys=[keys["lease"], keys["hb"], self._k("jobs")],
-            args=[lease.token, GROUP, lease.consumer, lease.message_id,
-                  int(self._heartbeat_s * 1000) + 1],
+            args=[
+                lease.token,
+                GROUP,
+                lease.consumer,
+                lease.message_id,
+                int(self._heartbeat_s * 1000) + 1,
+            ],
         )
 
     async def statuses(self, game_ids: Sequence[str]) -> list[GameStatus]:
@@ -259,11 +332,15 @@ class RedisQueue:
         rows = await pipe.execute()
         out = []
         for game_id, (state, attempts, error, result) in zip(game_ids, rows, strict=True):
-            out.append(GameStatus(
-                game_id=game_id, state=GameState(state or "unknown"),
-                attempts=int(attempts or 0), error=error or "",
-                result=MatchResult.model_validate_json(result) if result else None,
-            ))
+            out.append(
+                GameStatus(
+                    game_id=game_id,
+                    state=GameState(state or "unknown"),
+                    attempts=int(attempts or 0),
+                    error=error or "",
+                    result=MatchResult.model_validate_json(result) if result else None,
+                )
+            )
         return out
 
     async def spend(self, tournament: str) -> dict[str, Spend]:
@@ -271,8 +348,9 @@ class RedisQueue:
         raw: dict[str, str] = await self._r.hgetall(self._k("spend", tournament))
         names = {key.rsplit(":", 1)[0] for key in raw}
         return {
-            name: Spend(tokens=int(raw.get(f"{name}:tokens", 0)),
-                        usd=float(raw.get(f"{name}:usd", 0.0)))
+            name: Spend(
+                tokens=int(raw.get(f"{name}:tokens", 0)), usd=float(raw.get(f"{name}:usd", 0.0))
+            )
             for name in sorted(names)
         }
 
@@ -280,8 +358,12 @@ class RedisQueue:
         """Every dead-lettered job, oldest first."""
         entries = await self._r.xrange(self._k("dead"))
         return [
-            DeadLetter(game_id=f["game_id"], error=f["error"], attempts=int(f["attempts"]),
-                       job=MatchJob.model_validate(json.loads(f["job"])))
+            DeadLetter(
+                game_id=f["game_id"],
+                error=f["error"],
+                attempts=int(f["attempts"]),
+                job=MatchJob.model_validate(json.loads(f["job"])),
+            )
             for _id, f in entries
         ]
 

@@ -1,14 +1,15 @@
 """Building a job's seat agents on a worker, and throttling their calls per endpoint.
 
-`make_agent` is the worker's one way to turn an `AgentEntry` into an `Agent`:
+`build_seats` is the worker's one way to turn a job's `AgentEntry`s into agents:
 
 - `random`: `StepSeededRandom`, random legal play whose choice depends only on the seed
   and the request, so a match resumed on another worker plays exactly as it would have.
 - `bot`: `arena.agents.bot.BotAgent`.
 - `delay:MS:SPEC`: SPEC answering each decision after MS milliseconds, a stand-in for a
   model's latency in benchmarks and crash drills.
-- anything else (`openai:…`, `langchain:…`): `arena.agents.factory`, imported only then,
-  so a worker that plays bots needs no model SDK.
+- `openai:MODEL`, `langchain:PROVIDER:MODEL`: `arena.agents.factory.build_agents`,
+  imported only then (a worker that plays bots needs no model SDK); the entry's seats
+  share one chat model, and `preflight` probes its endpoint before a new game.
 
 `throttle` wraps an agent so that its decisions hold one of the endpoint's call slots
 (`JobQueue.try_slot`), which bounds the model calls in flight over all workers. The wait
@@ -22,20 +23,22 @@ import asyncio
 import importlib
 import random
 import uuid
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
-from arena.agents.base import Agent, AgentReply, Believer, BeliefReport
+from arena.agents.base import Agent, AgentReply, BeliefReport, Believer
 from arena.agents.random_agent import random_action
 from arena.queue.base import JobQueue
-from arena.queue.jobs import AgentEntry
+from arena.queue.jobs import AgentEntry, MatchJob
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ArenaError
+from arena.rules.errors import ConfigError
 from arena.rules.observation import Observation
 
 T = TypeVar("T")
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
-"""`(entry, seat, seed) -> Agent`: how a worker seats a job's agents."""
+"""`(entry, seat, seed) -> Agent`: one seat's agent."""
+SeatBuilder = Callable[[MatchJob, Callable[[int], int]], dict[int, Agent]]
+"""`(job, seat -> seed) -> {seat: Agent}`: how a worker seats a job's agents."""
 
 
 class StepSeededRandom:
@@ -69,6 +72,10 @@ class Delayed:
         """The inner agent's name."""
         return self._inner.name
 
+    def __getattr__(self, attribute: str) -> Any:
+        """Everything else (`model`, `chat`, `believe`…) is the inner agent's."""
+        return getattr(self._inner, attribute)
+
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
@@ -77,31 +84,131 @@ class Delayed:
         return await self._inner.decide(view, request, feedback)
 
 
-def make_agent(entry: AgentEntry, seat: int, seed: int) -> Agent:
-    """The agent for one seat of a job (see the module docstring for the specs).
+MODEL_KINDS = ("openai", "langchain")
+"""Spec prefixes built by `arena.agents.factory`."""
+
+
+def check_spec(spec: str) -> None:
+    """Refuse a spec no worker could seat, before anything is queued.
 
     Raises:
-        ArenaError: an unknown or malformed spec.
+        ConfigError: an unknown kind, a malformed `delay:` spec, or `human`.
     """
-    return _build(entry.spec, entry, seat, seed)
+    if spec in ("random", "bot"):
+        return
+    if spec == "human" or spec.startswith("human:"):
+        raise ConfigError("a tournament cannot seat a human (play one with `arena play`)")
+    kind, sep, rest = spec.partition(":")
+    if kind == "delay":
+        ms, sep2, inner = rest.partition(":")
+        if not ms.isdigit() or not sep2 or not inner:
+            raise ConfigError(f"agent spec {spec!r}: expected delay:MILLISECONDS:SPEC")
+        check_spec(inner)
+        return
+    if kind not in MODEL_KINDS or not rest or (kind == "langchain" and ":" not in rest.strip(":")):
+        raise ConfigError(
+            f"unknown agent spec {spec!r}; use random, bot, delay:MS:SPEC, "
+            "openai:MODEL or langchain:PROVIDER:MODEL"
+        )
 
 
-def _build(spec: str, entry: AgentEntry, seat: int, seed: int) -> Agent:
+def is_model(entry: AgentEntry) -> bool:
+    """Whether the entry is a model seat (behind any `delay:`)."""
+    return split_delay(entry.spec)[1].partition(":")[0] in MODEL_KINDS
+
+
+def split_delay(spec: str) -> tuple[float, str]:
+    """The injected delay in seconds (0 for none) and the spec it wraps."""
+    delay = 0.0
+    while spec.startswith("delay:"):
+        _, ms, spec = spec.split(":", 2)
+        delay += int(ms) / 1000
+    return delay, spec
+
+
+def make_agent(entry: AgentEntry, seat: int, seed: int) -> Agent:
+    """A scripted seat (`random`, `bot`, or either behind `delay:`).
+
+    Model seats need the whole job (they share a chat model): see `build_seats`.
+
+    Raises:
+        ConfigError: an unknown or malformed spec, or a model spec.
+    """
+    check_spec(entry.spec)
+    delay, spec = split_delay(entry.spec)
+    agent: Agent
     if spec == "random":
-        return StepSeededRandom(seed)
-    if spec == "bot":
-        bot: Agent = importlib.import_module("arena.agents.bot").BotAgent(seed)
-        return bot
-    if spec.startswith("delay:"):
-        _, ms, inner = spec.split(":", 2) if spec.count(":") >= 2 else (spec, "", "")
-        if not ms.isdigit() or not inner:
-            raise ArenaError(f"agent spec {spec!r}: expected delay:MILLISECONDS:SPEC")
-        return Delayed(_build(inner, entry, seat, seed), int(ms) / 1000)
+        agent = StepSeededRandom(seed)
+    elif spec == "bot":
+        agent = importlib.import_module("arena.agents.bot").BotAgent(seed)
+    else:
+        raise ConfigError(f"{spec!r} is a model seat; build it with `build_seats`")
+    return Delayed(agent, delay) if delay else agent
+
+
+def build_seats(job: MatchJob, seed_of: Callable[[int], int]) -> dict[int, Agent]:
+    """Every seat's agent, seeded by `seed_of(seat)`.
+
+    An entry's model seats share one chat model (one connection pool, one probe), built
+    by `arena.agents.factory` with the job's rules.
+    """
+    agents: dict[int, Agent] = {}
+    model_seats: dict[str, list[int]] = {}
+    for seat in range(1, len(job.seats) + 1):
+        entry = job.agent_of(seat)
+        if is_model(entry):
+            model_seats.setdefault(job.seats[seat - 1], []).append(seat)
+        else:
+            agents[seat] = make_agent(entry, seat, seed_of(seat))
+    for name, seats in model_seats.items():
+        entry = job.agents[name]
+        check_spec(entry.spec)
+        delay, spec = split_delay(entry.spec)
+        built = _model_agents(entry.model_copy(update={"spec": spec}), seats, job)
+        agents.update({s: Delayed(a, delay) if delay else a for s, a in built.items()})
+    return dict(sorted(agents.items()))
+
+
+def _model_agents(entry: AgentEntry, seats: list[int], job: MatchJob) -> dict[int, Agent]:
     factory = importlib.import_module("arena.agents.factory")
-    built: Agent = factory.build_agent(
-        entry.model_copy(update={"spec": spec}), seat=seat, seed=seed
+    kind, _, model = entry.spec.partition(":")
+    endpoints = {}
+    if entry.base_url is not None:
+        endpoints[entry.spec] = factory.EndpointSettings(base_url=entry.base_url)
+    built: dict[int, Agent] = factory.build_agents(
+        dict.fromkeys(seats, factory.SeatSpec(kind=kind, model=model)),
+        job.config,
+        job.seed,
+        factory.MatchSpec(endpoints=endpoints),
     )
     return built
+
+
+def per_seat(maker: AgentMaker) -> SeatBuilder:
+    """A `SeatBuilder` from a function that builds one seat at a time."""
+
+    def build(job: MatchJob, seed_of: Callable[[int], int]) -> dict[int, Agent]:
+        return {
+            seat: maker(job.agent_of(seat), seat, seed_of(seat))
+            for seat in range(1, len(job.seats) + 1)
+        }
+
+    return build
+
+
+async def preflight(agents: Mapping[int, Agent]) -> dict[str, Any]:
+    """Probe the model endpoints among `agents` (none: no probe, no factory import).
+
+    Returns the replay header's `endpoints` record.
+
+    Raises:
+        ArenaError: a missing key or an endpoint that does not answer properly.
+    """
+    if not any(hasattr(agent, "chat") for agent in agents.values()):
+        return {}
+    factory = importlib.import_module("arena.agents.factory")
+    probed: dict[str, Any] = await factory.preflight(agents)
+    return probed
 
 
 class EndpointGate:

@@ -1,0 +1,65 @@
+"""Ratings and deception metrics: pure functions over finished replays.
+
+The public API, in the order a caller uses it:
+
+- `load_games(directory) -> GameSet`: every finished replay under a directory, each
+  folded into a small `GameSummary`; unusable files come back as `SkippedFile`s. The
+  only function here that touches the disk.
+- `summarize(replay) -> GameSummary`: the same fold for one replay already in memory.
+- `rate(results) -> Leaderboard`: openskill team ratings (overall, as wolves, as good)
+  with bootstrap intervals, and win rates by side and role with Wilson intervals.
+- `agent_metrics(games) -> tuple[AgentMetrics, ...]`, `model_usage(games)`: deception,
+  reliability and cost per agent and per model; `deception_metrics(replays)` does the
+  same from whole replays.
+- `build_report(games) -> Report`, `agent_rows(report)`, `to_csv`, `to_json`: everything
+  together, flat or in full.
+
+Every returned model is a frozen pydantic model; every rate keeps its counts, and a
+metric without data is None, never 0. docs/metrics.md defines each number.
+"""
+
+from arena.ratings.facts import summarize
+from arena.ratings.loader import GameSet, SkippedFile, load_games
+from arena.ratings.metrics import (
+    AgentMetrics,
+    ModelUsage,
+    agent_metrics,
+    deception_metrics,
+    model_usage,
+)
+from arena.ratings.ratings import Leaderboard, Skill, Standing, WinRate, rate
+from arena.ratings.report import Report, agent_rows, build_report, to_csv, to_json
+from arena.ratings.results import GameResult, SeatResult, game_result
+from arena.ratings.stats import Interval, Mean, Ratio
+from arena.ratings.tallies import GameSummary, Tallies, UsageTally
+
+__all__ = [
+    "AgentMetrics",
+    "GameResult",
+    "GameSet",
+    "GameSummary",
+    "Interval",
+    "Leaderboard",
+    "Mean",
+    "ModelUsage",
+    "Ratio",
+    "Report",
+    "SeatResult",
+    "Skill",
+    "SkippedFile",
+    "Standing",
+    "Tallies",
+    "UsageTally",
+    "WinRate",
+    "agent_metrics",
+    "agent_rows",
+    "build_report",
+    "deception_metrics",
+    "game_result",
+    "load_games",
+    "model_usage",
+    "rate",
+    "summarize",
+    "to_csv",
+    "to_json",
+]

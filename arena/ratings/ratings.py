@@ -24,14 +24,15 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from random import Random
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from openskill.models import PlackettLuce
-from pydantic import BaseModel, ConfigDict, computed_field
+from pydantic import computed_field
 
 from arena.ratings.results import GameResult
-from arena.ratings.stats import Interval, percentile_interval, wilson
+from arena.ratings.stats import FrozenModel, Interval, percentile_interval, wilson
 from arena.rules.types import Role, Team, Winner
 
 MU = 25.0
@@ -53,11 +54,7 @@ Table = dict[K, tuple[float, float]]
 """Identity -> (mu, variance)."""
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Skill(_Frozen):
+class Skill(FrozenModel):
     """A rating: openskill's point estimate and its bootstrap interval."""
 
     mu: float
@@ -67,7 +64,7 @@ class Skill(_Frozen):
     games: int
 
 
-class WinRate(_Frozen):
+class WinRate(FrozenModel):
     """Wins out of games, with draws counted apart (a draw is not a win)."""
 
     wins: int = 0
@@ -76,7 +73,8 @@ class WinRate(_Frozen):
 
     def __add__(self, other: WinRate) -> WinRate:
         return WinRate(
-            wins=self.wins + other.wins, draws=self.draws + other.draws,
+            wins=self.wins + other.wins,
+            draws=self.draws + other.draws,
             games=self.games + other.games,
         )
 
@@ -97,7 +95,7 @@ def _one(outcome: float) -> WinRate:
     return WinRate(wins=int(outcome == 1.0), draws=int(outcome == 0.5), games=1)
 
 
-class Standing(_Frozen):
+class Standing(FrozenModel):
     """One agent's line of the leaderboard."""
 
     agent: str
@@ -114,7 +112,7 @@ class Standing(_Frozen):
     """Per role the agent held (a game counts once per role, however many seats)."""
 
 
-class Leaderboard(_Frozen):
+class Leaderboard(FrozenModel):
     """Ratings and win rates of every agent over a set of games, best `overall.mu` first."""
 
     games: int
@@ -167,7 +165,9 @@ def fit(games: Sequence[Lineup[K]]) -> Table[K]:
     return table
 
 
-def _play(table: Table[K], sides: tuple[dict[K, float], dict[K, float]], ranks: list[float]) -> None:
+def _play(
+    table: Table[K], sides: tuple[dict[K, float], dict[K, float]], ranks: list[float]
+) -> None:
     var = {k: table.get(k, (MU, SIGMA**2))[1] + TAU**2 for side in sides for k in side}
     mu = {k: table.get(k, (MU, SIGMA**2))[0] for k in var}
     before = [
@@ -209,34 +209,58 @@ def rate(
     overall = [overall_lineup(r) for r in games]
     sides = [side_lineup(r) for r in games]
     boot_overall, boot_sides = _bootstrap(overall, sides, bootstrap, seed)
-    point_overall, point_sides = fit(overall), fit(sides)
-    counts = _appearances(games)
-
-    def skill(table: Table[K], boot: Mapping[K, list[float]], key: K, n: int) -> Skill:
-        mu, var = table.get(key, (MU, SIGMA**2))
-        interval = percentile_interval(boot.get(key, []), confidence)
-        return Skill(mu=mu, sigma=math.sqrt(var), interval=interval, games=n)
-
-    standings = []
-    for agent, c in counts.items():
-        wolf_key, good_key = (agent, Team.WOLF), (agent, Team.GOOD)
-        standings.append(Standing(
-            agent=agent, games=c.games,
-            overall=skill(point_overall, boot_overall, agent, c.games),
-            wolf=skill(point_sides, boot_sides, wolf_key, c.wolf.games) if c.wolf.games else None,
-            good=skill(point_sides, boot_sides, good_key, c.good.games) if c.good.games else None,
-            wins=c.wolf + c.good, wolf_wins=c.wolf, good_wins=c.good, role_wins=dict(c.roles),
-        ))
+    fits = (
+        _Fitted(fit(overall), boot_overall, confidence),
+        _Fitted(fit(sides), boot_sides, confidence),
+    )
+    standings = [_standing(agent, c, *fits) for agent, c in _appearances(games).items()]
     standings.sort(key=lambda s: (-s.overall.mu, s.agent))
     return Leaderboard(
-        games=len(games), draws=sum(r.winner is Winner.DRAW for r in games),
+        games=len(games),
+        draws=sum(r.winner is Winner.DRAW for r in games),
         wolf_side_wins=sum((_one(r.outcome(Team.WOLF)) for r in games), WinRate()),
-        bootstrap=bootstrap, seed=seed, confidence=confidence, standings=tuple(standings),
+        bootstrap=bootstrap,
+        seed=seed,
+        confidence=confidence,
+        standings=tuple(standings),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Fitted(Generic[K]):
+    """Point ratings and bootstrap replicates of one rating table."""
+
+    point: Table[K]
+    boot: Mapping[K, list[float]]
+    confidence: float
+
+    def skill(self, key: K, games: int) -> Skill:
+        mu, var = self.point.get(key, (MU, SIGMA**2))
+        interval = percentile_interval(self.boot.get(key, []), self.confidence)
+        return Skill(mu=mu, sigma=math.sqrt(var), interval=interval, games=games)
+
+
+def _standing(
+    agent: str, c: _Counts, overall: _Fitted[str], sides: _Fitted[tuple[str, Team]]
+) -> Standing:
+    return Standing(
+        agent=agent,
+        games=c.games,
+        overall=overall.skill(agent, c.games),
+        wolf=sides.skill((agent, Team.WOLF), c.wolf.games) if c.wolf.games else None,
+        good=sides.skill((agent, Team.GOOD), c.good.games) if c.good.games else None,
+        wins=c.wolf + c.good,
+        wolf_wins=c.wolf,
+        good_wins=c.good,
+        role_wins=dict(c.roles),
     )
 
 
 def _bootstrap(
-    overall: Sequence[Lineup[str]], sides: Sequence[Lineup[tuple[str, Team]]], rounds: int, seed: int
+    overall: Sequence[Lineup[str]],
+    sides: Sequence[Lineup[tuple[str, Team]]],
+    rounds: int,
+    seed: int,
 ) -> tuple[dict[str, list[float]], dict[tuple[str, Team], list[float]]]:
     """Each identity's `mu` in each resample where it appears."""
     rng = Random(seed)

@@ -7,19 +7,14 @@ the referee's `RolesDealt` event, so a result can never disagree with its event 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
+from arena.ratings.stats import FrozenModel
 from arena.rules.events import RolesDealt
 from arena.rules.roles import team_of
 from arena.rules.types import Role, SeatId, Team, Winner
 from arena.storage.replay_file import Replay, ReplayError
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class SeatResult(_Frozen):
+class SeatResult(FrozenModel):
     """One seat of a finished game."""
 
     seat: SeatId
@@ -29,7 +24,7 @@ class SeatResult(_Frozen):
     team: Team
 
 
-class GameResult(_Frozen):
+class GameResult(FrozenModel):
     """The outcome of one game, as ratings and win rates see it."""
 
     game_id: str
@@ -101,12 +96,18 @@ def game_result(replay: Replay) -> GameResult:
     roles = dealt_roles(replay)
     seats = tuple(
         SeatResult(
-            seat=seat.seat, agent=seat.agent, role=roles[seat.seat - 1],
+            seat=seat.seat,
+            agent=seat.agent,
+            role=roles[seat.seat - 1],
             team=team_of(roles[seat.seat - 1]),
         )
         for seat in sorted(header.seats, key=lambda s: s.seat)
     )
     return GameResult(
-        game_id=header.game_id, created_at=header.created_at, board=header.config.board,
-        winner=header.result.winner, days=header.result.days, seats=seats,
+        game_id=header.game_id,
+        created_at=header.created_at,
+        board=header.config.board,
+        winner=header.result.winner,
+        days=header.result.days,
+        seats=seats,
     )

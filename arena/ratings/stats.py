@@ -9,18 +9,33 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, computed_field
+from pydantic import BaseModel, ConfigDict, computed_field, model_validator
 
 Z_95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 
 
-class _Frozen(BaseModel):
+class FrozenModel(BaseModel):
+    """Base of every `arena.ratings` model: frozen, strict about unknown fields.
+
+    Computed fields (`Ratio.value`, `WinRate.interval`, ...) are written to JSON for
+    readers, and dropped again on the way in, so an exported report loads back with
+    `model_validate_json` and its derived numbers are recomputed, never trusted.
+    """
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_computed(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k not in cls.model_computed_fields}
+        return data
 
-class Ratio(_Frozen):
+
+class Ratio(FrozenModel):
     """`num` hits out of `den` chances (for example wolf votes out of votes cast)."""
 
     num: int = 0
@@ -36,7 +51,7 @@ class Ratio(_Frozen):
         return self.num / self.den if self.den else None
 
 
-class Mean(_Frozen):
+class Mean(FrozenModel):
     """A running mean kept as its `total` over `count` observations."""
 
     total: float = 0.0
@@ -57,7 +72,7 @@ def mean_of(values: Sequence[float]) -> Mean:
     return Mean(total=float(sum(values)), count=len(values))
 
 
-class Interval(_Frozen):
+class Interval(FrozenModel):
     """A two-sided confidence interval."""
 
     low: float

@@ -101,7 +101,10 @@ def _after_explosion(t: Table, candidates: tuple[SeatId, ...], *, withdraw_step:
             t.emit(ev.BadgeLost(visibility=PUBLIC, reason="explosion"))
         return
     left = tuple(s for s in candidates if t.state.is_present(s))
-    t.emit(ev.SheriffElectionPostponed(visibility=PUBLIC, candidates=left))
+    if left:
+        t.emit(ev.SheriffElectionPostponed(visibility=PUBLIC, candidates=left))
+    else:
+        t.emit(ev.BadgeLost(visibility=PUBLIC, reason="no_candidates"))
 
 
 def _vote(t: Table, remaining: tuple[SeatId, ...], order: tuple[SeatId, ...]) -> Flow[None]:

@@ -15,7 +15,11 @@ from arena.scenario.model import Scenario, ScenarioError, load_scenario
 from arena.scenario.runner import Run, play
 
 __all__ = [
-    "Scenario", "ScenarioError", "ScenarioResult", "load_scenario", "run_scenario",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioResult",
+    "load_scenario",
+    "run_scenario",
     "scenario_files",
 ]
 
@@ -27,7 +31,8 @@ class ScenarioResult:
     scenario: Scenario
     run: Run
     mismatches: tuple[str, ...]
-    """Problems while playing, then failed expectations; empty when the scenario passes."""
+    """Problems while playing (then the expectations are not checked: the game went off
+    script), else failed expectations; empty when the scenario passes."""
 
     @property
     def passed(self) -> bool:
@@ -38,13 +43,14 @@ class ScenarioResult:
 def run_scenario(scenario: Scenario) -> ScenarioResult:
     """Play `scenario` and check its expectations."""
     run = play(scenario)
-    found = list(run.problems) + mismatches(scenario, run)
+    found = list(run.problems) or mismatches(scenario, run)
     return ScenarioResult(scenario=scenario, run=run, mismatches=tuple(found))
 
 
 def scenario_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """The scenario files named by `paths`: files as given, folders searched for `*.yaml`
-    and `*.yml`, in sorted order.
+    """The scenario files named by `paths`, in order.
+
+    Files are taken as given; folders are searched for `*.yaml` and `*.yml`, sorted.
 
     Raises:
         ScenarioError: a path that does not exist.

@@ -33,8 +33,11 @@ def _deaths(expect: Expect, run: Run, state: GameState) -> list[str]:
     if expect.deaths is None:
         return []
     got = sorted(
-        (Death(e.seat, e.cause, e.at_night, e.day) for e in run.events
-         if isinstance(e, ev.PlayerDied)),
+        (
+            Death(e.seat, e.cause, e.at_night, e.day)
+            for e in run.events
+            if isinstance(e, ev.PlayerDied)
+        ),
         key=_death_key,
     )
     wanted = sorted(expect.deaths, key=_death_key)
@@ -64,7 +67,8 @@ def _exiles(expect: Expect, run: Run, state: GameState) -> list[str]:
     found = []
     for day, wanted in sorted(expect.exiles.items()):
         got = [
-            e.seat for e, phase in zip(run.events, run.phases, strict=True)
+            e.seat
+            for e, phase in zip(run.events, run.phases, strict=True)
             if isinstance(e, ev.PlayerExiled) and phase == f"day {day}"
         ]
         expected = [] if wanted == "none" else [wanted]
@@ -117,11 +121,25 @@ def _events(expect: Expect, run: Run, state: GameState) -> list[str]:
     return found
 
 
+def _sequence(expect: Expect, run: Run, state: GameState) -> list[str]:
+    position = 0
+    for matcher in expect.sequence:
+        while position < len(run.events) and not _event_matches(
+            matcher, run.events[position], run.phases[position]
+        ):
+            position += 1
+        if position == len(run.events):
+            return [f"sequence: no {matcher} after the events before it"]
+        position += 1
+    return []
+
+
 def _count(
     matcher: EventMatch, events: Sequence[ev.Event], phases: Sequence[str], negate: bool
 ) -> str | None:
     n = sum(
-        1 for event, phase in zip(events, phases, strict=True)
+        1
+        for event, phase in zip(events, phases, strict=True)
         if _event_matches(matcher, event, phase)
     )
     wanted = 0 if negate else matcher.count
@@ -156,8 +174,9 @@ def _asked(expect: Expect, run: Run, state: GameState) -> list[str]:
                 hit = any(_ask_matches(matcher, asked) for asked in mine)
                 if hit == negate:
                     verb = "was asked" if negate else "was never asked"
-                    found.append(f"{'not_asked' if negate else 'asked'}: seat {seat} {verb} "
-                                 f"{matcher}")
+                    found.append(
+                        f"{'not_asked' if negate else 'asked'}: seat {seat} {verb} {matcher}"
+                    )
     return found
 
 
@@ -182,5 +201,14 @@ def _list(deaths: Sequence[Death]) -> str:
 
 
 _CHECKS: tuple[Callable[[Expect, Run, GameState], list[str]], ...] = (
-    _deaths, _alive, _sheriff, _exiles, _winner, _last_words, _learned, _asked, _events,
+    _deaths,
+    _alive,
+    _sheriff,
+    _exiles,
+    _winner,
+    _last_words,
+    _learned,
+    _asked,
+    _events,
+    _sequence,
 )

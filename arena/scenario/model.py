@@ -127,7 +127,7 @@ def _script(value: object) -> object:
     entries: list[ScriptEntry] = []
     for phase, seats in value.items():
         where = f"script.{phase}"
-        label = _checked(where, lambda: parse_phase(str(phase)))
+        label = _checked(where, lambda p=phase: parse_phase(str(p)))
         if not isinstance(seats, dict):
             raise ValueError(f"{where}: map seats (or 'wolves') to their answers")
         for seat, answers in seats.items():
@@ -148,10 +148,12 @@ def _seat_entries(where: str, label: str, seat: object, answers: object) -> list
         items = given if isinstance(given, list) else [given]
         if not items:
             raise ValueError(f"{here}: no answers")
-        actions = tuple(_checked(here, lambda v=v: parse_action(v, key)) for v in items)
-        entries.append(ScriptEntry(
-            phase=label, seat=None if seat == WOLVES else int(seat), key=key, actions=actions
-        ))
+        actions = tuple(_checked(here, lambda v=v, k=key: parse_action(v, k)) for v in items)
+        entries.append(
+            ScriptEntry(
+                phase=label, seat=None if seat == WOLVES else int(seat), key=key, actions=actions
+            )
+        )
     return entries
 
 
@@ -182,7 +184,7 @@ class EventMatch(_Frozen):
             return {"kind": value}
         if not isinstance(value, dict):
             return value
-        own = {"kind", "in", "phase", "count"}
+        own = {"kind", "in", "count"}
         data = {k: v for k, v in value.items() if k in own}
         data["fields"] = {k: v for k, v in value.items() if k not in own}
         return data
@@ -206,8 +208,11 @@ class EventMatch(_Frozen):
 
 
 class AskMatch(_Frozen):
-    """Requests a seat received: by decision kind, offered action, phase, speech context,
-    and the legal targets of the offered action. Written as a kind or a mapping."""
+    """Requests a seat received, written as a decision kind or a mapping.
+
+    A mapping matches by decision kind, offered action, phase, speech context and the
+    legal targets of the offered action.
+    """
 
     kind: DecisionKind | None = None
     action: str | None = None
@@ -244,14 +249,21 @@ class AskMatch(_Frozen):
 
 
 class Refusal(_Frozen):
-    """An answer the referee must refuse: tried when the first request of `kind` in
-    `phase` is issued (to any seat), it must raise `IllegalActionError` containing `error`."""
+    """An answer the referee must refuse as illegal.
+
+    It is tried when the `nth` batch with a request of `kind` in `phase` is issued (to any
+    seat) and must raise `IllegalActionError` containing `error`. The seat then answers
+    as scripted (or by default).
+    """
 
     phase: str = Field(alias="in")
     seat: SeatId
     kind: DecisionKind
     action: Action
     error: str = Field(min_length=1)
+    """Text the refusal's message must contain."""
+    nth: int = Field(1, ge=1)
+    """Try it at the nth batch with a request of `kind` in `phase` (2: a PK re-vote)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -305,6 +317,8 @@ class Expect(_Frozen):
     """Raw events that must be in the log (god view)."""
     no_events: tuple[EventMatch, ...] = ()
     """Raw events that must not be in the log."""
+    sequence: tuple[EventMatch, ...] = ()
+    """Raw events that must appear in this order (others may come between)."""
 
 
 class Scenario(_Frozen):
@@ -345,7 +359,9 @@ def _one_line(exc: Exception) -> str:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         message = str(first["msg"]).removeprefix("Value error, ")
-        return f"{where}: {message}" if where else message
+        if not where or message.startswith(f"{where}."):
+            return message
+        return f"{where}: {message}"
     return str(exc)
 
 

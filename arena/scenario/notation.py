@@ -13,7 +13,7 @@ Scenario files are written by hand, so the common things have a short form:
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from pydantic import ValidationError
 
@@ -27,8 +27,13 @@ DECISION_KINDS: frozenset[str] = frozenset(k.value for k in DecisionKind)
 _BARE = frozenset({"pass", "save", "run_for_sheriff", "withdraw", "tear_badge"})
 _TARGETED = frozenset({"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect"})
 INTEGER_ANSWER: dict[str, str] = {
-    "guard": "protect", "knife": "kill", "seer": "inspect", "vote": "vote",
-    "sheriff_vote": "vote", "shoot": "shoot", "badge": "pass_badge",
+    "guard": "protect",
+    "knife": "kill",
+    "seer": "inspect",
+    "vote": "vote",
+    "sheriff_vote": "vote",
+    "shoot": "shoot",
+    "badge": "pass_badge",
     **{kind: kind for kind in _TARGETED | {"self_explode"}},
 }
 """Keys whose answer may be a bare seat number, and the action that number is a target of."""
@@ -49,7 +54,9 @@ def parse_action(value: object, key: str) -> Action:
     if isinstance(value, int):
         verb = INTEGER_ANSWER.get(key)
         if verb is None:
-            raise ValueError(f"a bare seat number needs a key with one targeted action, not {key!r}")
+            raise ValueError(
+                f"a bare seat number needs a key with one targeted action, not {key!r}"
+            )
         return _validate({"kind": verb, "target": value})
     if isinstance(value, dict):
         return _validate(value)
@@ -107,7 +114,7 @@ def _validate(data: dict[str, object]) -> Action:
 def format_action(action: Action) -> str:
     """An action in the compact notation (for messages)."""
     data = action.model_dump(exclude_defaults=True, exclude={"kind"})
-    parts = [action.kind]
+    parts: list[str] = [action.kind]
     for value in data.values():
         if isinstance(value, list | tuple):
             parts.extend(str(v) for v in value)
@@ -164,8 +171,7 @@ def parse_point(text: str) -> CheckPoint:
         raise ValueError(f"{text!r} is not a check point; write night N, morning N, exile N or end")
     if match.group(1) is None:
         return CheckPoint("end", 0)
-    kind = match.group(1)
-    assert kind in ("night", "morning", "exile")
+    kind = cast(Literal["night", "morning", "exile"], match.group(1))
     return CheckPoint(kind, int(match.group(2)))
 
 

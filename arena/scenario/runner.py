@@ -1,11 +1,10 @@
-"""Play a scenario: drive the referee with the script, defaults and refusals, up to its
-check point.
+"""Play a scenario: drive the referee with the script, defaults and refusals.
 
 The runner answers each batch of requests in seat order: a scripted answer when one
 matches, otherwise the request's own `default` (the passive choice documented in
 docs/scenarios.md). A default the rules do not allow as an answer (an empty knife where
 wolves may not skip) is applied the way the arena applies a timeout: as a recorded
-`ActionDefaulted`. The run stops as soon as the check point has passed.
+`ActionDefaulted`. The run stops as soon as the scenario's check point has passed.
 """
 
 from __future__ import annotations
@@ -16,12 +15,12 @@ from dataclasses import dataclass, field
 
 from arena.rules import events as ev
 from arena.rules.actions import Action
-from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.decisions import DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError
 from arena.rules.referee import Referee
 from arena.rules.roles import is_wolf
 from arena.rules.types import Phase, SeatId
-from arena.scenario.model import Refusal, Scenario, ScriptEntry
+from arena.scenario.model import Refusal, Scenario
 from arena.scenario.notation import DECISION_KINDS, CheckPoint, format_action, phase_key
 
 SCENARIO_DEFAULT = "scenario: no scripted answer, the request's default"
@@ -61,7 +60,7 @@ class Timeline:
         self._label = "setup"
         self._announced = False
 
-    def feed(self, events: list[ev.Event] | tuple[ev.Event, ...]) -> None:
+    def feed(self, events: Sequence[ev.Event]) -> None:
         """Label the events not seen yet; record the cut when the point has passed."""
         for index in range(len(self.phases), len(events)):
             event = events[index]
@@ -133,7 +132,8 @@ class Cursor:
         """Entries with answers never asked for."""
         return [
             f"{e.phase} {e.who} {e.key}: {format_action(e.actions[self._used[i]])}"
-            for i, e in enumerate(self._entries) if self._used[i] < len(e.actions)
+            for i, e in enumerate(self._entries)
+            if self._used[i] < len(e.actions)
         ]
 
 
@@ -146,6 +146,10 @@ class _Play:
     refusals: list[Refusal]
     asked: list[Asked] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    batches: defaultdict[tuple[str, DecisionKind], int] = field(
+        default_factory=lambda: defaultdict(int)
+    )
+    """How many batches with a request of each kind each phase has had so far."""
 
     def step(self) -> bool:
         """Answer one batch; False when the run must stop."""
@@ -181,8 +185,12 @@ class _Play:
 
     def _refusals(self, phase: str, batch: tuple[DecisionRequest, ...]) -> bool:
         kinds = {request.kind for request in batch}
+        for kind in kinds:
+            self.batches[(phase, kind)] += 1
         for refusal in list(self.refusals):
             if refusal.phase != phase or refusal.kind not in kinds:
+                continue
+            if self.batches[(phase, refusal.kind)] != refusal.nth:
                 continue
             self.refusals.remove(refusal)
             tried = f"{phase} seat {refusal.seat} '{format_action(refusal.action)}'"
@@ -220,18 +228,19 @@ def play(scenario: Scenario) -> Run:
         problems += _ended_early(scenario.at, referee.events, timeline.phases)
         problems += [f"script entry never used: {u}" for u in run.cursor.unused()]
         problems += [
-            f"refused: no {r.kind} request in {r.phase} to try seat {r.seat}'s answer on"
+            f"refused: no batch #{r.nth} of {r.kind} requests in {r.phase} to try seat "
+            f"{r.seat}'s answer on"
             for r in run.refusals
         ]
     return Run(
-        events=tuple(referee.events[:cut]), phases=tuple(timeline.phases[:cut]),
-        asked=tuple(a for a in run.asked if a.at <= cut), problems=tuple(problems),
+        events=tuple(referee.events[:cut]),
+        phases=tuple(timeline.phases[:cut]),
+        asked=tuple(a for a in run.asked if a.at <= cut),
+        problems=tuple(problems),
     )
 
 
-def _ended_early(
-    point: CheckPoint, events: Sequence[ev.Event], phases: Sequence[str]
-) -> list[str]:
+def _ended_early(point: CheckPoint, events: Sequence[ev.Event], phases: Sequence[str]) -> list[str]:
     ended = [i for i, e in enumerate(events) if isinstance(e, ev.GameEnded)]
     if not ended or point.phase is None:
         return []

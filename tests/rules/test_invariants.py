@@ -1,6 +1,6 @@
 """Seeded random playthroughs on every board and preset, checked against invariants.
 
-Set ARENA_FUZZ_GAMES to play more games per board and preset (default 60: 1,260 games).
+Set ARENA_FUZZ_GAMES to play more games per board and preset (default 100: 2,100 games).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from arena.rules.visibility import SeatViewer
 from arena.rules.win import wolves_have_won
 from tests.conftest import play_random
 
-GAMES = int(os.environ.get("ARENA_FUZZ_GAMES", "60"))
+GAMES = int(os.environ.get("ARENA_FUZZ_GAMES", "100"))
 PRESETS = ("tournament", "site", "classic")
 DEPARTING = {DecisionKind.SHOOT, DecisionKind.BADGE}
 

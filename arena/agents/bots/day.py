@@ -72,7 +72,8 @@ def withdraw(r: Reading, request: DecisionRequest, seed: int, rng: random.Random
 
 
 def sheriff_vote(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
-    """Good: the candidate trusted most. Wolves: a partner, else the least dangerous one."""
+    """Good: the seer believed, else the candidate trusted most. Wolves: a partner, else
+    the least dangerous candidate."""
     option = request.option("vote")
     targets = option.targets if option is not None else ()
     if not targets:
@@ -86,8 +87,10 @@ def sheriff_vote(r: Reading, request: DecisionRequest, rng: random.Random) -> Ac
         p = wolf_probabilities(r, public_outlook(r))
         choice = top({t: p.get(t, 0.5) - (5.0 if t in real else 0.0) for t in targets}, rng)
     else:
-        p = wolf_probabilities(r, own_outlook(r))
-        choice = bottom({t: p.get(t, 0.5) for t in targets}, rng)
+        o = own_outlook(r)
+        seers = {t: c for t, c in credibility(r, o).items() if t in targets and c >= 0.45}
+        p = wolf_probabilities(r, o)
+        choice = top(seers, rng) if seers else bottom({t: p.get(t, 0.5) for t in targets}, rng)
     return Vote(target=choice) if choice is not None else Pass()
 
 

@@ -7,7 +7,7 @@ one seat's `Observation` (public events, its own secrets, its team's channel) an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.rules import events as ev
 from arena.rules.actions import Claims
@@ -80,8 +80,8 @@ class Reading:
     """Every night's wolf talk as (night, wolf, text) (wolves only)."""
     nominations: tuple[tuple[int, SeatId, SeatId | None], ...]
     """Tonight's knife nominations as (round, wolf, target) (wolves only)."""
-    claims_so_far: tuple[SpeechRecord, ...]
-    """This seat's own earlier speeches (to keep its story consistent)."""
+    memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
     @property
     def is_wolf(self) -> bool:
@@ -93,86 +93,124 @@ class Reading:
         return tuple(s for s in self.present if s != self.me)
 
 
-@dataclass
-class _Fold:
-    phase: Phase | None = None
-    day: int = 0
-    dawn: bool = False
-    team: frozenset[SeatId] = frozenset()
+class Ledger:
+    """The running fold behind `Reading`: fed a seat's visible events once each, in order.
+
+    A seat's views only grow (perfect recall), so a bot keeps one ledger and feeds it the
+    events its new view adds (`Ledger.extend`); a view that does not extend what was fed
+    (another seat, another game, an edited log) starts a fresh ledger. Either way the
+    reading depends on the view alone.
+    """
+
+    def __init__(self, me: SeatId) -> None:
+        self.me = me
+        self.fed: list[ev.Event] = []
+        self.phase: Phase | None = None
+        self.day = 0
+        self.dawn = False
+        self.team: frozenset[SeatId] = frozenset()
+        self.public_wolves: set[SeatId] = set()
+        self.public_goods: set[SeatId] = set()
+        self.checks: list[tuple[SeatId, bool]] = []
+        self.knives: list[SeatId] = []
+        self.speeches: list[SpeechRecord] = []
+        self.ballots: list[BallotRecord] = []
+        self.night_deaths: set[SeatId] = set()
+        self.taken: set[SeatId] = set()
+        self.candidates: tuple[SeatId, ...] = ()
+        self.recommended: tuple[SeatId, ...] = ()
+        self.whispers: list[tuple[int, SeatId, str]] = []
+        self.nominations: list[tuple[int, SeatId, SeatId | None]] = []
+
+    def extends(self, view: Observation) -> bool:
+        """Whether `view` is this ledger's seat's view and begins with every event fed."""
+        seen = view.seen
+        return (
+            isinstance(view.viewer, SeatViewer) and view.viewer.seat == self.me
+            and len(seen) >= len(self.fed)
+            and all(s.event is e for s, e in zip(seen, self.fed, strict=False))
+        )
+
+    def extend(self, view: Observation) -> None:
+        """Feed the events of `view` past those already fed (call after `extends`)."""
+        for seen in view.seen[len(self.fed):]:
+            self._feed(seen.event)
+            self.fed.append(seen.event)
+
+    def _feed(self, event: ev.Event) -> None:  # noqa: C901 - one flat dispatch on the kind
+        match event:
+            case ev.PhaseStarted(phase=phase, day=day):
+                self.phase, self.day, self.dawn = phase, day, phase is Phase.ANNOUNCEMENT
+                if phase is Phase.NIGHT:
+                    self.nominations, self.recommended = [], ()
+            case ev.WolvesMet(seats=seats):
+                self.team = frozenset(seats)
+            case ev.SeerChecked(target=target, is_wolf=wolf):
+                self.checks.append((target, wolf))
+            case ev.KnifeShownToWitch(target=target) if target is not None:
+                self.knives.append(target)
+            case ev.Spoke(seat=seat, claims=claims, context=context):
+                self.speeches.append(SpeechRecord(seat, self.day, context, claims))
+            case ev.VoteCast(ballot=ballot, voter=voter, target=target):
+                self.ballots.append(BallotRecord(self.day, ballot, voter, target))
+            case ev.DeathsAnnounced(seats=seats) if self.dawn:
+                self.night_deaths.update(seats)
+                self.dawn = False
+            case ev.SelfExploded(seat=seat):
+                self.public_wolves.add(seat)
+            case ev.PlayerShot(seat=seat, role=role, target=target):
+                (self.public_wolves if is_wolf(role) else self.public_goods).add(seat)
+                if role is Role.WHITE_WOLF_KING:
+                    self.taken.add(target)
+            case ev.IdiotRevealed(seat=seat):
+                self.public_goods.add(seat)
+            case ev.SheriffCandidates(seats=seats):
+                self.candidates = seats
+            case ev.SheriffWithdrew(seats=seats):
+                self.candidates = tuple(s for s in self.candidates if s not in seats)
+            case ev.ExileRecommended(targets=targets):
+                self.recommended = targets
+            case ev.WolfWhispered(seat=seat, text=text):
+                self.whispers.append((self.day, seat, text))
+            case ev.KnifeNominated(seat=seat, target=target, round=round_):
+                self.nominations.append((round_, seat, target))
+
+    def reading(self, view: Observation) -> Reading:
+        """The `Reading` of `view` (already fed to this ledger).
+
+        Raises:
+            ValueError: the seat has no card yet.
+        """
+        know = view.knowledge
+        if know.own_role is None:
+            raise ValueError(f"seat {self.me} has not been dealt a card yet")
+        speeches = tuple(self.speeches)
+        return Reading(
+            me=self.me, role=know.own_role, day=know.day, phase=know.phase, seats=know.seats,
+            role_counts=dict(know.role_counts),
+            wolf_total=sum(n for r, n in know.role_counts.items() if is_wolf(r)),
+            present=know.present(),
+            team=self.team if is_wolf(know.own_role) else frozenset(),
+            public_wolves=frozenset(self.public_wolves),
+            public_goods=frozenset(self.public_goods), checks=tuple(self.checks),
+            knives_seen=tuple(self.knives), speeches=speeches, ballots=tuple(self.ballots),
+            night_deaths=frozenset(self.night_deaths), taken_by_wwk=frozenset(self.taken),
+            sheriff=know.sheriff, candidates=self.candidates, recommended=self.recommended,
+            whispers=tuple(self.whispers), nominations=tuple(self.nominations),
+        )
 
 
-def read(view: Observation) -> Reading:
-    """Fold `view` into a `Reading`.
+def read(view: Observation, ledger: Ledger | None = None) -> tuple[Reading, Ledger]:
+    """Fold `view` into a `Reading`, reusing `ledger` when the view extends it.
+
+    Returns the reading and the ledger to keep for the next view.
 
     Raises:
         ValueError: the view is not a seat's view, or the seat has no card yet.
     """
     if not isinstance(view.viewer, SeatViewer):
         raise ValueError("a bot plays from a seat's view (viewer seat:N)")
-    know = view.knowledge
-    if know.own_role is None:
-        raise ValueError(f"seat {view.viewer.seat} has not been dealt a card yet")
-    me = view.viewer.seat
-    f = _Fold()
-    public_wolves: set[SeatId] = set()
-    public_goods: set[SeatId] = set()
-    checks: list[tuple[SeatId, bool]] = []
-    knives: list[SeatId] = []
-    speeches: list[SpeechRecord] = []
-    ballots: list[BallotRecord] = []
-    night_deaths: set[SeatId] = set()
-    taken: set[SeatId] = set()
-    candidates: tuple[SeatId, ...] = ()
-    recommended: tuple[SeatId, ...] = ()
-    whispers: list[tuple[int, SeatId, str]] = []
-    nominations: list[tuple[int, SeatId, SeatId | None]] = []
-    for event in view.events:
-        match event:
-            case ev.PhaseStarted(phase=phase, day=day):
-                f.phase, f.day, f.dawn = phase, day, phase is Phase.ANNOUNCEMENT
-                if phase is Phase.NIGHT:
-                    nominations, recommended = [], ()
-            case ev.WolvesMet(seats=seats):
-                f.team = frozenset(seats)
-            case ev.SeerChecked(target=target, is_wolf=wolf):
-                checks.append((target, wolf))
-            case ev.KnifeShownToWitch(target=target) if target is not None:
-                knives.append(target)
-            case ev.Spoke(seat=seat, claims=claims, context=context):
-                speeches.append(SpeechRecord(seat, f.day, context, claims))
-            case ev.VoteCast(ballot=ballot, voter=voter, target=target):
-                ballots.append(BallotRecord(f.day, ballot, voter, target))
-            case ev.DeathsAnnounced(seats=seats):
-                if f.dawn:
-                    night_deaths.update(seats)
-                    f.dawn = False
-            case ev.SelfExploded(seat=seat):
-                public_wolves.add(seat)
-            case ev.PlayerShot(seat=seat, role=role, target=target):
-                (public_wolves if is_wolf(role) else public_goods).add(seat)
-                if role is Role.WHITE_WOLF_KING:
-                    taken.add(target)
-            case ev.IdiotRevealed(seat=seat):
-                public_goods.add(seat)
-            case ev.SheriffCandidates(seats=seats):
-                candidates = seats
-            case ev.SheriffWithdrew(seats=seats):
-                candidates = tuple(s for s in candidates if s not in seats)
-            case ev.ExileRecommended(targets=targets):
-                recommended = targets
-            case ev.WolfWhispered(seat=seat, text=text):
-                whispers.append((f.day, seat, text))
-            case ev.KnifeNominated(seat=seat, target=target, round=round_):
-                nominations.append((round_, seat, target))
-    return Reading(
-        me=me, role=know.own_role, day=know.day, phase=know.phase, seats=know.seats,
-        role_counts=dict(know.role_counts),
-        wolf_total=sum(n for r, n in know.role_counts.items() if is_wolf(r)),
-        present=know.present(), team=f.team if is_wolf(know.own_role) else frozenset(),
-        public_wolves=frozenset(public_wolves), public_goods=frozenset(public_goods),
-        checks=tuple(checks), knives_seen=tuple(knives), speeches=tuple(speeches),
-        ballots=tuple(ballots), night_deaths=frozenset(night_deaths),
-        taken_by_wwk=frozenset(taken), sheriff=know.sheriff, candidates=candidates,
-        recommended=recommended, whispers=tuple(whispers), nominations=tuple(nominations),
-        claims_so_far=tuple(s for s in speeches if s.seat == me),
-    )
+    if ledger is None or not ledger.extends(view):
+        ledger = Ledger(view.viewer.seat)
+    ledger.extend(view)
+    return ledger.reading(view), ledger

@@ -1,0 +1,271 @@
+"""Seat specs → agents, and the pre-game check of every model endpoint.
+
+A seat spec maps seats to an agent: `1-6=openai:gpt-4.1-mini`, `7-12=bot`,
+`3=langchain:anthropic:claude-sonnet-4-5`, `5=random`, `1,3,5=bot`. Later specs override
+earlier ones and unassigned seats are `bot`, the embedded default. Endpoints and keys come
+from the SDKs' usual environment variables (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+`ANTHROPIC_API_KEY`, …) or from a YAML spec file (`load_spec_file`); keys themselves never
+go in the file, only the name of the variable holding them.
+
+Seats with the same agent spec and endpoint share one chat model, so an endpoint is probed
+once and keeps one connection pool. `preflight` checks keys (without network), then
+probes every endpoint concurrently, and fails with one clear `ArenaError` before the game
+starts — never in the middle of one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from arena.agents.base import Agent
+from arena.agents.llm_agent import LLMAgent
+from arena.agents.random_agent import RandomAgent
+from arena.llm.base import AnswerMode, ChatModel, Probed
+from arena.llm.retry import RetryPolicy
+from arena.rules.config import GameConfig
+from arena.rules.errors import ArenaError
+from arena.rules.types import SeatId
+from arena.transcript import Lang
+
+AgentKind = Literal["bot", "random", "openai", "langchain"]
+
+
+class SeatSpec(BaseModel):
+    """What plays a seat: a kind and, for model seats, the model."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: AgentKind
+    model: str | None = None
+    """`gpt-4.1-mini` for `openai`; `provider:model` for `langchain`."""
+
+    @property
+    def label(self) -> str:
+        """The spec as written: `bot`, `openai:gpt-4.1-mini`, `langchain:anthropic:…`."""
+        return self.kind if self.model is None else f"{self.kind}:{self.model}"
+
+
+class EndpointSettings(BaseModel):
+    """How to reach one provider or model (a spec file's `endpoints` entry)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_url: str | None = None
+    api_key_env: str | None = None
+    """The environment variable holding the key (the SDK's usual one when omitted)."""
+    timeout_s: float = Field(60.0, gt=0)
+    retries: int = Field(3, ge=0)
+    mode: AnswerMode | None = None
+    """Skip the probe and use this answer mode."""
+    temperature: float | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    """Extra keyword arguments for `init_chat_model` (LangChain seats)."""
+
+
+class MatchSpec(BaseModel):
+    """A spec file: seats, prompt language and version, endpoints."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seats: tuple[str, ...] = ()
+    lang: Lang = "zh"
+    prompt_version: str = "v1"
+    endpoints: dict[str, EndpointSettings] = Field(default_factory=dict)
+    """Keyed by `openai`, `langchain:anthropic`, or a full agent spec; the most specific
+    key that prefixes a seat's spec applies."""
+
+
+_SEATS = re.compile(r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+
+
+def parse_seat_spec(text: str, seats: int) -> dict[SeatId, SeatSpec]:
+    """Parse one `SEATS=AGENT` spec for a table of `seats`.
+
+    Raises:
+        ArenaError: naming the spec and what is wrong with it.
+    """
+    left, sep, right = (part.strip() for part in text.partition("="))
+    if not sep or not _SEATS.match(left.replace(" ", "")):
+        raise ArenaError(f"bad seat spec {text!r}: use SEATS=AGENT, e.g. 1-6=openai:gpt-4.1-mini")
+    numbers: list[int] = []
+    for chunk in left.replace(" ", "").split(","):
+        low, _, high = chunk.partition("-")
+        first, last = int(low), int(high or low)
+        if not 1 <= first <= last <= seats:
+            raise ArenaError(f"bad seat spec {text!r}: seats must be within 1-{seats}")
+        numbers.extend(range(first, last + 1))
+    return dict.fromkeys(numbers, _agent_spec(right, text))
+
+
+def _agent_spec(agent: str, text: str) -> SeatSpec:
+    kind, _, model = agent.partition(":")
+    if kind == "bot" and not model:
+        return SeatSpec(kind="bot")
+    if kind == "random" and not model:
+        return SeatSpec(kind="random")
+    if kind == "openai" and model:
+        return SeatSpec(kind="openai", model=model)
+    if kind == "langchain" and ":" in model.strip(":"):
+        return SeatSpec(kind="langchain", model=model)
+    raise ArenaError(
+        f"bad seat spec {text!r}: the agent must be bot, random, openai:MODEL or "
+        "langchain:PROVIDER:MODEL"
+    )
+
+
+def parse_seats(specs: Sequence[str], seats: int) -> dict[SeatId, SeatSpec]:
+    """Every seat's spec: later specs override earlier ones; unassigned seats are `bot`."""
+    table = dict.fromkeys(range(1, seats + 1), SeatSpec(kind="bot"))
+    for text in specs:
+        table.update(parse_seat_spec(text, seats))
+    return table
+
+
+def load_spec_file(path: Path) -> MatchSpec:
+    """Read a YAML match spec.
+
+    Raises:
+        ArenaError: the file is missing, not YAML, or has an unknown or invalid field.
+    """
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        return MatchSpec.model_validate(data)
+    except OSError as exc:
+        raise ArenaError(f"cannot read spec file {path}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise ArenaError(f"spec file {path} is not valid YAML: {exc}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ArenaError(f"spec file {path}: {where}: {first['msg']}") from None
+
+
+def build_agents(
+    seats: Mapping[SeatId, SeatSpec],
+    config: GameConfig,
+    seed: int,
+    spec: MatchSpec | None = None,
+) -> dict[SeatId, Agent]:
+    """One agent per seat; model seats with the same spec and endpoint share a model."""
+    spec = spec or MatchSpec()
+    models: dict[str, ChatModel] = {}
+    agents: dict[SeatId, Agent] = {}
+    for seat, seat_spec in sorted(seats.items()):
+        if seat_spec.kind == "bot":
+            agents[seat] = _bot(seed * 1000 + seat)
+        elif seat_spec.kind == "random":
+            agents[seat] = RandomAgent(seed * 1000 + seat)
+        else:
+            key = seat_spec.label
+            if key not in models:
+                models[key] = chat_model(seat_spec, endpoint_settings(seat_spec, spec))
+            agents[seat] = LLMAgent(
+                models[key],
+                lang=spec.lang,
+                rules=config.rules,
+                label=seat_spec.label,
+                prompt_version=spec.prompt_version,
+            )
+    return agents
+
+
+def _bot(seed: int) -> Agent:
+    """The heuristic bot (imported here so model seats work without it)."""
+    from arena.agents.bot import BotAgent
+
+    agent: Agent = BotAgent(seed)
+    return agent
+
+
+def endpoint_settings(seat: SeatSpec, spec: MatchSpec) -> EndpointSettings:
+    """The most specific `endpoints` entry for `seat` (defaults when none applies)."""
+    label = seat.label
+    keys = [k for k in spec.endpoints if label == k or label.startswith(k + ":")]
+    return spec.endpoints[max(keys, key=len)] if keys else EndpointSettings()
+
+
+def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
+    """The chat model for a model seat (built lazily: nothing connects yet)."""
+    assert seat.model is not None
+    retry = RetryPolicy(retries=settings.retries)
+    if seat.kind == "openai":
+        from arena.llm.openai_provider import OpenAIChatModel
+
+        return OpenAIChatModel(
+            seat.model,
+            base_url=settings.base_url,
+            api_key_env=settings.api_key_env or "OPENAI_API_KEY",
+            timeout_s=settings.timeout_s,
+            retry=retry,
+            mode=settings.mode,
+            temperature=settings.temperature,
+        )
+    from arena.llm.langchain_provider import LangChainChatModel
+
+    options = dict(settings.options)
+    if settings.base_url is not None:
+        options.setdefault("base_url", settings.base_url)
+    if settings.temperature is not None:
+        options.setdefault("temperature", settings.temperature)
+    if settings.api_key_env is not None:
+        options.setdefault("api_key", _env_key(settings.api_key_env))
+    return LangChainChatModel(
+        seat.model, timeout_s=settings.timeout_s, retry=retry, mode=settings.mode, **options
+    )
+
+
+def _env_key(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise ArenaError(f"{name} is not set (named as api_key_env in the spec file)")
+    return value
+
+
+async def preflight(
+    agents: Mapping[SeatId, Agent], *, timeout_s: float = 60.0
+) -> dict[str, dict[str, Any]]:
+    """Check every model endpoint before a game; returns `ReplayHeader.endpoints`.
+
+    Keys are checked first for all endpoints (no network), then every endpoint is probed
+    concurrently. The result maps each endpoint to its capability record.
+
+    Raises:
+        ArenaError: a missing key, an unreachable endpoint, a rejected key, an unknown
+            model, or a probe past `timeout_s` — naming the endpoint and its seats.
+    """
+    users: dict[int, tuple[Probed, list[SeatId]]] = {}
+    for seat, agent in sorted(agents.items()):
+        chat = getattr(agent, "chat", None)
+        if isinstance(chat, Probed):
+            users.setdefault(id(chat), (chat, []))[1].append(seat)
+    for chat, seats in users.values():
+        try:
+            chat.check_credentials()
+        except ArenaError as exc:
+            raise ArenaError(f"seats {_seats(seats)}: {exc}") from None
+
+    async def probe(chat: Probed, seats: list[SeatId]) -> tuple[str, dict[str, Any]]:
+        try:
+            caps = await asyncio.wait_for(chat.probe(), timeout_s)
+        except TimeoutError:
+            raise ArenaError(
+                f"{chat.endpoint} (seats {_seats(seats)}): no answer within {timeout_s:g} s"
+            ) from None
+        except ArenaError as exc:
+            raise ArenaError(f"seats {_seats(seats)}: {exc}") from None
+        return chat.endpoint, caps.model_dump(mode="json")
+
+    results = await asyncio.gather(*(probe(c, s) for c, s in users.values()))
+    return dict(results)
+
+
+def _seats(seats: Sequence[SeatId]) -> str:
+    return ",".join(map(str, seats))

@@ -1,0 +1,68 @@
+"""`arena dashboard`: serve the Streamlit dashboard over a replay folder (and Redis).
+
+The dashboard is a separate Streamlit script (`dashboard/app.py`); this command checks the
+arguments, then runs `streamlit run` on it in the foreground, passing the folder and the
+Redis URL as script arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.rules.errors import ArenaError
+
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+"""The dashboard's entry script (beside the `arena` package in a source checkout)."""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `arena dashboard`."""
+    dash = sub.add_parser("dashboard", help="browse replays, ratings and live games in a browser")
+    dash.add_argument(
+        "--replays", type=Path, default=Path("replays"), help="replay folder (default: replays/)"
+    )
+    dash.add_argument("--port", type=int, default=8501, help="HTTP port (default: 8501)")
+    dash.add_argument(
+        "--redis", default=None, metavar="URL", help="Redis URL for live games (default: none)"
+    )
+    dash.add_argument(
+        "--address", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)"
+    )
+    dash.set_defaults(handler=_dashboard)
+
+
+def streamlit_command(args: argparse.Namespace) -> list[str]:
+    """The `streamlit run` command line for `args`.
+
+    Raises:
+        ArenaError: the folder, port or URL is unusable, or Streamlit is not installed.
+    """
+    if not args.replays.is_dir():
+        raise ArenaError(f"replay folder {args.replays} does not exist or is not a folder")
+    if not 1 <= args.port <= 65535:
+        raise ArenaError(f"--port must be between 1 and 65535, got {args.port}")
+    if args.redis is not None and not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise ArenaError(f"--redis must be a redis://, rediss:// or unix:// URL: {args.redis!r}")
+    if not APP.is_file():
+        raise ArenaError(f"the dashboard script {APP} is missing (run from a source checkout)")
+    if importlib.util.find_spec("streamlit") is None:
+        raise ArenaError("streamlit is not installed: pip install 'werewolf-arena[dashboard]'")
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.port", str(args.port), "--server.address", args.address,
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--", "--replays", str(args.replays.resolve()),
+    ]  # fmt: skip
+    if args.redis is not None:
+        command += ["--redis", args.redis]
+    return command
+
+
+def _dashboard(args: argparse.Namespace) -> int:
+    command = streamlit_command(args)
+    print(f"arena dashboard: http://{args.address}:{args.port}/  (Ctrl-C stops it)")
+    return subprocess.call(command)

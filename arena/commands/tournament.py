@@ -1,0 +1,268 @@
+"""`arena tournament run|submit|status` and `arena worker`: many games, on one or many machines.
+
+`run` plays a tournament in this process (an in-process queue and `--workers` match
+slots); `submit` queues it on Redis for `arena worker` processes on any machines;
+`status` reports progress from Redis or, without it, from the replay directory. Every
+check (the file, the agents, the boards, the server) happens before anything is queued.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.queue.jobs import FINAL_STATES, GameState, GameStatus, MatchJob, Spend, spend_of
+from arena.queue.memory_queue import MemoryQueue
+from arena.queue.redis_queue import RedisQueue
+from arena.queue.seating import build_seats, is_model, preflight
+from arena.queue.worker import Worker, finished_replay, replay_path
+from arena.rules.errors import ArenaError
+from arena.storage.replay_file import read_replay
+from arena.tournament import TournamentSpec, load_spec, schedule
+
+BAR_WIDTH = 30
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `tournament` (run, submit, status) and `worker`."""
+    top = sub.add_parser("tournament", help="run, queue or follow a tournament")
+    actions = top.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    run = actions.add_parser("run", help="play a tournament in this process")
+    run.add_argument("spec", type=Path, help="tournament file (YAML)")
+    run.add_argument("--workers", type=_positive, default=4, help="matches at once (4)")
+    run.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
+    run.set_defaults(handler=_run)
+
+    submit = actions.add_parser("submit", help="queue a tournament on Redis")
+    submit.add_argument("spec", type=Path)
+    submit.add_argument("--redis", required=True, metavar="URL", help="redis://host:6379/0")
+    submit.add_argument(
+        "--replays",
+        type=Path,
+        default=Path("replays"),
+        help="skip games whose finished replay is here",
+    )
+    submit.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="do not probe the model endpoints from here (the workers hold the keys)",
+    )
+    _add_prefix(submit)
+    submit.set_defaults(handler=_submit)
+
+    status = actions.add_parser("status", help="progress, failures, tokens and money")
+    status.add_argument("spec", type=Path)
+    status.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="read the queue (default: the replay directory)",
+    )
+    status.add_argument("--replays", type=Path, default=Path("replays"))
+    _add_prefix(status)
+    status.set_defaults(handler=_status)
+
+    worker = sub.add_parser("worker", help="play queued matches from Redis")
+    worker.add_argument("--redis", required=True, metavar="URL")
+    worker.add_argument("--concurrency", type=_positive, default=4, help="matches at once (4)")
+    worker.add_argument("--replays", type=Path, default=Path("replays"))
+    worker.add_argument(
+        "--heartbeat",
+        type=float,
+        default=15.0,
+        metavar="SECONDS",
+        help="heartbeat lifetime; a dead worker's match resumes after it (15)",
+    )
+    _add_prefix(worker)
+    worker.set_defaults(handler=_worker)
+
+
+def _add_prefix(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--prefix",
+        default="arena",
+        help="Redis key namespace, to keep several arenas on one server",
+    )
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
+    """Probe every model endpoint of the tournament once, before anything is queued.
+
+    Raises:
+        ArenaError: a missing key or an endpoint that does not answer properly.
+    """
+    unchecked = {name for job in jobs for name in job.agents if is_model(job.agents[name])}
+    for job in jobs:
+        if unchecked & set(job.seats):
+            await preflight(build_seats(job, lambda seat: seat))
+            unchecked -= set(job.seats)
+
+
+def pending_jobs(spec: TournamentSpec, replays: Path) -> tuple[list[MatchJob], int]:
+    """The jobs without a finished replay in `replays`, and how many were finished.
+
+    Raises:
+        ArenaError: a replay there holds a different game under one of these ids.
+    """
+    jobs = schedule(spec)
+    todo = [job for job in jobs if finished_replay(replay_path(replays, job.game_id), job) is None]
+    return todo, len(jobs) - len(todo)
+
+
+def progress_lines(
+    statuses: Sequence[GameStatus], spend: dict[str, Spend], *, finished_on_disk: int = 0
+) -> list[str]:
+    """A progress bar, the counts by state, spend per agent, and the failures."""
+    counts = Counter(s.state for s in statuses)
+    counts[GameState.DONE] += finished_on_disk
+    total = len(statuses) + finished_on_disk
+    final = sum(counts[s] for s in FINAL_STATES)
+    filled = BAR_WIDTH * final // total if total else BAR_WIDTH
+    lines = [
+        f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {final}/{total}  "
+        + "  ".join(f"{state.value} {counts[state]}" for state in GameState if counts[state])
+    ]
+    for name, used in sorted(spend.items()):
+        lines.append(f"  {name}: {used.tokens:,} tokens, ${used.usd:.4f}")
+    for s in statuses:
+        if s.state is GameState.FAILED:
+            lines.append(f"  failed {s.game_id} after {s.attempts} attempts: {s.error}")
+        elif s.state is GameState.SKIPPED and s.result is not None:
+            lines.append(f"  skipped {s.game_id}: {s.result.reason}")
+    return lines
+
+
+def _run(args: argparse.Namespace) -> int:
+    spec = load_spec(args.spec)
+    jobs, finished = pending_jobs(spec, args.replays)
+    asyncio.run(check_endpoints(jobs))
+    print(f"{spec.name}: {len(jobs) + finished} games, {finished} already finished")
+    return asyncio.run(_run_embedded(jobs, args.replays, args.workers, finished))
+
+
+async def _run_embedded(jobs: list[MatchJob], replays: Path, workers: int, finished: int) -> int:
+    queue = MemoryQueue()
+    await queue.submit(jobs)
+    ids = [job.game_id for job in jobs]
+    tournament = jobs[0].tournament if jobs else ""
+
+    async def all_final() -> bool:
+        return all(s.state in FINAL_STATES for s in await queue.statuses(ids))
+
+    async def report() -> list[str]:
+        statuses = await queue.statuses(ids)
+        return progress_lines(statuses, await queue.spend(tournament), finished_on_disk=finished)
+
+    async def ticker() -> None:
+        while True:
+            await asyncio.sleep(2.0)
+            print((await report())[0], flush=True)
+
+    tick = asyncio.create_task(ticker())
+    try:
+        stats = await Worker(queue, replays, concurrency=workers, consumer="embedded").run(
+            all_final
+        )
+    finally:
+        tick.cancel()
+    print("\n".join(await report()))
+    print(f"replays in {replays}/")
+    return 1 if stats.failed else 0
+
+
+def _submit(args: argparse.Namespace) -> int:
+    spec = load_spec(args.spec)
+    jobs, finished = pending_jobs(spec, args.replays)
+    if not args.no_preflight:
+        asyncio.run(check_endpoints(jobs))
+    return asyncio.run(_submit_jobs(args.redis, args.prefix, spec.name, jobs, finished))
+
+
+async def _submit_jobs(
+    url: str, prefix: str, name: str, jobs: list[MatchJob], finished: int
+) -> int:
+    queue = await RedisQueue.connect(url, prefix=prefix)
+    try:
+        report = await queue.submit(jobs)
+    finally:
+        await queue.close()
+    print(
+        f"{name}: queued {len(report.queued)}, re-queued {len(report.requeued)} failed, "
+        f"{len(report.existing)} already known, {finished} finished here"
+    )
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    spec = load_spec(args.spec)
+    jobs = schedule(spec)
+    if args.redis is None:
+        lines = _status_from_disk(jobs, args.replays)
+    else:
+        lines = asyncio.run(_status_from_redis(args.redis, args.prefix, spec.name, jobs))
+    print(f"{spec.name}")
+    print("\n".join(lines))
+    return 0
+
+
+def _status_from_disk(jobs: list[MatchJob], replays: Path) -> list[str]:
+    statuses: list[GameStatus] = []
+    spend: dict[str, Spend] = {}
+    for job in jobs:
+        path = replay_path(replays, job.game_id)
+        if finished_replay(path, job) is None:
+            state = GameState.RUNNING if path.exists() else GameState.UNKNOWN
+            statuses.append(GameStatus(game_id=job.game_id, state=state))
+            continue
+        statuses.append(GameStatus(game_id=job.game_id, state=GameState.DONE))
+        for agent, used in spend_of(read_replay(path).traces, job).items():
+            spend[agent] = spend.get(agent, Spend()) + used
+    return progress_lines(statuses, spend)
+
+
+async def _status_from_redis(url: str, prefix: str, name: str, jobs: list[MatchJob]) -> list[str]:
+    queue = await RedisQueue.connect(url, prefix=prefix)
+    try:
+        statuses = await queue.statuses([job.game_id for job in jobs])
+        return progress_lines(statuses, await queue.spend(name))
+    finally:
+        await queue.close()
+
+
+def _worker(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    if args.heartbeat <= 0:
+        raise ArenaError("--heartbeat must be positive")
+    return asyncio.run(
+        _serve(args.redis, args.prefix, args.heartbeat, args.concurrency, args.replays)
+    )
+
+
+async def _serve(url: str, prefix: str, heartbeat: float, concurrency: int, replays: Path) -> int:
+    queue = await RedisQueue.connect(url, prefix=prefix, heartbeat_s=heartbeat)
+    worker = Worker(queue, replays, concurrency=concurrency)
+    logging.getLogger("arena.worker").info(
+        "worker %s: %d slots on %s (prefix %s)", worker.consumer, concurrency, url, prefix
+    )
+    task = asyncio.create_task(worker.run())
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, task.cancel)
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await queue.close()
+    return 0

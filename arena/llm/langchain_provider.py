@@ -1,0 +1,348 @@
+"""Any LangChain chat model (Anthropic, Google, Bedrock, Mistral, …) as a `ChatModel`.
+
+The model is built lazily with `init_chat_model("provider:model", ...)` and asked through
+`bind_tools` with a forced `tool_choice`. As with the OpenAI adapter, the vendor client's
+own retries are off (`max_retries=0`) and `arena.llm.retry` is the one retry layer; since
+each vendor raises its own exception types, transient failures are recognised by their
+HTTP status (429, 5xx) or as timeouts and connection errors. A probe picks strict tools
+(OpenAI models only), tools, or JSON in the text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain.chat_models import init_chat_model
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from arena.llm import fallback
+from arena.llm.base import AnswerMode, Capabilities, ProviderError, ToolChoice
+from arena.llm.pricing import PRICES, Price, cost_usd, price_of
+from arena.llm.probe import FORCED_TOOL, ProbeOutcome, choose_mode, probe_messages, probe_tools
+from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
+from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
+from arena.rules.errors import ArenaError
+
+KEY_ENV: dict[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "google_genai": "GOOGLE_API_KEY",
+    "mistralai": "MISTRAL_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "deepseek": "DEEPSEEK_API_KEY",
+    "xai": "XAI_API_KEY",
+    "fireworks": "FIREWORKS_API_KEY",
+    "together": "TOGETHER_API_KEY",
+}
+"""The key each provider package reads; providers not listed (Bedrock, Ollama, Vertex)
+authenticate otherwise and are not checked before the game."""
+
+
+class LangChainChatModel:
+    """A `ChatModel` (and `Probed`) over a LangChain chat model."""
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        timeout_s: float = 60.0,
+        retry: RetryPolicy | None = None,
+        mode: AnswerMode | None = None,
+        prices: Mapping[str, Price] = PRICES,
+        sleep: Sleep = asyncio.sleep,
+        **kwargs: Any,
+    ) -> None:
+        """Describe the model; nothing is built or connected until first use.
+
+        Args:
+            spec: `provider:model`, as `init_chat_model` takes it.
+            timeout_s: per-call timeout.
+            retry: the retry policy (the vendor client's own retries are off).
+            mode: an answer mode to use without probing.
+            prices: the price table.
+            sleep: the wait between retries (tests record it).
+            **kwargs: passed to `init_chat_model` (`base_url`, `api_key`, `temperature`…).
+        """
+        provider, sep, model = spec.partition(":")
+        if not sep or not provider or not model:
+            raise ArenaError(f"a LangChain model is 'provider:model', got {spec!r}")
+        self.provider, self._model = provider, model
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy()
+        self._kwargs = kwargs
+        self._price = price_of(model, prices)
+        self._sleep = sleep
+        self._chat: BaseChatModel | None = None
+        self._lock: asyncio.Lock | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.capabilities: Capabilities | None = None
+        if mode is not None:
+            self.capabilities = Capabilities(
+                endpoint=self.endpoint,
+                model=model,
+                mode=mode,
+                probed=False,
+                priced=self._price is not None,
+            )
+
+    @property
+    def model(self) -> str:
+        """The model's name (without the provider)."""
+        return self._model
+
+    @property
+    def endpoint(self) -> str:
+        """`langchain:<provider>:<model>@<base_url or provider default>`."""
+        where = self._kwargs.get("base_url") or "default"
+        return f"langchain:{self.provider}:{self._model}@{where}"
+
+    def check_credentials(self) -> None:
+        """Fail fast on a missing provider package or key.
+
+        Raises:
+            ArenaError: the provider package is not installed, or its key is not set.
+        """
+        env = KEY_ENV.get(self.provider)
+        local = self.provider == "openai" and "base_url" in self._kwargs
+        if env and not local and "api_key" not in self._kwargs and not os.environ.get(env):
+            raise ArenaError(f"{env} is not set: {self.endpoint} needs an API key")
+        self._chat_()
+
+    async def probe(self) -> Capabilities:
+        """Find the best answer mode: strict tools (OpenAI), tools, else JSON in text.
+
+        A mode given at construction is kept; one probe question still checks that the
+        endpoint answers.
+
+        Raises:
+            ArenaError: the endpoint is unreachable or rejects the key.
+        """
+        self.check_credentials()
+        if self.capabilities is not None and not self.capabilities.probed:
+            return await self._check_configured(self.capabilities)
+        modes: tuple[AnswerMode, ...] = (
+            ("tools_strict", "tools") if self.provider == "openai" else ("tools",)
+        )
+        outcomes: dict[AnswerMode, ProbeOutcome] = {}
+        for mode in modes:
+            outcomes[mode] = await self._probe_once(mode)
+            if outcomes[mode].ok:
+                break
+        self.capabilities = choose_mode(
+            self.endpoint, self._model, outcomes, priced=self._price is not None
+        )
+        return self.capabilities
+
+    async def generate(
+        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
+    ) -> ModelReply:
+        """One call in the probed answer mode, retried when transient.
+
+        Raises:
+            ProviderError: the call failed after retries or was rejected.
+        """
+        self._bind_loop()
+        assert self._lock is not None
+        async with self._lock:
+            if self.capabilities is None:
+                await self.probe()
+        assert self.capabilities is not None
+        return await self._generate(messages, tools, tool_choice, self.capabilities.mode)
+
+    async def _generate(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        mode: AnswerMode,
+    ) -> ModelReply:
+        self._bind_loop()
+        chat = self._chat_()
+        runnable: Any = chat
+        text_calls = bool(tools) and mode.startswith("json")
+        if tools and not text_calls:
+            strict = mode == "tools_strict"
+            runnable = chat.bind_tools(
+                [_tool(t, strict=strict) for t in tools], tool_choice=_choice(tool_choice)
+            )
+            prompt = [_message(m) for m in messages]
+        elif text_calls:
+            prompt = [_message(m) for m in fallback.with_instruction(messages, tools, tool_choice)]
+        else:
+            prompt = [_message(m) for m in fallback.flatten(messages)]
+
+        async def call() -> AIMessage:
+            result = await asyncio.wait_for(runnable.ainvoke(prompt), self.timeout_s)
+            assert isinstance(result, AIMessage)
+            return result
+
+        try:
+            answer = await with_retries(
+                call, _classify, self.retry, label=self.endpoint, sleep=self._sleep
+            )
+        except ProviderError:
+            raise
+        except Exception as exc:
+            raise ProviderError(f"{self.endpoint}: {_describe(exc)}") from exc
+        return self._reply(answer, text_calls=text_calls)
+
+    def _bind_loop(self) -> None:
+        """Rebuild the model's clients when the event loop changes (see the OpenAI adapter)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._chat, self._lock = loop, None, asyncio.Lock()
+
+    def _chat_(self) -> BaseChatModel:
+        if self._chat is None:
+            options = {"max_retries": 0, "timeout": self.timeout_s, **self._kwargs}
+            try:
+                chat = init_chat_model(f"{self.provider}:{self._model}", **options)
+            except ImportError as exc:
+                raise ArenaError(
+                    f"{self.endpoint}: the LangChain package for {self.provider!r} is not "
+                    f"installed ({exc})"
+                ) from None
+            except ValueError as exc:
+                raise ArenaError(f"{self.endpoint}: {exc}") from None
+            assert isinstance(chat, BaseChatModel)
+            self._chat = chat
+        return self._chat
+
+    def _reply(self, answer: AIMessage, *, text_calls: bool) -> ModelReply:
+        text = _text(answer.content)
+        calls = tuple(
+            ToolCall(
+                id=c.get("id") or f"call_{i}",
+                name=c["name"],
+                arguments=json.dumps(c["args"], ensure_ascii=False),
+            )
+            for i, c in enumerate(answer.tool_calls)
+        ) + tuple(
+            ToolCall(
+                id=c.get("id") or "invalid", name=c.get("name") or "", arguments=c.get("args") or ""
+            )
+            for c in answer.invalid_tool_calls
+        )
+        if not calls and text_calls:
+            found = fallback.call_from_text(text)
+            calls = (found,) if found is not None else ()
+        usage = _usage(answer.usage_metadata)
+        model = str(answer.response_metadata.get("model_name") or self._model)
+        return ModelReply(
+            text=text,
+            tool_calls=calls,
+            usage=usage,
+            model=model,
+            raw=answer.model_dump(mode="json", exclude_none=True),
+            cost_usd=cost_usd(usage, self._price),
+        )
+
+    async def _check_configured(self, configured: Capabilities) -> Capabilities:
+        """A configured mode is kept; one probe question checks the endpoint answers."""
+        outcome = await self._probe_once(configured.mode)
+        notes = () if outcome.note is None else (outcome.note,)
+        self.capabilities = configured.model_copy(update={"notes": notes, "usage": outcome.usage})
+        return self.capabilities
+
+    async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
+        try:
+            reply = await self._generate(probe_messages(), probe_tools(), FORCED_TOOL, mode)
+        except ProviderError as exc:
+            status = _status(exc.__cause__)
+            if status in (401, 403):
+                raise ArenaError(f"{self.endpoint} rejected the API key: {exc}") from exc
+            if status == 404:
+                raise ArenaError(f"{self.endpoint}: model or route not found: {exc}") from exc
+            if status in (400, 422) or isinstance(exc.__cause__, NotImplementedError):
+                return ProbeOutcome(mode=mode, ok=False, note=f"{mode}: {exc}")
+            raise ArenaError(f"{self.endpoint} is unreachable: {exc}") from exc
+        return ProbeOutcome.of(mode, reply)
+
+
+def _status(exc: BaseException | None) -> int | None:
+    """The HTTP status of a vendor exception, whatever the vendor."""
+    if exc is None:
+        return None
+    status = getattr(exc, "status_code", None)
+    if status is None:
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _classify(exc: BaseException) -> Transient | None:
+    status = _status(exc)
+    if status is not None:
+        if status == 429 or status >= 500:
+            headers = getattr(getattr(exc, "response", None), "headers", None)
+            return Transient(f"HTTP {status}", parse_retry_after(headers))
+        return None
+    name = type(exc).__name__
+    if isinstance(exc, TimeoutError | ConnectionError) or "Timeout" in name or "Connect" in name:
+        return Transient(_describe(exc))
+    return None
+
+
+def _describe(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def _usage(meta: Mapping[str, Any] | None) -> Usage:
+    if not meta:
+        return Usage()
+    details = meta.get("input_token_details") or {}
+    return Usage(
+        prompt_tokens=int(meta.get("input_tokens") or 0),
+        completion_tokens=int(meta.get("output_tokens") or 0),
+        cached_tokens=int(details.get("cache_read") or 0),
+    )
+
+
+def _text(content: str | list[Any]) -> str:
+    if isinstance(content, str):
+        return content
+    parts = [p if isinstance(p, str) else p.get("text", "") for p in content]
+    return "".join(p for p in parts if isinstance(p, str))
+
+
+def _message(message: ChatMessage) -> BaseMessage:
+    match message.role:
+        case "system":
+            return SystemMessage(content=message.content)
+        case "user":
+            return HumanMessage(content=message.content)
+        case "tool":
+            return ToolMessage(content=message.content, tool_call_id=message.tool_call_id or "")
+    valid, invalid = [], []
+    for call in message.tool_calls:
+        try:
+            args = json.loads(call.arguments)
+        except json.JSONDecodeError:
+            args = None
+        if isinstance(args, dict):
+            valid.append({"name": call.name, "args": args, "id": call.id})
+        else:
+            invalid.append(
+                {"name": call.name, "args": call.arguments, "id": call.id, "error": None}
+            )
+    return AIMessage(content=message.content, tool_calls=valid, invalid_tool_calls=invalid)
+
+
+def _tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:
+    function: dict[str, Any] = {
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": spec.parameters,
+    }
+    if strict and spec.strict:
+        function["strict"] = True
+    return {"type": "function", "function": function}
+
+
+def _choice(choice: ToolChoice) -> str:
+    return "any" if choice == "required" else choice

@@ -1,0 +1,278 @@
+"""The worker: claim a match, play (or resume) it under its lease, make it durable, ack.
+
+One `Worker` runs `concurrency` matches at once in one event loop. For each claimed
+lease it:
+
+1. acknowledges at once a game whose finished replay is already on disk (a crash after
+   the replay was written but before the acknowledgement);
+2. skips a game whose agents' budget is spent (recorded as `skipped`);
+3. otherwise plays it, from the start or from the queue's log of an earlier start,
+   writing every line through a `FencedWriter` while a heartbeat task keeps the lease;
+4. writes the replay file durably, then `complete`s the job.
+
+A refused write or a lost heartbeat means another worker owns the match now: this one
+stops it without acknowledging or failing anything. Any other error `fail`s the job
+(re-queued, or dead-lettered after `max_attempts`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.agents.base import Agent
+from arena.match import new_header, play, result_of
+from arena.queue.base import JobQueue
+from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
+from arena.queue.jobs import FencedOut, Lease, MatchJob, MatchResult, over_budget, spend_of
+from arena.queue.seating import EndpointGate, SeatBuilder, build_seats, preflight, throttle
+from arena.rules.errors import ArenaError
+from arena.rules.referee import Referee, play_answers
+from arena.storage.replay_file import ReplayError, ReplayHeader, read_header, read_replay
+
+log = logging.getLogger("arena.worker")
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The seed of one seat's agent in a game (stable across workers and restarts)."""
+    return seed * 100 + seat
+
+
+def replay_path(replays: Path, game_id: str) -> Path:
+    """Where a game's replay file goes."""
+    return replays / f"{game_id}.jsonl"
+
+
+def finished_replay(path: Path, job: MatchJob) -> ReplayHeader | None:
+    """The header of `job`'s finished replay at `path`, or None if there is none yet.
+
+    Raises:
+        ArenaError: a finished replay of a different game has this game's id.
+    """
+    try:
+        header = read_header(path)
+    except ReplayError:
+        return None
+    if header.result is None:
+        return None
+    specs = tuple(s.agent for s in header.seats)
+    expected = tuple(job.agent_of(seat).spec for seat in range(1, len(job.seats) + 1))
+    if header.config != job.config or header.seed != job.seed or specs != expected:
+        raise ArenaError(f"{path} holds a different game with the id {job.game_id}")
+    return header
+
+
+@dataclass
+class WorkerStats:
+    """What one worker did."""
+
+    done: int = 0
+    skipped: int = 0
+    failed: int = 0
+    fenced: int = 0
+    resumed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Worker:
+    """Plays the queue's matches, `concurrency` at a time."""
+
+    def __init__(
+        self,
+        queue: JobQueue,
+        replays: Path,
+        *,
+        concurrency: int = 1,
+        consumer: str | None = None,
+        seat_builder: SeatBuilder = build_seats,
+        poll_s: float = 0.05,
+    ) -> None:
+        self.queue = queue
+        self.replays = replays
+        self.concurrency = concurrency
+        self.consumer = consumer or f"{socket.gethostname()}:{os.getpid()}"
+        self.seat_builder = seat_builder
+        self.poll_s = poll_s
+        self.stats = WorkerStats()
+
+    async def run(self, until: Callable[[], Awaitable[bool]] | None = None) -> WorkerStats:
+        """Take and play matches until `until()` is true (checked when idle), or forever."""
+        stop = asyncio.Event()
+        async with asyncio.TaskGroup() as group:
+            for _ in range(self.concurrency):
+                group.create_task(self._loop(stop, until))
+        return self.stats
+
+    async def _loop(self, stop: asyncio.Event, until: Callable[[], Awaitable[bool]] | None) -> None:
+        while not stop.is_set():
+            lease = await self.queue.claim(self.consumer)
+            if lease is not None:
+                await self.run_match(lease)
+                continue
+            if until is not None and await until():
+                stop.set()
+                return
+            await asyncio.sleep(self.poll_s)
+
+    async def run_match(self, lease: Lease) -> None:
+        """Play one leased match to a durable result (see the module docstring).
+
+        Cancelled (a worker shutting down), it hands the match back at once so another
+        worker resumes it without waiting for the heartbeat to expire.
+        """
+        try:
+            await self._attempt(lease)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await self.queue.abandon(lease)
+            raise
+
+    async def _attempt(self, lease: Lease) -> None:
+        job = lease.job
+        try:
+            await self._run(lease)
+        except* FencedOut as group:
+            self.stats.fenced += 1
+            log.warning("game %s: lease %d lost: %s", job.game_id, lease.token, _first(group))
+        except* Exception as group:
+            error = _describe(_first(group))
+            self.stats.errors.append(f"{job.game_id}: {error}")
+            with contextlib.suppress(FencedOut):
+                dead = await self.queue.fail(lease, error)
+                self.stats.failed += dead
+                log.error(
+                    "game %s: attempt %d failed%s: %s",
+                    job.game_id,
+                    lease.attempt,
+                    " (dead-lettered)" if dead else "",
+                    error,
+                )
+
+    async def _run(self, lease: Lease) -> None:
+        job = lease.job
+        path = replay_path(self.replays, job.game_id)
+        header = finished_replay(path, job)
+        if header is not None:
+            await self._complete(lease, header, spend_path=path)
+            return
+        lines = await self.queue.log(job.game_id)
+        logged = parse_log(lines) if lines else None
+        reason = over_budget(job, await self.queue.spend(job.tournament))
+        if logged is None and reason is not None:
+            result = MatchResult(
+                game_id=job.game_id, status="skipped", reason=reason, worker=self.consumer
+            )
+            await self.queue.complete(lease, result, "")
+            self.stats.skipped += 1
+            return
+        agents = self.seat_builder(job, lambda seat: seat_seed(job.seed, seat))
+        endpoints = await preflight(agents) if logged is None else {}
+        agents = self._throttled(job, agents)
+        if logged is not None:
+            self.stats.resumed += 1
+            log.info(
+                "game %s: resuming at event %d (attempt %d)",
+                job.game_id,
+                logged.events,
+                lease.attempt,
+            )
+        referee, writer = self._prepare(lease, agents, logged, endpoints)
+        await self._play(lease, referee, agents, writer)
+        final = writer.finish(result_of(referee))
+        write_replay(path, final, (await self.queue.log(job.game_id))[1:])
+        await self._complete(lease, final, spend_path=path)
+
+    def _throttled(self, job: MatchJob, agents: dict[int, Agent]) -> dict[int, Agent]:
+        out: dict[int, Agent] = {}
+        for seat, agent in agents.items():
+            endpoint = job.agent_of(seat).endpoint_label
+            limit = job.concurrency.get(endpoint) if endpoint is not None else None
+            gate = None
+            if endpoint is not None and limit is not None:
+                gate = EndpointGate(self.queue, endpoint, limit, 2 * job.limits.call_timeout_s)
+            out[seat] = throttle(agent, gate)
+        return out
+
+    def _prepare(
+        self,
+        lease: Lease,
+        agents: dict[int, Agent],
+        logged: LoggedGame | None,
+        endpoints: dict[str, Any],
+    ) -> tuple[Referee, FencedWriter]:
+        job = lease.job
+        if logged is None:
+            header = new_header(
+                job.game_id,
+                job.config,
+                job.seed,
+                agents,
+                tournament=job.tournament,
+                endpoints=endpoints,
+            )
+            header = header.model_copy(
+                update={
+                    "seats": tuple(
+                        s.model_copy(update={"agent": job.agent_of(s.seat).spec})
+                        for s in header.seats
+                    )
+                }
+            )
+            return Referee(job.config, job.seed), FencedWriter(self.queue, lease, header, None)
+        referee = play_answers(job.config, job.seed, logged.answers)
+        return referee, FencedWriter(self.queue, lease, logged.header, logged)
+
+    async def _play(
+        self, lease: Lease, referee: Referee, agents: dict[int, Agent], writer: FencedWriter
+    ) -> None:
+        async with asyncio.TaskGroup() as group:
+            keeper = group.create_task(self._keep(lease))
+            pump = group.create_task(writer.pump())
+            await play(referee, agents, writer=writer, limits=lease.job.limits.to_limits())
+            writer.close()
+            await pump
+            keeper.cancel()
+
+    async def _keep(self, lease: Lease) -> None:
+        """Refresh the heartbeat three times per lifetime; raise once it is lost."""
+        while True:
+            await asyncio.sleep(self.queue.heartbeat_s / 3)
+            if not await self.queue.heartbeat(lease):
+                raise FencedOut(f"game {lease.job.game_id}: heartbeat refused")
+
+    async def _complete(self, lease: Lease, header: ReplayHeader, *, spend_path: Path) -> None:
+        job = lease.job
+        assert header.result is not None
+        result = MatchResult(
+            game_id=job.game_id,
+            winner=header.result.winner,
+            reason=header.result.reason,
+            days=header.result.days,
+            events=header.result.events,
+            spend=spend_of(read_replay(spend_path).traces, job),
+            replay=str(spend_path),
+            worker=self.consumer,
+        )
+        await self.queue.complete(lease, result, header_line(header))
+        self.stats.done += 1
+        log.info("game %s: %s (%s, day %d)", job.game_id, result.winner, result.reason, result.days)
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first leaf exception of a (possibly nested) exception group."""
+    exc: BaseException = group
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

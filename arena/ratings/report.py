@@ -1,0 +1,150 @@
+"""The leaderboard report: ratings, metrics and costs together, and its flat exports.
+
+`build_report` is what `arena leaderboard` and the dashboard's Leaderboard page show.
+`agent_rows` flattens it to one row per agent (the CSV file, a dataframe); `to_json`
+keeps every count behind every number.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from arena.ratings.loader import SkippedFile
+from arena.ratings.metrics import AgentMetrics, ModelUsage, agent_metrics, model_usage
+from arena.ratings.ratings import Leaderboard, Skill, Standing, WinRate, rate
+from arena.ratings.stats import FrozenModel
+from arena.ratings.tallies import GameSummary, Tallies
+from arena.rules.types import Role
+
+Cell = str | int | float | None
+Row = dict[str, Cell]
+
+
+class Report(FrozenModel):
+    """Everything the leaderboard shows about a set of games."""
+
+    directory: str | None
+    leaderboard: Leaderboard
+    agents: tuple[AgentMetrics, ...]
+    """Deception, reliability and cost metrics, one per agent, sorted by agent."""
+    models: tuple[ModelUsage, ...]
+    skipped: tuple[SkippedFile, ...]
+
+    def metrics_of(self, agent: str) -> AgentMetrics | None:
+        """The metrics of `agent`, if it played."""
+        return next((m for m in self.agents if m.agent == agent), None)
+
+
+def build_report(
+    games: Sequence[GameSummary],
+    *,
+    bootstrap: int = 200,
+    seed: int = 0,
+    confidence: float = 0.95,
+    skipped: Sequence[SkippedFile] = (),
+    directory: str | None = None,
+) -> Report:
+    """Rate `games` and total their metrics (see `rate` for the arguments)."""
+    leaderboard = rate(
+        [g.result for g in games], bootstrap=bootstrap, seed=seed, confidence=confidence
+    )
+    return Report(
+        directory=directory,
+        leaderboard=leaderboard,
+        agents=agent_metrics(games),
+        models=model_usage(games),
+        skipped=tuple(skipped),
+    )
+
+
+def _skill(prefix: str, skill: Skill | None) -> Row:
+    interval = skill.interval if skill is not None else None
+    return {
+        f"{prefix}_mu": skill.mu if skill is not None else None,
+        f"{prefix}_sigma": skill.sigma if skill is not None else None,
+        f"{prefix}_low": interval.low if interval is not None else None,
+        f"{prefix}_high": interval.high if interval is not None else None,
+    }
+
+
+def _wins(prefix: str, wins: WinRate) -> Row:
+    interval = wins.interval
+    return {
+        f"{prefix}_games": wins.games,
+        f"{prefix}_rate": wins.rate,
+        f"{prefix}_low": interval.low if interval is not None else None,
+        f"{prefix}_high": interval.high if interval is not None else None,
+    }
+
+
+def _metrics(m: AgentMetrics) -> Row:
+    wolf, good, total = m.as_wolf, m.as_good, m.total
+    return {
+        "god_claim_rate": wolf.god_claims.value,
+        "claim_survival": wolf.claim_survival.value,
+        "wolf_suspicion": wolf.wolf_suspicion.value,
+        "brier": good.brier.value,
+        "vote_accuracy": good.vote_accuracy.value,
+        "partner_vote_rate": wolf.partner_votes.value,
+        "wolf_speech_shift": wolf.speech_shift.value,
+        "wolf_misdirection": wolf.misdirection.value,
+        "good_speech_shift": good.speech_shift.value,
+        "good_misdirection": good.misdirection.value,
+        "whisper_leak": wolf.whisper_leak.value,
+        "fallback_rate": total.fallbacks.value,
+        "retry_rate": total.retries.value,
+        "model_calls": total.usage.calls,
+        "tokens_per_game": m.tokens_per_game,
+        "cost_per_game_usd": m.cost_per_game,
+    }
+
+
+def _roles(standings: Sequence[Standing]) -> list[Role]:
+    held = {role for s in standings for role in s.role_wins}
+    return [role for role in Role if role in held]
+
+
+def agent_rows(report: Report) -> list[Row]:
+    """One flat row per agent, in leaderboard order; every row has the same columns.
+
+    Rates are fractions in [0, 1]; None means no data (for example no belief reports).
+    """
+    roles = _roles(report.leaderboard.standings)
+    rows = []
+    for s in report.leaderboard.standings:
+        row: Row = {"agent": s.agent, "games": s.games}
+        row |= _skill("rating", s.overall) | _skill("wolf", s.wolf) | _skill("good", s.good)
+        row |= _wins("win", s.wins) | _wins("wolf_win", s.wolf_wins)
+        row |= _wins("good_win", s.good_wins)
+        row["draws"] = s.wins.draws
+        for role in roles:
+            row[f"{role.value}_win_rate"] = s.role_wins.get(role, WinRate()).rate
+        metrics = report.metrics_of(s.agent) or AgentMetrics(
+            agent=s.agent,
+            games=0,
+            wolf_games=0,
+            good_games=0,
+            as_wolf=Tallies(),
+            as_good=Tallies(),
+        )
+        row |= _metrics(metrics)
+        rows.append(row)
+    return rows
+
+
+def to_csv(report: Report) -> str:
+    """`agent_rows` as CSV text with a header line."""
+    rows = agent_rows(report)
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return out.getvalue()
+
+
+def to_json(report: Report) -> str:
+    """The whole report as JSON: every count behind every rate, and the skipped files."""
+    return report.model_dump_json(indent=2)

@@ -1,0 +1,234 @@
+"""Tournament files and their fair schedules.
+
+A tournament file (YAML) names the contestants, the boards and how many games each
+pairing plays. Every game is one pairing: one agent plays every wolf-side seat, the
+other every good-side seat (a lone agent plays itself). The schedule is fair by
+construction:
+
+- **Sides**: with `mirrored: true` (the default) each deal is played twice, same seed and
+  same deal, with the sides swapped, so luck of the deal cancels out between the two
+  agents. Without it, the agents alternate sides game by game.
+- **Seats and roles**: game `g` of a board deals the board's cards in a seeded base order
+  rotated by `g` seats, so over as many games as there are seats every seat holds every
+  card once. All pairings play the same deals and seeds (a duplicate tournament).
+- **Ids**: game `i` of tournament `name` is `name-0000i`; resubmitting the same file
+  never duplicates a game, and finished games are skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
+from arena.queue.seating import check_spec
+from arena.rules.boards import PresetName, board
+from arena.rules.config import GameConfig
+from arena.rules.errors import ConfigError
+from arena.rules.roles import is_wolf
+from arena.rules.types import Role
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class BoardEntry(BaseModel):
+    """A board of the tournament, with its own preset and knob overrides."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    board: str
+    preset: PresetName | None = None
+    """Default: the tournament's `preset`, else the board's own."""
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    """Knobs on top of the tournament's `overrides`."""
+
+
+class TournamentSpec(BaseModel):
+    """A tournament file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    """Names the games (`name-00042`): a changed tournament needs a new name."""
+    agents: dict[str, AgentEntry]
+    """Contestants by name; a bare string is a spec (`gpt: openai:gpt-4.1-mini`)."""
+    boards: tuple[BoardEntry, ...] = (BoardEntry(board="wwk_guard"),)
+    preset: PresetName | None = None
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    games_per_pairing: int = Field(default=2, ge=1)
+    """Deals per pairing and board (each played twice when mirrored)."""
+    mirrored: bool = True
+    base_seed: int = 0
+    concurrency: dict[str, int] = Field(default_factory=dict)
+    """Most model calls in flight per endpoint label (an agent's `endpoint`, else its
+    `base_url`, else its spec's provider prefix such as `openai`), over all workers."""
+    limits: MatchLimits = MatchLimits()
+    max_attempts: int = Field(default=3, ge=1)
+    """Starts of a game (failures, lost workers) before it is dead-lettered."""
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not NAME.match(value):
+            raise ValueError("use 1-64 letters, digits, '.', '_' or '-'")
+        return value
+
+    @field_validator("agents", mode="before")
+    @classmethod
+    def _agents(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: {"spec": v} if isinstance(v, str) else v for k, v in value.items()}
+        return value
+
+    @field_validator("boards", mode="before")
+    @classmethod
+    def _boards(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return [{"board": v} if isinstance(v, str) else v for v in value]
+        return value
+
+    @field_validator("concurrency")
+    @classmethod
+    def _concurrency(cls, value: dict[str, int]) -> dict[str, int]:
+        for endpoint, limit in value.items():
+            if limit < 1:
+                raise ValueError(f"{endpoint}: a limit must be at least 1")
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> TournamentSpec:
+        if not self.agents:
+            raise ValueError("agents: name at least one agent")
+        if not self.boards:
+            raise ValueError("boards: name at least one board")
+        for name, entry in self.agents.items():
+            if not NAME.match(name):
+                raise ValueError(f"agents.{name}: use letters, digits, '.', '_' or '-'")
+            try:
+                check_spec(entry.spec)
+            except ConfigError as exc:
+                raise ValueError(f"agents.{name}: {exc}") from None
+        labels = {e.endpoint_label for e in self.agents.values()} - {None}
+        for endpoint in self.concurrency:
+            if endpoint not in labels:
+                raise ValueError(
+                    f"concurrency.{endpoint}: no agent uses this endpoint "
+                    f"(endpoints: {', '.join(sorted(str(x) for x in labels)) or 'none'})"
+                )
+        for index, board_entry in enumerate(self.boards):
+            try:
+                self.config(board_entry)
+            except (ConfigError, ValidationError) as exc:
+                raise ValueError(f"boards.{index}: {_one_line(exc)}") from None
+        return self
+
+    def config(self, entry: BoardEntry, deal: tuple[Role, ...] | None = None) -> GameConfig:
+        """The `GameConfig` of a game on `entry`'s board.
+
+        Raises:
+            ConfigError: an unknown board, preset or knob.
+        """
+        return GameConfig(
+            board=entry.board,
+            preset=entry.preset or self.preset,
+            overrides={**self.overrides, **entry.overrides},
+            deal=deal,
+        )
+
+
+def _one_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        message = str(err["msg"]).removeprefix("Value error, ")
+        return f"{where}: {message}" if where else message
+    return str(exc)
+
+
+def load_spec(path: Path) -> TournamentSpec:
+    """Read and validate a tournament file.
+
+    Raises:
+        ConfigError: unreadable file, bad YAML, or a bad field (named, one line).
+    """
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", exc)
+        raise ConfigError(f"{path}{where}: not valid YAML: {problem}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a tournament file is a mapping (name:, agents:, boards:, …)")
+    try:
+        return TournamentSpec.model_validate(data)
+    except (ValidationError, ConfigError) as exc:
+        raise ConfigError(f"{path}: {_one_line(exc)}") from None
+
+
+def game_seed(base_seed: int, board_index: int, game: int) -> int:
+    """The seed of deal `game` on the tournament's `board_index`-th board (stable hash)."""
+    digest = hashlib.sha256(f"{base_seed}/{board_index}/{game}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def rotated_deal(board_id: str, base_seed: int, game: int) -> tuple[Role, ...]:
+    """The board's cards in a seeded base order, rotated by `game` seats."""
+    cards = list(board(board_id).roles)
+    random.Random(f"{base_seed}/{board_id}").shuffle(cards)
+    shift = game % len(cards)
+    return tuple(cards[-shift:] + cards[:-shift]) if shift else tuple(cards)
+
+
+def pairings(names: list[str]) -> list[tuple[str, str]]:
+    """Every unordered pair of agents, in file order (a lone agent plays itself)."""
+    if len(names) == 1:
+        return [(names[0], names[0])]
+    return list(itertools.combinations(names, 2))
+
+
+def schedule(spec: TournamentSpec) -> list[MatchJob]:
+    """Every game of the tournament, in the order they are queued.
+
+    Deals come first in the loop order, so a partial run has played every pairing
+    about equally.
+    """
+    jobs: list[MatchJob] = []
+    pairs = pairings(list(spec.agents))
+    for board_index, entry in enumerate(spec.boards):
+        for game in range(spec.games_per_pairing):
+            seed = game_seed(spec.base_seed, board_index, game)
+            deal = rotated_deal(entry.board, spec.base_seed, game)
+            config = spec.config(entry, deal)
+            for a, b in pairs:
+                sides = (
+                    [(a, b), (b, a)]
+                    if spec.mirrored and a != b
+                    else [(a, b) if game % 2 == 0 else (b, a)]
+                )
+                for wolves, good in sides:
+                    seats = tuple(wolves if is_wolf(role) else good for role in deal)
+                    jobs.append(
+                        MatchJob(
+                            game_id=f"{spec.name}-{len(jobs):05d}",
+                            tournament=spec.name,
+                            index=len(jobs),
+                            config=config,
+                            seed=seed,
+                            seats=seats,
+                            agents={n: spec.agents[n] for n in sorted({wolves, good})},
+                            concurrency=spec.concurrency,
+                            limits=spec.limits,
+                            max_attempts=spec.max_attempts,
+                        )
+                    )
+    return jobs

@@ -1,0 +1,123 @@
+"""Replays page: every game in the replay folder, filterable, from header lines only."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from arena.storage.replay_file import ReplayError
+from arena.transcript import Lang
+from dashboard.catalog import Catalog, Filters, GameRow, select
+from dashboard.i18n import t
+from dashboard.session import header_index, language, settings
+
+# How many of the filtered games the 'open' picker lists (the table shows them all).
+PICK_LIMIT = 300
+
+
+def filters(catalog: Catalog) -> Filters:
+    """The filter widgets, with choices taken from the listed games."""
+    rows = catalog.rows
+    cols = st.columns(5)
+    boards = cols[0].multiselect("Board", sorted({r.board for r in rows}))
+    agents = cols[1].multiselect("Agent / model", sorted({a for r in rows for a in r.agents}))
+    winners = cols[2].multiselect("Winner", sorted({r.winner for r in rows}))
+    tournaments = cols[3].multiselect(
+        "Tournament", sorted({r.tournament for r in rows if r.tournament})
+    )
+    days = [d for r in rows if (d := r.day) is not None]
+    span: tuple[date, ...] = ()
+    if days:
+        picked = cols[4].date_input("Date", (min(days), max(days)), key="dates")
+        span = tuple(picked) if isinstance(picked, tuple | list) else (picked,)
+    text = st.text_input("Search game id or file", key="search")
+    return Filters(
+        boards=boards,
+        agents=agents,
+        winners=winners,
+        tournaments=tournaments,
+        since=span[0] if span else None,
+        until=span[1] if len(span) > 1 else None,
+        text=text,
+    )
+
+
+def frame(rows: list[GameRow]) -> pd.DataFrame:
+    """The listing as a table."""
+    return pd.DataFrame(
+        {
+            "file": [r.file for r in rows],
+            "game": [r.game_id for r in rows],
+            "started": [r.created_at for r in rows],
+            "board": [r.board for r in rows],
+            "seats": [r.seats for r in rows],
+            "agents": [", ".join(r.agents) for r in rows],
+            "tournament": [r.tournament for r in rows],
+            "winner": [r.winner for r in rows],
+            "days": [r.days for r in rows],
+            "events": [r.events for r in rows],
+        }
+    )
+
+
+def open_game(file: str) -> None:
+    """Go to the player with `file` loaded."""
+    st.switch_page("screens/player.py", query_params={"game": file})
+
+
+def listing(rows: list[GameRow], total: int, lang: Lang) -> None:
+    """The games table (click a row to open it) and a picker for keyboards and tests."""
+    st.caption(f"{len(rows)} / {total}")
+    picked = st.dataframe(
+        frame(rows),
+        hide_index=True,
+        on_select="rerun",
+        selection_mode="single-row",
+        key="games",
+    )
+    chosen = picked.selection.rows if picked is not None else []
+    if chosen:
+        open_game(rows[chosen[0]].file)
+    if not rows:
+        return
+    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    file = left.selectbox(t("game", lang), [r.file for r in rows[:PICK_LIMIT]], key="pick_game")
+    if right.button(t("open", lang), key="open_game", type="primary") and file:
+        open_game(file)
+
+
+def unreadable(catalog: Catalog, lang: Lang) -> None:
+    """Files that are not readable replays, each with the reason."""
+    if not catalog.unreadable:
+        return
+    with st.expander(f"⚠️ {t('unreadable', lang)}: {len(catalog.unreadable)}"):
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "file": [u.file for u in catalog.unreadable],
+                    "reason": [u.reason for u in catalog.unreadable],
+                }
+            ),
+            hide_index=True,
+        )
+
+
+def main() -> None:
+    """Draw the page."""
+    lang = language()
+    folder = settings().replays
+    st.title(f"📚 {t('replays', lang)}")
+    try:
+        catalog = header_index().scan(folder)
+    except ReplayError as exc:
+        st.error(str(exc))
+        return
+    st.caption(f"`{folder}`")
+    rows = select(catalog.rows, filters(catalog))
+    listing(rows, len(catalog.rows), lang)
+    unreadable(catalog, lang)
+
+
+main()

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main, parser
+from arena.commands.dashboard import APP, streamlit_command
+from arena.rules.errors import ArenaError
+
+
+def args(*argv: str) -> argparse.Namespace:
+    return parser().parse_args(["dashboard", *argv])
+
+
+def test_command_runs_streamlit_on_the_entry_file_with_the_folder(tmp_path: Path) -> None:
+    command = streamlit_command(args("--replays", str(tmp_path), "--port", "8765"))
+    assert command[:5] == [sys.executable, "-m", "streamlit", "run", str(APP)]
+    assert command[command.index("--server.port") + 1] == "8765"
+    assert command[command.index("--") :] == ["--", "--replays", str(tmp_path.resolve())]
+    with_redis = streamlit_command(args("--replays", str(tmp_path), "--redis", "redis://h:1/2"))
+    assert with_redis[-2:] == ["--redis", "redis://h:1/2"]
+    assert APP.is_file()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--port", "0"], "--port must be between"),
+        (["--redis", "http://x"], "--redis must be a redis://"),
+    ],
+)
+def test_command_rejects_bad_arguments(tmp_path: Path, extra: list[str], message: str) -> None:
+    with pytest.raises(ArenaError, match=message):
+        streamlit_command(args("--replays", str(tmp_path), *extra))
+
+
+def test_missing_folder_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["dashboard", "--replays", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err

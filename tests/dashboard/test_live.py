@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import fakeredis
+import pytest
+import redis
+from streamlit.testing.v1 import AppTest
+
+from arena.rules.visibility import parse_viewer
+from arena.storage.replay_file import ReplayError, read_replay
+from dashboard.live import INDEX_KEY, Tail, loaded, poll, running, stream_key
+from dashboard.loading import load
+from tests.dashboard.conftest import MARKED
+from tests.dashboard.games import APP, page_text
+from tests.dashboard.leaks import leaks
+
+LIVE_DB = "redis://127.0.0.1:6379/11"
+
+
+def publish(client: Any, game_id: str, lines: list[str], first_seq: int = 0) -> None:
+    """What a worker does while a game runs: one stream entry per replay line."""
+    client.zadd(INDEX_KEY, {game_id: 1_700_000_000.0})
+    for seq, line in enumerate(lines, start=first_seq):
+        client.xadd(stream_key(game_id), {"seq": seq, "line": line})
+
+
+def game_lines(replay_dir: Path) -> list[str]:
+    return (replay_dir / MARKED).read_text("utf-8").splitlines()
+
+
+def test_poll_reads_only_new_entries_and_parses_the_game_so_far(replay_dir: Path) -> None:
+    client = fakeredis.FakeRedis()
+    lines = game_lines(replay_dir)
+    publish(client, "g1", lines[:40])
+    assert running(client) == [("g1", 1_700_000_000.0)]
+    tail = poll(client, Tail(game_id="g1"))
+    assert tail.lines == tuple(lines[:40])
+    first = loaded(tail)
+    publish(client, "g1", lines[40:], first_seq=40)
+    tail = poll(client, tail)
+    assert tail.lines == tuple(lines)
+    whole = loaded(tail)
+    assert whole.replay == read_replay(replay_dir / MARKED)
+    assert whole.trace_steps == load(replay_dir / MARKED).trace_steps
+    assert 0 < len(first.replay.events) < len(whole.replay.events)
+    assert poll(client, tail) == tail
+
+
+def test_a_stream_that_is_not_a_replay_is_a_clear_error() -> None:
+    client = fakeredis.FakeRedis()
+    client.xadd(stream_key("bad"), {"seq": 0, "line": "hello"})
+    with pytest.raises(ReplayError, match="arena:live:bad:1"):
+        loaded(poll(client, Tail(game_id="bad")))
+    client.xadd(stream_key("worse"), {"seq": 0})
+    with pytest.raises(ValueError, match="has no line"):
+        poll(client, Tail(game_id="worse"))
+
+
+@pytest.fixture
+def live_game(replay_dir: Path) -> Iterator[tuple[Any, str]]:
+    client = redis.Redis.from_url(LIVE_DB)
+    game_id = f"test-{uuid.uuid4().hex[:8]}"
+    try:
+        yield client, game_id
+    finally:
+        client.zrem(INDEX_KEY, game_id)
+        client.delete(stream_key(game_id))
+
+
+@pytest.mark.redis
+def test_live_page_follows_a_running_game_for_each_viewer(
+    replay_dir: Path, live_game: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, game_id = live_game
+    lines = game_lines(replay_dir)
+    publish(client, game_id, lines[:120])
+    monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
+    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_DB)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("screens/live.py").run()
+    assert not at.exception
+    at.selectbox(key="live_game").set_value(game_id).run()
+    partial = loaded(Tail(game_id=game_id, lines=tuple(lines[:120])))
+    steps = len(partial.replay.events)
+    for view in ("public", "seat:3", "wolves"):
+        at.selectbox(key="live_view").set_value(view).run()
+        assert not at.exception
+        text = page_text(at)
+        assert f"{steps} events" in text
+        assert not leaks(text, partial, parse_viewer(view), steps)
+    publish(client, game_id, lines[120:], first_seq=120)
+    at.run()
+    total = len(read_replay(replay_dir / MARKED).events)
+    assert f"{total} events" in page_text(at)

@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.i18n import viewpoints
+from tests.dashboard.conftest import MARKED
+from tests.dashboard.games import page_text
+
+Dash = Callable[..., AppTest]
+PLAYER = "screens/player.py"
+
+
+def test_replays_page_lists_games_and_unreadable_files_with_reasons(dash: Dash) -> None:
+    at = dash()
+    games = at.dataframe[0].value
+    assert sorted(games["game"]) == ["std9-2", "wwk_guard-3"]
+    unreadable = at.dataframe[1].value.set_index("file")["reason"].to_dict()
+    assert set(unreadable) == {"corrupt.jsonl", "notes.txt", "future.jsonl"}
+    assert "not JSON" in unreadable["corrupt.jsonl"]
+    assert "not a Werewolf Arena replay" in unreadable["notes.txt"]
+    assert "schema version 99" in unreadable["future.jsonl"]
+
+
+@pytest.mark.parametrize(
+    ("widget", "value", "expected"),
+    [
+        ("Board", ["std9"], ["std9-2"]),
+        ("Tournament", ["cup-1"], ["wwk_guard-3"]),
+        ("Agent / model", ["marker:model-a"], ["std9-2", "wwk_guard-3"]),
+    ],
+)
+def test_replays_page_filters(
+    dash: Dash, widget: str, value: list[str], expected: list[str]
+) -> None:
+    at = dash()
+    next(m for m in at.multiselect if m.label == widget).set_value(value).run()
+    assert sorted(at.dataframe[0].value["game"]) == expected
+
+
+def test_replays_page_filters_by_winner_and_search(dash: Dash) -> None:
+    at = dash()
+    winners = next(m for m in at.multiselect if m.label == "Winner")
+    assert set(winners.options) <= {"good", "wolves", "draw"}
+    at.text_input(key="search").input("std9").run()
+    assert list(at.dataframe[0].value["file"]) == ["sub/small.jsonl"]
+
+
+def test_opening_a_replay_goes_to_the_player(dash: Dash) -> None:
+    at = dash()
+    at.selectbox(key="pick_game").set_value(MARKED)
+    at.button(key="open_game").click().run()
+    assert not at.exception
+    assert at.query_params["game"] == MARKED
+    assert at.slider(key="step").value == at.slider(key="step").max
+
+
+@pytest.mark.parametrize("view", viewpoints(12))
+def test_player_renders_every_viewpoint(dash: Dash, view: str) -> None:
+    at = dash(PLAYER, game=MARKED)
+    at.selectbox(key="view").set_value(view).run()
+    assert not at.exception
+    assert at.query_params["view"] == view
+    tabs = [tab.label for tab in at.tabs]
+    god_tabs = ["Transcript", "Speeches", "Votes", "Beliefs", "Model calls"]
+    assert tabs == (god_tabs if view == "god" else god_tabs[:3])
+    assert len(at.get("vega_lite_chart")) == (2 if view == "god" else 1)
+    assert at.chat_message, "speeches are chat messages"
+
+
+def test_player_scrubs_steps_and_jumps_to_phases(dash: Dash) -> None:
+    at = dash(PLAYER, game=MARKED, view="seat:2", step="40")
+    assert at.slider(key="step").value == 40
+    at.button(key="next").click().run()
+    assert at.slider(key="step").value == 41
+    at.button(key="prev").click().run()
+    at.button(key="prev").click().run()
+    assert at.slider(key="step").value == 39
+    assert at.query_params["step"] == "39"
+    at.selectbox(key="jump").select_index(2).run()
+    assert not at.exception
+    start = int(at.selectbox(key="jump").options[2].rsplit("(", 1)[1].rstrip(")"))
+    assert at.slider(key="step").value == start + 1
+    at.slider(key="step").set_value(0).run()
+    assert "Nothing seen yet." in [i.value for i in at.info]
+
+
+def test_play_button_starts_over_from_the_end_and_pauses(dash: Dash) -> None:
+    at = dash(PLAYER, game=MARKED)
+    at.button(key="play").click().run()
+    assert at.session_state["playing"] is True
+    assert at.slider(key="step").value == 1
+    at.button(key="play").click().run()
+    assert at.session_state["playing"] is False
+
+
+def test_player_speaks_chinese(dash: Dash) -> None:
+    at = dash(PLAYER, game=MARKED, view="god")
+    at.sidebar.radio[0].set_value("zh").run()
+    assert not at.exception
+    text = page_text(at)
+    assert "第1夜" in text and "發言" in text
+    assert [tab.label for tab in at.tabs][:3] == ["記錄", "發言", "投票"]
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ("../../etc/passwd", "is not a file in the replay folder"),
+        ("missing.jsonl", "does not exist"),
+        ("corrupt.jsonl", "not JSON"),
+    ],
+)
+def test_player_reports_bad_games_in_one_line(dash: Dash, game: str, message: str) -> None:
+    at = dash(PLAYER, game=game)
+    assert not at.exception
+    assert message in at.error[0].value
+
+
+def test_player_without_a_game_links_to_the_list(dash: Dash) -> None:
+    at = dash(PLAYER)
+    assert not at.exception
+    assert not at.slider
+
+
+def test_live_page_without_redis_says_how_to_configure_it(dash: Dash) -> None:
+    at = dash("screens/live.py")
+    assert "--redis" in at.info[0].value

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.rules import events as ev
+from arena.rules.roles import team_of
+from arena.rules.types import Phase, Role, Team
+from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer, Viewer
+from dashboard.loading import Loaded, load
+from dashboard.projection import project, public_phases
+from tests.dashboard.conftest import MARKED
+from tests.dashboard.leaks import leaks, marker_count
+
+VIEWERS: list[Viewer] = [
+    PublicViewer(),
+    TeamViewer(team=Team.WOLF),
+    *(SeatViewer(seat=n) for n in range(1, 13)),
+]
+
+
+@pytest.fixture(scope="module")
+def game(replay_dir: Path) -> Loaded:
+    return load(replay_dir / MARKED)
+
+
+def test_the_marker_game_has_whispers_checks_traces_and_beliefs(game: Loaded) -> None:
+    kinds = {type(e) for e in game.replay.events}
+    assert {ev.WolfWhispered, ev.SeerChecked, ev.VoteCast, ev.Spoke} <= kinds
+    assert game.replay.traces and game.replay.beliefs
+    assert len(game.trace_steps) == len(game.replay.traces)
+    assert marker_count(game) > 200
+
+
+@pytest.mark.parametrize("viewer", VIEWERS, ids=lambda v: repr(v))
+def test_no_projection_holds_what_its_viewer_may_not_see(game: Loaded, viewer: Viewer) -> None:
+    for step in range(0, len(game.replay.events) + 1, 4):
+        view = project(game, viewer, step, "en")
+        leaked = leaks(repr(view), game, viewer, step)
+        assert not leaked, (step, leaked[:3])
+        assert view.traces == () and view.beliefs == ()
+
+
+def test_god_view_has_traces_and_beliefs_only_up_to_the_step(game: Loaded) -> None:
+    total = len(game.replay.events)
+    end = project(game, GodViewer(), total, "en")
+    assert len(end.traces) == len(game.replay.traces)
+    assert len({(b.seat, b.after_step) for b in end.beliefs}) == len(game.replay.beliefs)
+    middle = total // 2
+    half = project(game, GodViewer(), middle, "en")
+    assert 0 < len(half.traces) < len(end.traces)
+    assert all(b.after_step <= middle for b in half.beliefs)
+    assert not leaks(repr(half), game, GodViewer(), middle)
+
+
+def test_seat_board_shows_only_known_roles(game: Loaded) -> None:
+    dealt = next(e for e in game.replay.events if isinstance(e, ev.RolesDealt)).roles
+    villager = dealt.index(Role.VILLAGER) + 1
+    wolves = [n for n, r in enumerate(dealt, 1) if team_of(r) is Team.WOLF]
+    first_day = next(
+        i
+        for i, e in enumerate(game.replay.events)
+        if isinstance(e, ev.PhaseStarted) and e.phase is not Phase.NIGHT
+    )
+    for step in (first_day, len(game.replay.events) // 2):
+        view = project(game, SeatViewer(seat=villager), step, "en")
+        shown = {c.seat: c.role for c in view.seats if c.role is not None}
+        assert shown == view.observation.knowledge.roles
+        assert shown[villager] is Role.VILLAGER
+    early = {c.seat: c for c in project(game, SeatViewer(seat=villager), first_day, "en").seats}
+    assert all(early[w].role is None for w in wolves) and early[villager].is_viewer
+    wolf_view = {
+        c.seat: c for c in project(game, TeamViewer(team=Team.WOLF), first_day, "en").seats
+    }
+    assert [w for w in wolves if wolf_view[w].role is not None] == wolves
+    god = {c.seat: c.role for c in project(game, GodViewer(), first_day, "en").seats}
+    assert list(god.values()) == list(dealt)
+
+
+def test_step_is_clamped_and_facts_hide_seed_and_result(game: Loaded) -> None:
+    total = len(game.replay.events)
+    assert project(game, PublicViewer(), total + 50, "en").step == total
+    assert project(game, PublicViewer(), -5, "en").step == 0
+    public_facts = dict(project(game, PublicViewer(), total, "en").facts)
+    god_facts = dict(project(game, GodViewer(), total, "en").facts)
+    assert "seed" not in public_facts and "result" not in public_facts
+    assert god_facts["seed"] == "3" and "result" in god_facts
+    assert public_facts["tournament"] == "cup-1"
+
+
+def test_public_phases_label_the_timeline_in_both_languages(game: Loaded) -> None:
+    en = public_phases(game.replay, "en")
+    zh = public_phases(game.replay, "zh")
+    assert en[0][1] == "Night 1" and zh[0][1] == "第1夜"
+    assert [s for s, _ in en] == [s for s, _ in zh]
+    assert all(title for _, title in en + zh)

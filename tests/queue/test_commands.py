@@ -1,0 +1,96 @@
+"""`arena tournament run|submit|status` and their one-line errors."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from arena.cli import main
+
+SPEC = "name: {name}\nagents: {{a: random, b: random}}\nboards: [std9]\ngames_per_pairing: 2\n"
+URL = "redis://127.0.0.1:6379/0"
+
+
+def write_spec(tmp_path: Path, name: str = "cmd") -> Path:
+    path = tmp_path / "t.yaml"
+    path.write_text(SPEC.format(name=name))
+    return path
+
+
+def test_run_plays_everything_and_a_rerun_skips_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec, replays = write_spec(tmp_path), tmp_path / "replays"
+    assert main(["tournament", "run", str(spec), "--workers", "2", "--replays", str(replays)]) == 0
+    out = capsys.readouterr().out
+    assert "cmd: 4 games, 0 already finished" in out and "4/4  done 4" in out
+    assert len(list(replays.glob("cmd-*.jsonl"))) == 4
+    assert main(["tournament", "status", str(spec), "--replays", str(replays)]) == 0
+    assert "4/4  done 4" in capsys.readouterr().out
+    assert main(["tournament", "run", str(spec), "--replays", str(replays)]) == 0
+    assert "4 already finished" in capsys.readouterr().out
+
+
+def test_status_of_an_unplayed_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["tournament", "status", str(write_spec(tmp_path)), "--replays", str(tmp_path)]) == 0
+    )
+    assert "0/4  unknown 4" in capsys.readouterr().out
+
+
+def test_a_replay_of_another_game_under_the_same_id_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec, replays = write_spec(tmp_path), tmp_path / "replays"
+    assert main(["tournament", "run", str(spec), "--replays", str(replays)]) == 0
+    spec.write_text(SPEC.format(name="cmd").replace("std9", "std10"))
+    assert main(["tournament", "run", str(spec), "--replays", str(replays)]) == 2
+    assert "holds a different game with the id cmd-00000" in capsys.readouterr().err
+
+
+def test_bad_input_is_one_line_before_anything_is_queued(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nagents: {a: randomm}\n")
+    assert main(["tournament", "submit", str(bad), "--redis", "redis://127.0.0.1:1"]) == 2
+    assert capsys.readouterr().err.startswith("arena: error: ")
+    good = write_spec(tmp_path)
+    assert main(["tournament", "submit", str(good), "--redis", "redis://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("arena: error: cannot reach Redis at redis://127.0.0.1:1")
+    assert err.count("\n") == 1
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    name = f"cmdtest-{uuid.uuid4().hex[:10]}"
+    yield name
+    client = redis.Redis.from_url(URL)
+    keys = list(client.scan_iter(f"{name}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+@pytest.mark.redis
+def test_submit_twice_queues_once(
+    tmp_path: Path, prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = write_spec(tmp_path, name=prefix)
+    args = ["--redis", URL, "--prefix", prefix, "--replays", str(tmp_path)]
+    assert main(["tournament", "submit", str(spec), *args]) == 0
+    assert f"{prefix}: queued 4, re-queued 0 failed, 0 already known" in capsys.readouterr().out
+    assert main(["tournament", "submit", str(spec), *args]) == 0
+    assert "queued 0, re-queued 0 failed, 4 already known" in capsys.readouterr().out
+    assert main(["tournament", "status", str(spec), *args]) == 0
+    assert "0/4  queued 4" in capsys.readouterr().out
+    client = redis.Redis.from_url(URL)
+    assert client.xlen(f"{prefix}:jobs") == 4
+    client.close()

@@ -1,0 +1,131 @@
+"""The crash drill on the real Redis server: SIGKILL a worker mid-match, another finishes.
+
+Every game must end exactly once, with exactly the events a clean run of the same seeds
+produces (the step-seeded random agents make a resumed game play as an uninterrupted one),
+and the killed matches' live streams must show no line twice.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from arena.cli import main
+from arena.queue.worker import replay_path
+from arena.storage.replay_file import read_header
+from arena.tournament import load_spec, schedule
+from tests.queue.conftest import clean_events, replay_events
+
+URL = "redis://127.0.0.1:6379/0"
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    name = f"crash-{uuid.uuid4().hex[:10]}"
+    yield name
+    client = redis.Redis.from_url(URL)
+    keys = list(client.scan_iter(f"{name}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+def start_worker(prefix: str, replays: Path, log: Path) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable,
+        "-m",
+        "arena.cli",
+        "worker",
+        "--redis",
+        URL,
+        "--prefix",
+        prefix,
+        "--heartbeat",
+        "1",
+        "--concurrency",
+        "2",
+        "--replays",
+        str(replays),
+    ]
+    return subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+
+
+def wait_for(condition: object, what: str, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_sigkilled_worker_match_is_finished_by_another(prefix: str, tmp_path: Path) -> None:
+    spec_path = tmp_path / "crash.yaml"
+    spec_path.write_text(
+        f"name: {prefix}\nagents: {{a: 'delay:10:random', b: 'delay:10:random'}}\n"
+        "boards: [wwk_guard]\ngames_per_pairing: 2\n"
+    )
+    jobs = schedule(load_spec(spec_path))
+    replays = tmp_path / "replays"
+    assert (
+        main(
+            [
+                "tournament",
+                "submit",
+                str(spec_path),
+                "--redis",
+                URL,
+                "--prefix",
+                prefix,
+                "--replays",
+                str(replays),
+            ]
+        )
+        == 0
+    )
+    client: Any = redis.Redis.from_url(URL, decode_responses=True)
+
+    def log_lengths() -> dict[str, int]:
+        return {j.game_id: client.llen(f"{prefix}:log:{j.game_id}") for j in jobs}
+
+    first = start_worker(prefix, replays, tmp_path / "first.log")
+    wait_for(lambda: max(log_lengths().values()) >= 60, "a match to be well under way")
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    killed = {game for game, length in log_lengths().items() if length}
+    assert killed
+
+    second = start_worker(prefix, replays, tmp_path / "second.log")
+    try:
+        wait_for(
+            lambda: all(client.hget(f"{prefix}:game:{j.game_id}", "state") == "done" for j in jobs),
+            "every game to finish",
+        )
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=30)
+
+    assert "resuming at event" in (tmp_path / "second.log").read_text()
+    assert sorted(p.name for p in replays.iterdir()) == sorted(f"{j.game_id}.jsonl" for j in jobs)
+    for job in jobs:
+        path = replay_path(replays, job.game_id)
+        assert read_header(path).result is not None
+        assert replay_events(path) == clean_events(job)
+        attempts = int(client.hget(f"{prefix}:game:{job.game_id}", "attempts") or 0)
+        assert attempts == (2 if job.game_id in killed else 1)
+    for game in killed:
+        entries = client.xrange(f"{prefix}:live:{game}")
+        assert [int(f["seq"]) for _, f in entries] == list(range(len(entries)))
+        assert len({f["lease"] for _, f in entries}) == 2
+        lines = replay_path(replays, game).read_text().splitlines()
+        assert [f["line"] for _, f in entries[1:-1]] == lines[1:]
+    client.close()

@@ -1,0 +1,47 @@
+"""Model seats in a tournament, against the local OpenAI-compatible stub server (loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from arena.llm.stub_server import StubServer
+from arena.queue.jobs import GameState
+from arena.queue.memory_queue import MemoryQueue
+from arena.queue.worker import replay_path
+from arena.storage.replay_file import read_replay
+from tests.queue.conftest import make_jobs, run_all
+
+
+def test_model_seats_share_an_endpoint_are_probed_priced_and_limited(tmp_path: Path) -> None:
+    with StubServer() as server:
+        jobs = make_jobs(
+            agents={
+                "stub": {
+                    "spec": "openai:stub",
+                    "base_url": server.url,
+                    "price": {"input": 1.0, "output": 2.0},
+                },
+                "bot": "random",
+            },
+            boards=["std9"],
+            games_per_pairing=1,
+            concurrency={server.url: 2},
+            limits={"beliefs": "off", "call_timeout_s": 30},
+        )[:1]
+        queue = MemoryQueue()
+        stats = asyncio.run(run_all(queue, jobs, tmp_path))
+        [status] = asyncio.run(queue.statuses([jobs[0].game_id]))
+    assert (stats.done, stats.failed) == (1, 0), stats.errors
+    assert status.state is GameState.DONE and status.result is not None
+    replay = read_replay(replay_path(tmp_path, jobs[0].game_id))
+    assert list(replay.header.endpoints) and replay.traces
+    model_seats = {s.seat for s in replay.header.seats if s.agent == "openai:stub"}
+    assert {t.seat for t in replay.traces} <= model_seats
+    spent = status.result.spend["stub"]
+    prompt = sum(t.usage.prompt_tokens for t in replay.traces)
+    completion = sum(t.usage.completion_tokens for t in replay.traces)
+    assert spent.tokens == prompt + completion > 0
+    assert spent.usd == pytest.approx((prompt * 1.0 + completion * 2.0) / 1e6)

@@ -1,0 +1,204 @@
+"""The worker: faithful play, takeover with resume and fencing, failures, budgets, limits."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from arena.agents.base import Agent, AgentReply
+from arena.queue.jobs import AgentEntry, GameState, MatchResult, Spend
+from arena.queue.seating import StepSeededRandom, make_agent, per_seat
+from arena.queue.worker import Worker, replay_path
+from arena.rules.decisions import DecisionRequest
+from arena.rules.errors import ConfigError
+from arena.rules.observation import Observation
+from arena.storage.replay_file import read_header, read_replay
+from tests.queue.conftest import QueueMaker, clean_events, make_jobs, replay_events, run_all
+
+
+def test_every_game_is_played_once_as_a_clean_run_would(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    jobs = make_jobs(games=2, boards=["std9", "wwk_guard"])
+
+    async def scenario() -> None:
+        stats = await run_all(new_queue(5.0), jobs, tmp_path, concurrency=3)
+        assert (stats.done, stats.failed, stats.fenced) == (len(jobs), 0, 0)
+
+    asyncio.run(scenario())
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{j.game_id}.jsonl" for j in jobs]
+    for job in jobs:
+        path = replay_path(tmp_path, job.game_id)
+        header = read_header(path)
+        assert header.result is not None and header.tournament == "t"
+        assert [s.agent for s in header.seats] == ["random"] * len(job.seats)
+        assert replay_events(path) == clean_events(job)
+
+
+class Stalling:
+    """Plays like `StepSeededRandom` but hangs after `after` decisions until released."""
+
+    def __init__(self, seed: int, after: int, gate: asyncio.Event, counter: list[int]) -> None:
+        self._inner = StepSeededRandom(seed)
+        self._after = after
+        self._gate = gate
+        self._counter = counter
+
+    @property
+    def name(self) -> str:
+        return "random"
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        self._counter[0] += 1
+        if self._counter[0] > self._after:
+            await self._gate.wait()
+        return await self._inner.decide(view, request, feedback)
+
+
+class FrozenWorker(Worker):
+    """A worker whose heartbeat stopped (a stalled process) but whose game goes on."""
+
+    async def _keep(self, lease: object) -> None:
+        await asyncio.Event().wait()
+
+
+def test_stalled_worker_is_taken_over_resumed_and_fenced(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    job = make_jobs()[0]
+
+    async def scenario() -> None:
+        queue = new_queue(0.2)
+        await queue.submit([job])
+        gate, counter = asyncio.Event(), [0]
+
+        def stalling(entry: AgentEntry, seat: int, seed: int) -> Agent:
+            return Stalling(seed, 60, gate, counter)
+
+        stale = FrozenWorker(queue, tmp_path, consumer="stale", seat_builder=per_seat(stalling))
+        lease = await queue.claim("stale")
+        assert lease is not None
+        task = asyncio.create_task(stale.run_match(lease))
+        while counter[0] <= 60:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        logged = len(await queue.log(job.game_id))
+        assert logged > 50
+        fresh = Worker(queue, tmp_path, consumer="fresh")
+        takeover = await queue.claim("fresh")
+        assert takeover is not None and takeover.token > lease.token
+        await fresh.run_match(takeover)
+        assert (fresh.stats.resumed, fresh.stats.done) == (1, 1)
+        gate.set()
+        await task
+        assert (stale.stats.fenced, stale.stats.done, stale.stats.failed) == (1, 0, 0)
+        [status] = await queue.statuses([job.game_id])
+        assert status.state is GameState.DONE and status.attempts == 2
+
+    asyncio.run(scenario())
+    path = replay_path(tmp_path, job.game_id)
+    assert replay_events(path) == clean_events(job)
+    seqs = [line for line in path.read_text().splitlines() if '"type":"event"' in line]
+    assert len(seqs) == len(set(seqs)) == len(clean_events(job))
+
+
+def test_a_failing_match_goes_to_the_dead_letters(new_queue: QueueMaker, tmp_path: Path) -> None:
+    jobs = make_jobs(max_attempts=2)
+
+    def broken(entry: AgentEntry, seat: int, seed: int) -> Agent:
+        raise ConfigError("no such model")
+
+    async def scenario() -> None:
+        queue = new_queue(5.0)
+        stats = await run_all(queue, jobs, tmp_path, seat_builder=per_seat(broken))
+        assert stats.failed == len(jobs) and stats.done == 0
+        dead = await queue.dead_letters()
+        assert {d.game_id for d in dead} == {j.game_id for j in jobs}
+        assert all(d.error == "ConfigError: no such model" and d.attempts == 2 for d in dead)
+
+    asyncio.run(scenario())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_spent_budget_skips_matches_not_yet_started(new_queue: QueueMaker, tmp_path: Path) -> None:
+    jobs = make_jobs(agents={"a": {"spec": "random", "max_tokens": 1000}, "b": "random"})
+
+    async def scenario() -> None:
+        queue = new_queue(5.0)
+        await queue.submit(jobs)
+        first = await queue.claim("w")
+        assert first is not None
+        spent = MatchResult(game_id=first.job.game_id, spend={"a": Spend(tokens=1000)})
+        await queue.complete(first, spent, "")
+        stats = await run_all(queue, jobs, tmp_path)
+        assert (stats.skipped, stats.done) == (1, 0)
+        [status] = await queue.statuses([jobs[1].game_id])
+        assert status.state is GameState.SKIPPED and status.result is not None
+        assert status.result.reason == "budget: a used 1,000 of 1,000 tokens"
+
+    asyncio.run(scenario())
+
+
+def test_a_finished_replay_on_disk_is_acknowledged_not_replayed(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    job = make_jobs()[0]
+
+    def unusable(entry: AgentEntry, seat: int, seed: int) -> Agent:
+        raise AssertionError("the game was played again")
+
+    async def scenario() -> None:
+        await run_all(new_queue(5.0), [job], tmp_path)
+        before = replay_path(tmp_path, job.game_id).read_text()
+        queue = new_queue(5.0, prefix="forgetful")
+        stats = await run_all(queue, [job], tmp_path, seat_builder=per_seat(unusable))
+        assert (stats.done, stats.failed) == (1, 0)
+        assert replay_path(tmp_path, job.game_id).read_text() == before
+
+    asyncio.run(scenario())
+
+
+def test_endpoint_limit_bounds_model_calls_across_matches(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    jobs = make_jobs(
+        agents={"m": {"spec": "delay:2:random", "endpoint": "local"}, "bot": "random"},
+        concurrency={"local": 3},
+        games_per_pairing=1,
+    )
+    in_flight, peak = [0], [0]
+
+    class Counting:
+        def __init__(self, inner: Agent) -> None:
+            self._inner = inner
+
+        @property
+        def name(self) -> str:
+            return self._inner.name
+
+        async def decide(
+            self, view: Observation, request: DecisionRequest, feedback: str | None = None
+        ) -> AgentReply:
+            in_flight[0] += 1
+            peak[0] = max(peak[0], in_flight[0])
+            try:
+                return await self._inner.decide(view, request, feedback)
+            finally:
+                in_flight[0] -= 1
+
+    def counted(entry: AgentEntry, seat: int, seed: int) -> Agent:
+        agent = make_agent(entry, seat, seed)
+        return Counting(agent) if entry.endpoint == "local" else agent
+
+    async def scenario() -> None:
+        stats = await run_all(
+            new_queue(5.0), jobs, tmp_path, concurrency=2, seat_builder=per_seat(counted)
+        )
+        assert stats.done == len(jobs) == 2
+
+    asyncio.run(scenario())
+    assert peak[0] == 3
+    for job in jobs:
+        assert read_replay(replay_path(tmp_path, job.game_id)).header.result is not None

@@ -1,0 +1,198 @@
+import asyncio
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.agents.base import Agent, AgentReply, BeliefReport
+from arena.agents.bot import BotAgent
+from arena.agents.random_agent import RandomAgent
+from arena.cli import main
+from arena.match import Limits, new_header, run_game
+from arena.ratings.loader import load_games
+from arena.ratings.metrics import agent_metrics
+from arena.ratings.report import Report, build_report, to_json
+from arena.rules.config import GameConfig
+from arena.rules.decisions import DecisionRequest
+from arena.rules.observation import Observation
+from arena.storage.replay_file import ReplayHeader, ReplayResult, ReplayWriter, SeatAgent
+from tests.ratings.builders import deal, planted_tournament
+
+
+class Named:
+    """Another agent under a different name (the rating identity)."""
+
+    def __init__(self, inner: RandomAgent | BotAgent, name: str) -> None:
+        self.inner = inner
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        return await self.inner.decide(view, request, feedback)
+
+    async def believe(self, view: Observation) -> BeliefReport | None:
+        if isinstance(self.inner, BotAgent):
+            return await self.inner.believe(view)
+        return None
+
+
+def play_games(directory: Path, count: int) -> None:
+    async def play_all() -> None:
+        for i in range(count):
+            agents: dict[int, Agent] = {
+                s: Named(BotAgent(seed=100 * i + s), "bot")
+                if (s + i) % 2
+                else Named(RandomAgent(seed=100 * i + s), "rand")
+                for s in range(1, 10)
+            }
+            header = new_header(f"game-{i}", GameConfig(board="std9"), i, agents)
+            await run_game(
+                header, agents, directory / f"game-{i}.jsonl", limits=Limits(beliefs="per_speech")
+            )
+
+    asyncio.run(play_all())
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("replays")
+    play_games(directory, 6)
+    return directory
+
+
+def test_leaderboard_skips_bad_files_one_line_each(
+    replays: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = tmp_path / "mixed"
+    shutil.copytree(replays, directory)
+    (directory / "notes.txt").write_text("not a replay\n")
+    good = (directory / "game-0.jsonl").read_text().splitlines()
+    (directory / "torn.jsonl").write_text(
+        "\n".join([good[0].replace("game-0", "torn"), good[1][:30]])
+    )
+    (directory / "sub").mkdir()
+    shutil.copy(directory / "game-1.jsonl", directory / "sub" / "copy.jsonl")
+    (directory / ".hidden").write_text("ignored")
+    out_csv, out_json = tmp_path / "out" / "board.csv", tmp_path / "out" / "board.json"
+
+    code = main(
+        [
+            "leaderboard",
+            str(directory),
+            "--bootstrap",
+            "20",
+            "--csv",
+            str(out_csv),
+            "--json",
+            str(out_json),
+        ]
+    )
+
+    captured = capsys.readouterr()
+    skipped = captured.err.strip().splitlines()
+    assert code == 0
+    assert len(skipped) == 3
+    assert any("notes.txt:1: not a Werewolf Arena replay" in line for line in skipped)
+    assert any("torn.jsonl:2: not JSON" in line for line in skipped)
+    assert any("copy.jsonl: game game-1 was already read" in line for line in skipped)
+    assert "6 games from" in captured.out and "3 files skipped" in captured.out
+    assert "bot" in captured.out and "rand" in captured.out
+    rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
+    assert {r["agent"] for r in rows} == {"bot", "rand"}
+    assert all(r["games"] == "6" for r in rows)
+    report = Report.model_validate_json(out_json.read_text())
+    assert len(report.skipped) == 3 and report.leaderboard.games == 6
+    assert report.leaderboard.bootstrap == 20
+
+
+def test_bot_games_fill_the_belief_metrics(replays: Path) -> None:
+    found = load_games(replays)
+    assert len(found.games) == 6 and not found.skipped
+    bot = next(m for m in agent_metrics(found.games) if m.agent == "bot")
+    assert bot.as_good.brier.count > 0
+    assert bot.as_good.speech_shift.count + bot.as_wolf.speech_shift.count > 0
+    rand = next(m for m in agent_metrics(found.games) if m.agent == "rand")
+    assert rand.as_good.brier.value is None
+
+
+def test_unfinished_games_are_reported_not_rated(tmp_path: Path) -> None:
+    header = ReplayHeader(
+        game_id="live",
+        created_at="2025-01-01T00:00:00+00:00",
+        config=GameConfig(board="std9"),
+        seed=0,
+        seats=tuple(SeatAgent(seat=s, agent="bot") for s in range(1, 10)),
+    )
+    writer = ReplayWriter(tmp_path / "live.jsonl", header)
+    writer.event(0, deal())
+    writer.close()
+    found = load_games(tmp_path)
+    assert found.games == () and "unfinished game live" in found.skipped[0].message
+
+
+def test_empty_and_missing_directories_are_clear_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["leaderboard", str(tmp_path)]) == 2
+    assert f"{tmp_path}: no finished replays to rate" in capsys.readouterr().err
+    assert main(["leaderboard", str(tmp_path / "nope")]) == 2
+    assert "no such directory" in capsys.readouterr().err
+    (tmp_path / "junk.bin").write_bytes(b"\xff\xfe\x00")
+    assert main(["leaderboard", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "junk.bin: cannot read" in err and "(1 files skipped)" in err
+
+
+def test_planted_tournament_written_as_replays_is_recovered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for result in planted_tournament(rounds=40):
+        header = ReplayHeader(
+            game_id=result.game_id,
+            created_at=result.created_at,
+            config=GameConfig(board="std9"),
+            seed=0,
+            tournament="planted",
+            seats=tuple(SeatAgent(seat=s.seat, agent=s.agent) for s in result.seats),
+        )
+        writer = ReplayWriter(tmp_path / f"{result.game_id}.jsonl", header)
+        writer.event(0, deal(tuple(s.role for s in result.seats)))
+        writer.finish(ReplayResult(winner=result.winner, reason="planted", days=3, events=1))
+    out = tmp_path / "board.json"
+
+    code = main(
+        [
+            "leaderboard",
+            str(tmp_path),
+            "--tournament",
+            "planted",
+            "--bootstrap",
+            "0",
+            "--json",
+            str(out),
+        ]
+    )
+
+    assert code == 0
+    board = json.loads(out.read_text())["leaderboard"]
+    wolf_mus = {s["agent"]: s["wolf"]["mu"] for s in board["standings"]}
+    assert max(wolf_mus, key=wolf_mus.__getitem__) == "A"
+    assert board["standings"][0]["agent"] == "A"
+    assert board["games"] == 240 and board["draws"] == 0
+    assert main(["leaderboard", str(tmp_path), "--tournament", "other"]) == 2
+    assert "of tournament 'other'" in capsys.readouterr().err
+
+
+def test_json_export_is_the_whole_report(replays: Path) -> None:
+    found = load_games(replays)
+    report = build_report(found.games, bootstrap=0)
+    again = Report.model_validate_json(to_json(report))
+    assert again == report
