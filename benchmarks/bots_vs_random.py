@@ -58,8 +58,9 @@ async def one_game(board: str, seed: int, pick: Pick) -> tuple[Winner | None, in
     agents: dict[int, Agent] = {}
     for seat, role in enumerate(referee.state.roles, start=1):
         kind = pick(is_wolf(role))
-        agents[seat] = BotAgent(seed * 100 + seat) if kind == "bot" else RandomAgent(
-            seed * 100 + seat)
+        agents[seat] = (
+            BotAgent(seed * 100 + seat) if kind == "bot" else RandomAgent(seed * 100 + seat)
+        )
     await play(referee, agents, limits=Limits(beliefs="off"))
     defaults = sum(isinstance(e, ActionDefaulted) for e in referee.events)
     return referee.winner, defaults
@@ -67,8 +68,10 @@ async def one_game(board: str, seed: int, pick: Pick) -> tuple[Winner | None, in
 
 async def run(boards: list[str], games: int, first_seed: int) -> None:
     """Print one row per board and line-up."""
-    print(f"{'board':<16}{'line-up':<12}{'good wins':>10}  {'95% CI':<15}{'games/s':>9}"
-          f"{'defaults':>10}")
+    print(
+        f"{'board':<16}{'line-up':<12}{'good wins':>10}  {'95% CI':<15}{'games/s':>9}"
+        f"{'defaults':>10}"
+    )
     for board in boards:
         for name, pick in LINEUPS.items():
             start = time.perf_counter()
@@ -79,16 +82,22 @@ async def run(boards: list[str], games: int, first_seed: int) -> None:
                 defaults += defaulted
             rate = games / (time.perf_counter() - start)
             low, high = wilson(good, games)
-            print(f"{board:<16}{name:<12}{good / games:>10.1%}  [{low:.2f}, {high:.2f}]   "
-                  f"{rate:>9.1f}{defaults:>10}")
+            print(
+                f"{board:<16}{name:<12}{good / games:>10.1%}  [{low:.2f}, {high:.2f}]   "
+                f"{rate:>9.1f}{defaults:>10}"
+            )
 
 
 def main() -> None:
     """Parse the flags and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per board and line-up")
-    parser.add_argument("--board", action="append", choices=sorted(BOARDS),
-                        help="a board to run (repeatable; default: all)")
+    parser.add_argument(
+        "--board",
+        action="append",
+        choices=sorted(BOARDS),
+        help="a board to run (repeatable; default: all)",
+    )
     parser.add_argument("--first-seed", type=int, default=1)
     args = parser.parse_args()
     asyncio.run(run(args.board or list(BOARDS), args.games, args.first_seed))

@@ -5,7 +5,7 @@ Charts take the rows of an already projected `View`, never the raw log.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import altair as alt
 import pandas as pd
@@ -64,24 +64,41 @@ def vote_picture(
 
 
 def belief_picture(
-    rows: Sequence[Belief], seats: int, lang: Lang
+    rows: Sequence[Belief], seats: int, wolves: Collection[int], lang: Lang
 ) -> alt.LayerChart | alt.FacetChart:
-    """Each seat's latest wolf-probability estimate of every other seat (god view only)."""
+    """Each seat's latest wolf-probability estimate of every other seat (god view only).
+
+    The true wolves (`wolves`, known to the referee) are marked on the target axis, so a
+    column of blue under a wolf is a deception that worked.
+    """
     latest: dict[tuple[int, int], Belief] = {}
     for b in rows:
         latest[(b.seat, b.target)] = b
+
+    def target(n: int) -> str:
+        return seat_name(n, lang) + (" 🐺" if n in wolves else "")
+
     frame = pd.DataFrame(
         {
             "seat": [seat_name(b.seat, lang) for b in latest.values()],
-            "target": [seat_name(b.target, lang) for b in latest.values()],
+            "target": [target(b.target) for b in latest.values()],
             "p_wolf": [b.wolf_probability for b in latest.values()],
             "day": [b.day for b in latest.values()],
         }
     )
-    order = [seat_name(n, lang) for n in range(1, seats + 1)]
     base = alt.Chart(frame).encode(
-        x=alt.X("target:N", sort=order, title="P(wolf) of", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("seat:N", sort=order, title="reported by"),
+        x=alt.X(
+            "target:N",
+            sort=[target(n) for n in range(1, seats + 1)],
+            title="P(wolf) of",
+            axis=alt.Axis(labelAngle=0, labelOverlap=False),
+        ),
+        y=alt.Y(
+            "seat:N",
+            sort=[seat_name(n, lang) for n in range(1, seats + 1)],
+            title="reported by",
+            axis=alt.Axis(labelOverlap=False),
+        ),
     )
     cells = base.mark_rect().encode(
         color=alt.Color("p_wolf:Q", scale=alt.Scale(scheme="redblue", domain=[1, 0])),

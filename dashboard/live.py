@@ -1,8 +1,9 @@
 """Live games read from Redis: the index of running games and each game's line stream.
 
-The queue's workers publish every replay line of a running game to the stream
-`arena:live:{game_id}` (field `line`: the JSONL line, field `seq`: its position) and keep
-the ids of running games in the sorted set `arena:live:index`. A `Tail` is one session's
+The queue's workers (`arena.queue.redis_queue`) publish every replay line of a running
+game to the stream `arena:live:{game_id}` (field `line`: the JSONL line, field `seq`: its
+position; the finished header comes last) and keep the ids of running games in the
+sorted set `arena:live:index`. A `Tail` is one session's
 copy of a stream, extended by `poll` with only the entries it has not read yet; the lines
 are parsed by the replay file's own parser, so a live game is just a growing replay.
 """
@@ -45,26 +46,46 @@ class Tail:
 
 
 def poll(client: Any, tail: Tail) -> Tail:
-    """`tail` extended with the stream's new entries, in stream (publication) order.
+    """`tail` extended with the stream's new entries.
+
+    An entry's `seq` is its line's position in the replay; when the game finishes the
+    worker publishes the finished header (with the result) as one more entry, which takes
+    the place of line 1 rather than being appended.
 
     Raises:
-        ValueError: an entry has no `line` field (not a live replay stream).
+        ValueError: an entry has no `line`, or its `seq` skips lines (not a live replay
+            stream).
     """
     lines = list(tail.lines)
     last = tail.last_id
+    key = stream_key(tail.game_id)
     while True:
-        batch = client.xrange(stream_key(tail.game_id), min=f"({last}", count=POLL_BATCH)
-        if not batch:
-            break
+        batch = client.xrange(key, min=f"({last}", count=POLL_BATCH)
         for entry_id, fields in batch:
-            decoded = {_text(k): _text(v) for k, v in fields.items()}
-            if "line" not in decoded:
-                raise ValueError(f"{stream_key(tail.game_id)} entry {_text(entry_id)} has no line")
-            lines.append(decoded["line"])
             last = _text(entry_id)
+            place(lines, {_text(k): _text(v) for k, v in fields.items()}, f"{key} entry {last}")
         if len(batch) < POLL_BATCH:
             break
     return Tail(game_id=tail.game_id, lines=tuple(lines), last_id=last)
+
+
+def place(lines: list[str], fields: dict[str, str], where: str) -> None:
+    """Put one stream entry's line where its `seq` says (see `poll`)."""
+    line = fields.get("line")
+    if line is None:
+        raise ValueError(f"{where} has no line")
+    raw = fields.get("seq", str(len(lines)))
+    if not raw.isdigit():
+        raise ValueError(f"{where} has a bad seq {raw!r}")
+    seq = int(raw)
+    if lines and seq > 0 and line.startswith('{"type":"header"'):
+        lines[0] = line
+    elif seq < len(lines):
+        lines[seq] = line
+    elif seq == len(lines):
+        lines.append(line)
+    else:
+        raise ValueError(f"{where} is line {seq + 1}, but only {len(lines)} lines were read")
 
 
 def loaded(tail: Tail) -> Loaded:

@@ -157,7 +157,8 @@ def beliefs_tab(view: View, lang: Lang) -> None:
     if not view.beliefs:
         st.caption(t("no_beliefs", lang))
         return
-    st.altair_chart(belief_picture(view.beliefs, view.observation.knowledge.seats, lang))
+    wolves = {c.seat for c in view.seats if c.role is not None and spec(c.role).team is Team.WOLF}
+    st.altair_chart(belief_picture(view.beliefs, view.observation.knowledge.seats, wolves, lang))
 
 
 def calls_tab(traces: Sequence[ModelCallRecord], lang: Lang) -> None:

@@ -9,7 +9,9 @@ workhorse of tests and benchmarks. Three properties matter more than its strengt
 - **Deterministic and stateless.** Every random choice comes from a `random.Random` keyed
   by the bot's seed and the decision (`arena.agents.bots.chance`), so the same seed, view
   and request always give the same answer — across processes, and for a fresh bot that
-  takes over a resumed game.
+  takes over a resumed game. The only thing kept between calls is a memo of the fold of
+  its last view (`Ledger`), reused when the next view extends it: it saves time, never
+  changes an answer.
 - **Credible.** It plays the table's common lines: the seer claims and reports her checks,
   the witch saves early and poisons a seat she is sure of, the guard protects the seer he
   believes, wolves agree on the knife in their channel and sometimes fake the seer, good
@@ -122,6 +124,8 @@ class BotAgent:
             return None
         p = wolf_probabilities(r, own_outlook(r))
         return BeliefReport(
-            seat=r.me, day=view.knowledge.day, after_seq=view.log_length,
+            seat=r.me,
+            day=view.knowledge.day,
+            after_seq=view.log_length,
             wolf_probability={s: round(p[s], 4) for s in r.others()},
         )

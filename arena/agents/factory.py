@@ -269,3 +269,19 @@ async def preflight(
 
 def _seats(seats: Sequence[SeatId]) -> str:
     return ",".join(map(str, seats))
+
+
+async def aclose_models(agents: Mapping[SeatId, Agent]) -> None:
+    """Close the connection pools of the agents' chat models.
+
+    Call it at the end of the coroutine that played the game, in the same event loop:
+    a pool left to the garbage collector would try to close itself in whatever loop is
+    running then.
+    """
+    closed: set[int] = set()
+    for agent in agents.values():
+        chat = getattr(agent, "chat", None)
+        aclose = getattr(chat, "aclose", None)
+        if aclose is not None and id(chat) not in closed:
+            closed.add(id(chat))
+            await aclose()

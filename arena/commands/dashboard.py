@@ -1,15 +1,15 @@
 """`arena dashboard`: serve the Streamlit dashboard over a replay folder (and Redis).
 
 The dashboard is a separate Streamlit script (`dashboard/app.py`); this command checks the
-arguments, then runs `streamlit run` on it in the foreground, passing the folder and the
-Redis URL as script arguments.
+arguments, then becomes `streamlit run` on it (exec), passing the folder and the Redis URL
+as script arguments.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
-import subprocess
+import os
 import sys
 from pathlib import Path
 
@@ -63,6 +63,12 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
 
 
 def _dashboard(args: argparse.Namespace) -> int:
+    """Become the Streamlit server.
+
+    Exec rather than a child process, so Ctrl-C or a service manager's SIGTERM reaches the
+    server directly and no orphan is left behind.
+    """
     command = streamlit_command(args)
-    print(f"arena dashboard: http://{args.address}:{args.port}/  (Ctrl-C stops it)")
-    return subprocess.call(command)
+    print(f"arena dashboard: http://{args.address}:{args.port}/  (Ctrl-C stops it)", flush=True)
+    os.execv(command[0], command)
+    return 0  # unreachable: execv does not return

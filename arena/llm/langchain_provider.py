@@ -154,6 +154,14 @@ class LangChainChatModel:
         assert self.capabilities is not None
         return await self._generate(messages, tools, tool_choice, self.capabilities.mode)
 
+    async def aclose(self) -> None:
+        """Close the vendor's async client where the model exposes one (OpenAI does)."""
+        client = getattr(self._chat, "root_async_client", None)
+        close = getattr(client, "close", None)
+        if close is not None and self._loop is asyncio.get_running_loop():
+            await close()
+        self._chat = None
+
     async def _generate(
         self,
         messages: Sequence[ChatMessage],
@@ -282,8 +290,10 @@ def _classify(exc: BaseException) -> Transient | None:
             return Transient(f"HTTP {status}", parse_retry_after(headers))
         return None
     name = type(exc).__name__
-    if isinstance(exc, TimeoutError | ConnectionError) or "Timeout" in name or "Connect" in name:
-        return Transient(_describe(exc))
+    if isinstance(exc, TimeoutError) or "Timeout" in name:
+        return Transient("timed out")
+    if isinstance(exc, ConnectionError) or "Connect" in name:
+        return Transient(f"connection failed ({_describe(exc)})")
     return None
 
 

@@ -124,6 +124,12 @@ class OpenAIChatModel:
         response = await self._create(kwargs)
         return self._reply(response, text_calls=bool(tools) and mode.startswith("json"))
 
+    async def aclose(self) -> None:
+        """Close the connection pool (call it in the event loop that used the model)."""
+        if self._client is not None and self._loop is asyncio.get_running_loop():
+            await self._client.close()
+        self._client = None
+
     async def _mode(self) -> AnswerMode:
         self._bind_loop()
         assert self._lock is not None

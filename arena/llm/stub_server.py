@@ -70,7 +70,7 @@ class StubServer:
         self._history: dict[str, list[str]] = {}
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._http.daemon_threads = True
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._http.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def url(self) -> str:

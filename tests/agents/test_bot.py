@@ -5,16 +5,18 @@ from __future__ import annotations
 import ast
 import asyncio
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
-from arena.agents.base import AgentReply
+from arena.agents.base import Agent, AgentReply
 from arena.agents.bot import BotAgent
+from arena.agents.bots.talk import Lang
 from arena.agents.random_agent import RandomAgent
 from arena.match import Limits, play
 from arena.rules import events as ev
 from arena.rules.actions import Action
-from arena.rules.boards import BOARDS
+from arena.rules.boards import BOARDS, PresetName
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
@@ -23,7 +25,7 @@ from arena.rules.roles import is_wolf
 from arena.rules.types import Role, Winner
 from arena.rules.visibility import SeatViewer, can_see
 
-PRESETS = (None, "tournament", "site", "classic")
+PRESETS: tuple[PresetName | None, ...] = (None, "tournament", "site", "classic")
 
 
 class Recorder:
@@ -45,25 +47,40 @@ class Recorder:
         return reply
 
 
-def game(board: str, seed: int, preset: str | None = None, *, lang: str = "zh",
-         wolves: str = "bot", good: str = "bot") -> Referee:
-    referee = Referee(GameConfig(board=board, preset=preset), seed)  # type: ignore[arg-type]
-    agents = {}
+def game(
+    board: str,
+    seed: int,
+    preset: PresetName | None = None,
+    *,
+    lang: Lang = "zh",
+    wolves: str = "bot",
+    good: str = "bot",
+) -> Referee:
+    referee = Referee(GameConfig(board=board, preset=preset), seed)
+    agents: dict[int, Agent] = {}
     for seat, role in enumerate(referee.state.roles, start=1):
         kind = wolves if is_wolf(role) else good
-        agents[seat] = (BotAgent(seed * 100 + seat, lang=lang) if kind == "bot"  # type: ignore[arg-type]
-                        else RandomAgent(seed * 100 + seat))
+        agents[seat] = (
+            BotAgent(seed * 100 + seat, lang=lang)
+            if kind == "bot"
+            else RandomAgent(seed * 100 + seat)
+        )
     asyncio.run(play(referee, agents, limits=Limits(beliefs="off")))
     return referee
 
 
-def of(referee: Referee, kind: type[ev._Event]) -> list:
+E = TypeVar("E")
+
+
+def of(referee: Referee, kind: type[E]) -> list[E]:
     return [e for e in referee.events if isinstance(e, kind)]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_bots_finish_every_board_and_preset_without_a_default(board: str, preset: str | None) -> None:
+def test_bots_finish_every_board_and_preset_without_a_default(
+    board: str, preset: PresetName | None
+) -> None:
     for seed in (1, 2):
         referee = game(board, seed, preset)
         assert referee.finished
@@ -104,8 +121,14 @@ def test_the_bot_is_only_handed_its_own_seats_view() -> None:
 
 def test_the_bot_imports_nothing_that_holds_the_hidden_game() -> None:
     """Honesty by construction: no module of the bot can reach the referee's state."""
-    forbidden = {"arena.rules.state", "arena.rules.referee", "arena.rules.table",
-                 "arena.rules.night", "arena.rules.day", "arena.match"}
+    forbidden = {
+        "arena.rules.state",
+        "arena.rules.referee",
+        "arena.rules.table",
+        "arena.rules.night",
+        "arena.rules.day",
+        "arena.match",
+    }
     root = Path(__file__).resolve().parents[2] / "arena" / "agents"
     files = [root / "bot.py", *sorted((root / "bots").glob("*.py"))]
     for file in files:
@@ -136,8 +159,11 @@ def test_the_seer_claims_and_reports_her_real_checks() -> None:
 
 
 def test_wolves_agree_on_the_knife_under_the_tournament_preset() -> None:
-    knives = [e for seed in range(1, 11) for e in of(game("wwk_guard", seed, "tournament"),
-                                                     ev.KnifeChosen)]
+    knives = [
+        e
+        for seed in range(1, 11)
+        for e in of(game("wwk_guard", seed, "tournament"), ev.KnifeChosen)
+    ]
     unanimous = [e for e in knives if e.how == "unanimous"]
     assert len(knives) >= 20
     assert len(unanimous) >= 0.9 * len(knives)
@@ -153,6 +179,17 @@ def test_some_wolf_fakes_the_seer_and_accuses_only_good_seats() -> None:
                 fakes += 1
                 assert all(not is_wolf(roles[c.seat - 1]) for c in speech.claims.checks)
     assert fakes > 0
+
+
+def test_a_white_wolf_king_explodes_only_to_take_a_real_seer() -> None:
+    taken = 0
+    for seed in range(1, 13):
+        referee = game("wwk_guard", seed)
+        for shot in of(referee, ev.PlayerShot):
+            if shot.role is Role.WHITE_WOLF_KING:
+                taken += 1
+                assert referee.state.roles[shot.target - 1] is Role.SEER
+    assert 0 < taken < 12
 
 
 def test_the_witch_saves_the_first_knife_when_she_may() -> None:
@@ -176,7 +213,8 @@ def test_bots_beat_random_agents_on_both_sides() -> None:
     seeds = range(1, 13)
     good = sum(game("std10", s, wolves="random").winner is Winner.GOOD for s in seeds)
     wolves = sum(game("std10", s, good="random").winner is Winner.WOLVES for s in seeds)
-    baseline = sum(game("std10", s, wolves="random", good="random").winner is Winner.GOOD
-                   for s in seeds)
+    baseline = sum(
+        game("std10", s, wolves="random", good="random").winner is Winner.GOOD for s in seeds
+    )
     assert good > baseline
     assert wolves > len(seeds) - baseline

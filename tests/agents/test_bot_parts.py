@@ -38,9 +38,15 @@ def claim(seat: int, *checks: tuple[int, bool]) -> ev.Spoke:
 
 def vote_request(seat: int, targets: tuple[int, ...]) -> DecisionRequest:
     return DecisionRequest(
-        step=9, seat=seat, kind=DecisionKind.VOTE, day=1, night=False,
-        options=(ActionOption(action="vote", targets=targets, target_required=True),
-                 ActionOption(action="pass")),
+        step=9,
+        seat=seat,
+        kind=DecisionKind.VOTE,
+        day=1,
+        night=False,
+        options=(
+            ActionOption(action="vote", targets=targets, target_required=True),
+            ActionOption(action="pass"),
+        ),
         default=Pass(),
     )
 
@@ -53,8 +59,9 @@ def test_calibrate_keeps_the_order_and_meets_the_expected_count() -> None:
 
 
 def test_a_counter_claim_accusing_the_first_seer_is_believed_less() -> None:
-    view = observe(log(1, Role.VILLAGER, claim(2, (5, False)), claim(3, (2, True))),
-                   SeatViewer(seat=1))
+    view = observe(
+        log(1, Role.VILLAGER, claim(2, (5, False)), claim(3, (2, True))), SeatViewer(seat=1)
+    )
     r, _ = read(view)
     cred = credibility(r, own_outlook(r))
     p = wolf_probabilities(r, own_outlook(r))
@@ -78,8 +85,9 @@ def test_good_seats_vote_the_checked_wolf() -> None:
 
 def test_a_wolf_believes_exactly_what_it_knows() -> None:
     events = log(3, Role.WEREWOLF, claim(2, (3, True)))
-    events.insert(2, ev.WolvesMet(visibility=to_seats(3, 7, 8), seats=(3, 7, 8),
-                                  roles=(Role.WEREWOLF,) * 3))
+    events.insert(
+        2, ev.WolvesMet(visibility=to_seats(3, 7, 8), seats=(3, 7, 8), roles=(Role.WEREWOLF,) * 3)
+    )
     report = asyncio.run(BotAgent(1).believe(observe(events, SeatViewer(seat=3))))
     assert report is not None
     assert report.seat == 3 and report.after_seq == len(events)
@@ -89,8 +97,9 @@ def test_a_wolf_believes_exactly_what_it_knows() -> None:
 
 
 def test_a_good_seat_spreads_the_wolves_it_cannot_place() -> None:
-    events = log(1, Role.SEER, ev.SeerChecked(visibility=to_seats(1), seat=1, target=4,
-                                              is_wolf=True))
+    events = log(
+        1, Role.SEER, ev.SeerChecked(visibility=to_seats(1), seat=1, target=4, is_wolf=True)
+    )
     report = asyncio.run(BotAgent(1).believe(observe(events, SeatViewer(seat=1))))
     assert report is not None
     assert report.wolf_probability[4] == 1.0
@@ -140,11 +149,17 @@ def test_wolf_talk_round_trips_and_parses_other_agents_leniently() -> None:
 
 
 def test_the_seer_speech_reports_its_checks() -> None:
-    events = log(1, Role.SEER, ev.SeerChecked(visibility=to_seats(1), seat=1, target=4,
-                                              is_wolf=True))
+    events = log(
+        1, Role.SEER, ev.SeerChecked(visibility=to_seats(1), seat=1, target=4, is_wolf=True)
+    )
     request = DecisionRequest(
-        step=3, seat=1, kind=DecisionKind.SPEECH, day=1, night=False,
-        options=(ActionOption(action="speak", max_chars=1200),), default=Speak(text=""),
+        step=3,
+        seat=1,
+        kind=DecisionKind.SPEECH,
+        day=1,
+        night=False,
+        options=(ActionOption(action="speak", max_chars=1200),),
+        default=Speak(text=""),
         context="day",
     )
     reply = asyncio.run(BotAgent(1).decide(observe(events, SeatViewer(seat=1)), request))

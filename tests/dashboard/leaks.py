@@ -50,7 +50,9 @@ def leaks(text: str, loaded: Loaded, viewer: Viewer, step: int, lang: Lang = "en
     """The forbidden markers and lines that `text` contains."""
     markers, lines = forbidden(loaded, viewer, step, lang)
     found = sorted(set(MARK.findall(text)) & markers)
-    found += [line for line in lines if re.search(_START + re.escape(line) + _END, text)]
+    found += [
+        line for line in lines if line in text and re.search(_START + re.escape(line) + _END, text)
+    ]
     return found
 
 

@@ -8,6 +8,7 @@ saves screenshots under `screenshots/` (git-ignored) at the repository root.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -18,8 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.rules import events as ev
+from arena.rules.roles import spec
+from arena.rules.types import Role
 from arena.rules.visibility import SeatViewer
-from dashboard.loading import load
+from dashboard.loading import Loaded, load
 from tests.dashboard.games import APP, make_game
 from tests.dashboard.leaks import leaks
 
@@ -85,6 +89,10 @@ def server(folder: Path) -> Iterator[str]:
         process.wait(timeout=20)
 
 
+def dealt(game: Loaded) -> tuple[Role, ...]:
+    return next(e.roles for e in game.replay.events if isinstance(e, ev.RolesDealt))
+
+
 def pick(page: object, key: str, option: str) -> None:
     """Choose `option` in the Streamlit selectbox with widget key `key`."""
     page.locator(f".st-key-{key} [role=combobox]").click()  # type: ignore[attr-defined]
@@ -122,11 +130,16 @@ def test_open_switch_viewpoint_and_scrub(server: str, folder: Path) -> None:
         page.wait_for_timeout(500)
         assert "step=40" in page.url
         body = page.inner_text("body")
-        assert "#3 is the" in body, "the seat sees its own card"
+        own = spec(dealt(game)[2]).en
+        assert re.search(rf"#3 \S+ {own}", body), "the seat board shows the seat's own card"
         assert not leaks(body, game, SeatViewer(seat=3), 40)
         page.screenshot(path=str(SHOTS / "dashboard-3-seat3-step40.png"), full_page=True)
 
         pick(page, "view", "God (referee)")
+        page.get_by_text("👁 God (referee)").wait_for()
+        thumb.focus()
+        page.keyboard.press("End")
+        page.get_by_text(f"{total} / {total}").wait_for()
         page.get_by_role("tab", name="Beliefs").click()
         page.wait_for_timeout(1500)
         page.screenshot(path=str(SHOTS / "dashboard-4-god-beliefs.png"), full_page=True)

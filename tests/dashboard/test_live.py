@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,3 +98,24 @@ def test_live_page_follows_a_running_game_for_each_viewer(
     at.run()
     total = len(read_replay(replay_dir / MARKED).events)
     assert f"{total} events" in page_text(at)
+
+
+def test_the_finished_header_replaces_the_first_line(replay_dir: Path) -> None:
+    client = fakeredis.FakeRedis()
+    lines = game_lines(replay_dir)
+    running_header = json.dumps({**json.loads(lines[0]), "result": None}, ensure_ascii=False)
+    publish(client, "g2", [running_header, *lines[1:]])
+    tail = poll(client, Tail(game_id="g2"))
+    assert loaded(tail).replay.header.result is None
+    client.xadd(stream_key("g2"), {"seq": len(lines), "line": lines[0], "lease": 1})
+    tail = poll(client, tail)
+    assert len(tail.lines) == len(lines)
+    assert loaded(tail).replay.header.result is not None
+
+
+def test_a_stream_that_skips_lines_is_refused() -> None:
+    client = fakeredis.FakeRedis()
+    client.xadd(stream_key("gap"), {"seq": 0, "line": "{}"})
+    client.xadd(stream_key("gap"), {"seq": 5, "line": "{}"})
+    with pytest.raises(ValueError, match="only 1 lines were read"):
+        poll(client, Tail(game_id="gap"))

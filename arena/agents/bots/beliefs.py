@@ -63,14 +63,18 @@ class Outlook:
 
 
 def own_outlook(r: Reading) -> Outlook:
-    """A seat's outlook with all its secrets: a wolf knows every wolf; a good seat knows
-    its checks, the public reveals, and that anyone claiming its own unique role lies."""
+    """A seat's outlook with all its secrets.
+
+    A wolf knows every wolf; a good seat knows its checks, the public reveals, and that
+    anyone claiming its own unique role lies.
+    """
     if r.is_wolf:
         wolves = r.team | r.public_wolves
         goods = frozenset(range(1, r.seats + 1)) - wolves
         return Outlook(r.me, True, wolves, goods, seer=False)
     liars = {
-        s for s, role in claimed_roles(r).items()
+        s
+        for s, role in claimed_roles(r).items()
         if role is r.role and s != r.me and r.role_counts.get(role, 0) == 1
     }
     wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars
@@ -128,15 +132,15 @@ def credibility(r: Reading, o: Outlook) -> dict[SeatId, float]:
     weights: dict[SeatId, float] = {}
     for c in claimants:
         checks = claimed_checks(r, c)
-        lies = any((wolf and t in o.goods) or (not wolf and t in o.wolves)
-                   for t, wolf in checks.items())
+        lies = any(
+            (wolf and t in o.goods) or (not wolf and t in o.wolves) for t, wolf in checks.items()
+        )
         if c in o.wolves or (lies and c not in o.goods):
             weights[c] = 0.0
             continue
         w = 4.0 if c in o.goods else 1.0
         w *= FIRST_CLAIM if c == claimants[0] else 1.0
-        w *= COUNTER_ACCUSE if any(
-            checks.get(d) for d in claimants[: claimants.index(c)]) else 1.0
+        w *= COUNTER_ACCUSE if any(checks.get(d) for d in claimants[: claimants.index(c)]) else 1.0
         w *= 3.0 if c in r.night_deaths else 1.0
         w *= 4.0 if c in r.taken_by_wwk else 1.0
         w *= 1.3 if c == r.sheriff else 1.0

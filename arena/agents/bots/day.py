@@ -37,8 +37,15 @@ from arena.rules.roles import is_god
 from arena.rules.types import Direction, Role, SeatId
 
 RUN_CHANCE: dict[Role, float] = {
-    Role.SEER: 0.9, Role.WITCH: 0.3, Role.HUNTER: 0.35, Role.GUARD: 0.3, Role.IDIOT: 0.3,
-    Role.VILLAGER: 0.12, Role.WEREWOLF: 0.2, Role.WOLF_KING: 0.25, Role.WHITE_WOLF_KING: 0.25,
+    Role.SEER: 0.9,
+    Role.WITCH: 0.3,
+    Role.HUNTER: 0.35,
+    Role.GUARD: 0.3,
+    Role.IDIOT: 0.3,
+    Role.VILLAGER: 0.12,
+    Role.WEREWOLF: 0.2,
+    Role.WOLF_KING: 0.25,
+    Role.WHITE_WOLF_KING: 0.25,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6
@@ -72,8 +79,11 @@ def withdraw(r: Reading, request: DecisionRequest, seed: int, rng: random.Random
 
 
 def sheriff_vote(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
-    """Good: the seer believed, else the candidate trusted most. Wolves: a partner, else
-    the least dangerous candidate."""
+    """Vote for sheriff.
+
+    Good: the seer believed, else the candidate trusted most. Wolves: a partner, else the
+    least dangerous candidate.
+    """
     option = request.option("vote")
     targets = option.targets if option is not None else ()
     if not targets:
@@ -142,10 +152,12 @@ def shoot(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
         cred = credibility(r, public_outlook(r))
         roles = claimed_roles(r)
         scores = {
-            t: 3.0 * cred.get(t, 0.0) + (1.0 if t == r.sheriff else 0.0)
+            t: 3.0 * cred.get(t, 0.0)
+            + (1.0 if t == r.sheriff else 0.0)
             + (1.0 if (role := roles.get(t)) is not None and is_god(role) else 0.0)
             - (2.0 if roles.get(t) is Role.HUNTER else 0.0)
-            for t in targets if t not in r.team
+            for t in targets
+            if t not in r.team
         }
         choice = top(scores, rng)
         return Shoot(target=choice) if choice is not None else Pass()

@@ -79,8 +79,10 @@ def witch(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     save = request.option("save")
     if save is not None and save.targets:
         victim = save.targets[0]
-        valued = credibility(r, o).get(victim, 0.0) >= 0.5 or victim == r.me or (
-            (role := claimed_roles(r).get(victim)) is not None and is_god(role)
+        valued = (
+            credibility(r, o).get(victim, 0.0) >= 0.5
+            or victim == r.me
+            or ((role := claimed_roles(r).get(victim)) is not None and is_god(role))
         )
         if p.get(victim, 0.0) < SAVE_SUSPECT and (r.day <= 2 or valued):
             return Save()

@@ -126,14 +126,15 @@ class Ledger:
         """Whether `view` is this ledger's seat's view and begins with every event fed."""
         seen = view.seen
         return (
-            isinstance(view.viewer, SeatViewer) and view.viewer.seat == self.me
+            isinstance(view.viewer, SeatViewer)
+            and view.viewer.seat == self.me
             and len(seen) >= len(self.fed)
             and all(s.event is e for s, e in zip(seen, self.fed, strict=False))
         )
 
     def extend(self, view: Observation) -> None:
         """Feed the events of `view` past those already fed (call after `extends`)."""
-        for seen in view.seen[len(self.fed):]:
+        for seen in view.seen[len(self.fed) :]:
             self._feed(seen.event)
             self.fed.append(seen.event)
 
@@ -186,17 +187,28 @@ class Ledger:
             raise ValueError(f"seat {self.me} has not been dealt a card yet")
         speeches = tuple(self.speeches)
         return Reading(
-            me=self.me, role=know.own_role, day=know.day, phase=know.phase, seats=know.seats,
+            me=self.me,
+            role=know.own_role,
+            day=know.day,
+            phase=know.phase,
+            seats=know.seats,
             role_counts=dict(know.role_counts),
             wolf_total=sum(n for r, n in know.role_counts.items() if is_wolf(r)),
             present=know.present(),
             team=self.team if is_wolf(know.own_role) else frozenset(),
             public_wolves=frozenset(self.public_wolves),
-            public_goods=frozenset(self.public_goods), checks=tuple(self.checks),
-            knives_seen=tuple(self.knives), speeches=speeches, ballots=tuple(self.ballots),
-            night_deaths=frozenset(self.night_deaths), taken_by_wwk=frozenset(self.taken),
-            sheriff=know.sheriff, candidates=self.candidates, recommended=self.recommended,
-            whispers=tuple(self.whispers), nominations=tuple(self.nominations),
+            public_goods=frozenset(self.public_goods),
+            checks=tuple(self.checks),
+            knives_seen=tuple(self.knives),
+            speeches=speeches,
+            ballots=tuple(self.ballots),
+            night_deaths=frozenset(self.night_deaths),
+            taken_by_wwk=frozenset(self.taken),
+            sheriff=know.sheriff,
+            candidates=self.candidates,
+            recommended=self.recommended,
+            whispers=tuple(self.whispers),
+            nominations=tuple(self.nominations),
         )
 
 

@@ -65,8 +65,10 @@ def _seer_claims(r: Reading) -> tuple[Claims, SeatId | None]:
     suspects = _present(r, [t for t, wolf in checks.items() if wolf] + liars)
     trusts = _present(r, [t for t, wolf in checks.items() if not wolf])
     claims = Claims(
-        role=Role.SEER, checks=tuple(CheckClaim(seat=t, is_wolf=w) for t, w in checks.items()),
-        suspects=suspects, trusts=trusts,
+        role=Role.SEER,
+        checks=tuple(CheckClaim(seat=t, is_wolf=w) for t, w in checks.items()),
+        suspects=suspects,
+        trusts=trusts,
     )
     return claims, (suspects[0] if suspects else None)
 
@@ -84,8 +86,10 @@ def _fake_seer_claims(r: Reading, rng: random.Random) -> tuple[Claims, SeatId | 
     suspects = _present(r, [t for t, wolf in checks.items() if wolf])
     trusts = _present(r, [t for t, wolf in checks.items() if not wolf])
     claims = Claims(
-        role=Role.SEER, checks=tuple(CheckClaim(seat=t, is_wolf=w) for t, w in checks.items()),
-        suspects=suspects, trusts=trusts,
+        role=Role.SEER,
+        checks=tuple(CheckClaim(seat=t, is_wolf=w) for t, w in checks.items()),
+        suspects=suspects,
+        trusts=trusts,
     )
     return claims, (suspects[-1] if suspects else None)
 
@@ -97,8 +101,9 @@ def _good_claims(
     cred = credibility(r, o)
     p = wolf_probabilities(r, o)
     believed = tuple(s for s, c in sorted(cred.items()) if c >= 0.5 and s in r.present)
-    ranked = sorted((s for s in r.others() if p.get(s, 0.0) >= SUSPECT_FLOOR),
-                    key=lambda s: (-p[s], s))
+    ranked = sorted(
+        (s for s in r.others() if p.get(s, 0.0) >= SUSPECT_FLOOR), key=lambda s: (-p[s], s)
+    )
     suspects = tuple(ranked[:2])
     accused = any(claimed_checks(r, c).get(r.me) for c in seer_claimants(r))
     on_trial = request.context in ("pk", "defence")
@@ -126,6 +131,12 @@ def _wolf_claims(
         trusts = _present(r, [fake])
     else:
         cred = credibility(r, public_outlook(r))
-        trusts = _present(r, [s for s, c in sorted(cred.items()) if c >= 0.5 and s not in r.team
-                              and not named and p.get(s, 1.0) < 0.5])
+        trusts = _present(
+            r,
+            [
+                s
+                for s, c in sorted(cred.items())
+                if c >= 0.5 and s not in r.team and not named and p.get(s, 1.0) < 0.5
+            ],
+        )
     return Claims(role=role, suspects=suspects, trusts=trusts), wanted

@@ -44,12 +44,19 @@ def speech_text(
         parts.append(f"我是{name}。" if zh else f"I am the {name}.")
     if claims.checks:
         verdicts = [
-            f"{_seat(c.seat, lang)}" + (("查殺" if c.is_wolf else "金水") if zh else (
-                " is a wolf" if c.is_wolf else " is good"))
+            f"{_seat(c.seat, lang)}"
+            + (
+                ("查殺" if c.is_wolf else "金水")
+                if zh
+                else (" is a wolf" if c.is_wolf else " is good")
+            )
             for c in claims.checks
         ]
-        parts.append(("查驗：" + "，".join(verdicts) + "。") if zh else (
-            "My checks: " + "; ".join(verdicts) + "."))
+        parts.append(
+            ("查驗：" + "，".join(verdicts) + "。")
+            if zh
+            else ("My checks: " + "; ".join(verdicts) + ".")
+        )
     if claims.suspects:
         s = _seats(claims.suspects, lang)
         parts.append(f"我懷疑{s}是狼。" if zh else f"I suspect {s}.")

@@ -35,7 +35,7 @@ JUMP_CHANCE = 0.2
 BUS_CHANCE = 0.1
 """Chance that a wolf votes out a partner the table has already condemned (倒鉤)."""
 WWK_CHANCE = 0.35
-"""Chance a day that a white wolf king explodes to take a real seer who claimed."""
+"""Chance that a white wolf king explodes to take a real seer who claimed (once a game)."""
 WWK_ACCUSED_CHANCE = 0.85
 """The same when that seer has named the white wolf king himself."""
 EXPLODE_CHANCE = 0.25
@@ -48,8 +48,10 @@ def volunteers(r: Reading, seed: int) -> bool:
 
 
 def jumper(r: Reading) -> SeatId | None:
-    """The teammate (maybe this seat) who fakes the seer: the lowest seat that said so on
-    night 1 and is still at the table."""
+    """The teammate (maybe this seat) who fakes the seer, if any.
+
+    The lowest seat that said so on night 1 and is still at the table.
+    """
     said = sorted(seat for night, seat, text in r.whispers if night == 1 and jumps(text))
     return next((s for s in said if s in r.present), None)
 
@@ -60,8 +62,11 @@ def threats(r: Reading) -> tuple[SeatId, ...]:
 
 
 def knife_preference(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) -> SeatId | None:
-    """The seat this wolf wants knifed: the real seer first, then trusted gods and the
-    sheriff; never a claimed hunter if it can help it (he would shoot)."""
+    """The seat this wolf wants knifed.
+
+    The real seer first, then trusted gods and the sheriff; never a claimed hunter if it
+    can help it (he would shoot).
+    """
     outlook = public_outlook(r)
     p = wolf_probabilities(r, outlook)
     roles = claimed_roles(r)
@@ -84,8 +89,11 @@ def knife_preference(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) 
 
 
 def knife_choice(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) -> SeatId | None:
-    """Tonight's nomination: round 1 follows the lowest seat's whispered proposal; later
-    rounds follow the previous round's most nominated seat (lowest nominator on ties)."""
+    """Tonight's nomination.
+
+    Round 1 follows the lowest seat's whispered proposal; later rounds follow the previous
+    round's most nominated seat (the lowest nominator's on ties).
+    """
     allowed = [s for s in legal if s not in r.team]
     last = max((round_ for round_, _, _ in r.nominations), default=0)
     if last == 0:
@@ -102,11 +110,12 @@ def knife_choice(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) -> S
     return knife_preference(r, tuple(allowed), rng) if allowed else None
 
 
-def vote_target(
-    r: Reading, targets: tuple[SeatId, ...], rng: random.Random
-) -> SeatId | None:
-    """Whom a wolf votes out: the fake seer's accused, else the real seer when the team
-    runs a fake one, else the seat the table suspects most; a partner only rarely."""
+def vote_target(r: Reading, targets: tuple[SeatId, ...], rng: random.Random) -> SeatId | None:
+    """Whom a wolf votes out.
+
+    The fake seer's accused, else the real seer when the team runs a fake one, else the
+    seat the table suspects most; a partner only rarely.
+    """
     candidates = [t for t in targets if t not in r.team]
     p = wolf_probabilities(r, public_outlook(r))
     partners = [t for t in targets if t in r.team and t != r.me and p.get(t, 0.0) >= 0.8]
@@ -123,8 +132,7 @@ def vote_target(
         if real:
             return real[0]
     boost = 0.15 if r.sheriff in r.team else 0.0
-    return top({t: p.get(t, 0.5) + (boost if t in r.recommended else 0.0) for t in candidates},
-               rng)
+    return top({t: p.get(t, 0.5) + (boost if t in r.recommended else 0.0) for t in candidates}, rng)
 
 
 def explosion(r: Reading, request: DecisionRequest, seed: int) -> SelfExplode | None:
@@ -132,20 +140,20 @@ def explosion(r: Reading, request: DecisionRequest, seed: int) -> SelfExplode | 
 
     A white wolf king takes a real seer who claimed (more surely if that seer named him);
     a plain wolf explodes only when the real seer has named him, to end the day before
-    the vote. Each is decided once a day from the seed, so the wolf does not waver.
+    the vote. The king decides once a game, a plain wolf once a day, from the seed, so
+    neither wavers from one explosion window to the next.
     """
     option = request.option("self_explode")
     if option is None or not r.is_wolf:
         return None
     seers = [s for s in threats(r) if s in option.targets]
     named = any(claimed_checks(r, s).get(r.me) for s in threats(r))
-    roll = dice(seed, "explode", r.day, r.phase).random()
     if r.role is Role.WHITE_WOLF_KING and seers:
         chance = WWK_ACCUSED_CHANCE if named else WWK_CHANCE
-        if roll < chance:
+        if dice(seed, "wwk").random() < chance:
             cred = credibility(r, public_outlook(r))
             return SelfExplode(target=max(seers, key=lambda s: (cred.get(s, 0.0), -s)))
         return None
     if option.target_required or not named or r.phase is not Phase.SPEECHES:
         return None
-    return SelfExplode() if roll < EXPLODE_CHANCE else None
+    return SelfExplode() if dice(seed, "explode", r.day).random() < EXPLODE_CHANCE else None

@@ -1,0 +1,150 @@
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from arena.agents.factory import (
+    EndpointSettings,
+    MatchSpec,
+    SeatSpec,
+    aclose_models,
+    build_agents,
+    endpoint_settings,
+    load_spec_file,
+    parse_seat_spec,
+    parse_seats,
+    preflight,
+)
+from arena.agents.llm_agent import LLMAgent
+from arena.agents.random_agent import RandomAgent
+from arena.llm.langchain_provider import LangChainChatModel
+from arena.llm.openai_provider import OpenAIChatModel
+from arena.llm.stub_server import StubModel, StubServer
+from arena.rules.config import GameConfig
+from arena.rules.errors import ArenaError
+
+CONFIG = GameConfig(board="wwk_guard")
+
+
+def test_specs_parse_with_later_ones_overriding_and_bot_as_default() -> None:
+    seats = parse_seats(
+        ["1-6=openai:gpt-4.1-mini", "7-10=random", "3=langchain:anthropic:claude-sonnet-4-5",
+         "5, 9=bot"],
+        12,
+    )
+    assert seats[1] == SeatSpec(kind="openai", model="gpt-4.1-mini")
+    assert seats[3].label == "langchain:anthropic:claude-sonnet-4-5"
+    assert seats[5].kind == "bot" and seats[9].kind == "bot"
+    assert seats[8].kind == "random"
+    assert seats[11].kind == "bot" and seats[12].kind == "bot"
+    assert parse_seat_spec("2=openai:llama3.1:8b", 12)[2].model == "llama3.1:8b"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("1-6", "use SEATS=AGENT"),
+        ("x=bot", "use SEATS=AGENT"),
+        ("0=bot", "within 1-12"),
+        ("11-13=bot", "within 1-12"),
+        ("6-1=bot", "within 1-12"),
+        ("1=openai", "openai:MODEL"),
+        ("1=langchain:anthropic", "langchain:PROVIDER:MODEL"),
+        ("1=gpt-4", "bot, random"),
+        ("1=bot:fast", "bot, random"),
+    ],
+)
+def test_bad_specs_name_themselves(spec: str, message: str) -> None:
+    with pytest.raises(ArenaError, match=f"bad seat spec '{spec}'.*{message}"):
+        parse_seat_spec(spec, 12)
+
+
+def test_agents_are_built_and_model_seats_share_a_model(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    seats = parse_seats(["1-3=openai:gpt-4.1-mini", "4=langchain:openai:gpt-4.1", "5=random"], 12)
+    agents = build_agents(seats, CONFIG, seed=7, spec=MatchSpec(lang="en"))
+    assert all(isinstance(agents[s], LLMAgent) for s in (1, 2, 3, 4))
+    assert agents[1].chat is agents[2].chat is agents[3].chat
+    assert isinstance(agents[1].chat, OpenAIChatModel)
+    assert isinstance(agents[4].chat, LangChainChatModel)
+    assert agents[1].name == "openai:gpt-4.1-mini" and agents[1].lang == "en"
+    assert agents[1].rules == CONFIG.rules
+    assert isinstance(agents[5], RandomAgent)
+    assert type(agents[6]).__name__ == "BotAgent"
+
+
+def test_the_most_specific_endpoint_entry_applies(tmp_path: Path) -> None:
+    path = tmp_path / "match.yaml"
+    path.write_text(
+        "seats: ['1-12=openai:qwen']\nlang: en\nendpoints:\n"
+        "  openai: {base_url: 'http://127.0.0.1:1/v1', timeout_s: 5}\n"
+        "  openai:qwen: {base_url: 'http://127.0.0.1:2/v1', mode: tools}\n",
+        encoding="utf-8",
+    )
+    spec = load_spec_file(path)
+    assert spec.seats == ("1-12=openai:qwen",)
+    qwen = endpoint_settings(SeatSpec(kind="openai", model="qwen"), spec)
+    other = endpoint_settings(SeatSpec(kind="openai", model="qwen2"), spec)
+    assert qwen.base_url == "http://127.0.0.1:2/v1" and qwen.mode == "tools"
+    assert other.base_url == "http://127.0.0.1:1/v1" and other.timeout_s == 5
+    assert endpoint_settings(SeatSpec(kind="bot"), spec) == EndpointSettings()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("seats: [1, 2", "not valid YAML"), ("lang: fr", "lang"), ("colour: red", "colour")],
+)
+def test_bad_spec_files_are_clear_errors(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ArenaError, match=message):
+        load_spec_file(path)
+    with pytest.raises(ArenaError, match="cannot read spec file"):
+        load_spec_file(tmp_path / "missing.yaml")
+
+
+def test_preflight_probes_each_endpoint_once_and_returns_header_records() -> None:
+    caps = {"local-7b": StubModel(strict=False)}
+    with StubServer(capabilities=caps) as server:
+        spec = MatchSpec(lang="en", endpoints={"openai": EndpointSettings(base_url=server.url)})
+        seats = parse_seats(["1-6=openai:local-7b", "7=openai:gpt-4.1-mini"], 12)
+        agents = build_agents(seats, CONFIG, seed=1, spec=spec)
+
+        async def go():
+            try:
+                return await preflight(agents)
+            finally:
+                await aclose_models(agents)
+
+        records = asyncio.run(go())
+        probes = len(server.requests)
+    assert set(records) == {f"openai:local-7b@{server.url}", f"openai:gpt-4.1-mini@{server.url}"}
+    local = records[f"openai:local-7b@{server.url}"]
+    assert (local["mode"], local["strict_tools"], local["priced"]) == ("tools", False, False)
+    assert records[f"openai:gpt-4.1-mini@{server.url}"]["mode"] == "tools_strict"
+    assert records[f"openai:gpt-4.1-mini@{server.url}"]["priced"] is True
+    assert probes == 3
+
+
+def test_preflight_fails_before_the_game_on_a_missing_key(monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    agents = build_agents(parse_seats(["2-4=openai:gpt-4.1-mini"], 12), CONFIG, seed=1)
+    with pytest.raises(ArenaError, match="seats 2,3,4: OPENAI_API_KEY is not set"):
+        asyncio.run(preflight(agents))
+
+
+def test_preflight_fails_before_the_game_on_an_unreachable_endpoint() -> None:
+    with StubServer() as server:
+        url = server.url
+    spec = MatchSpec(endpoints={"openai": EndpointSettings(base_url=url, retries=0)})
+    agents = build_agents(parse_seats(["5=openai:local"], 12), CONFIG, seed=1, spec=spec)
+    with pytest.raises(ArenaError, match=r"seats 5: openai:local@.* is unreachable"):
+        asyncio.run(preflight(agents))
+
+
+def test_a_spec_file_key_variable_must_be_set(monkeypatch) -> None:
+    monkeypatch.delenv("MY_GATEWAY_KEY", raising=False)
+    spec = MatchSpec(endpoints={"langchain": EndpointSettings(api_key_env="MY_GATEWAY_KEY")})
+    with pytest.raises(ArenaError, match="MY_GATEWAY_KEY is not set"):
+        build_agents(parse_seats(["1=langchain:openai:gpt-4.1"], 12), CONFIG, seed=1, spec=spec)
