@@ -25,22 +25,31 @@ NONE = "-"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `arena leaderboard`."""
     board = sub.add_parser("leaderboard", help="rate the agents of a directory of replays")
-    board.add_argument("directory", nargs="?", type=Path, default=Path("replays"), metavar="DIR")
     board.add_argument(
-        "--csv", type=Path, default=None, metavar="FILE", help="write one row per agent"
+        "directory",
+        nargs="?",
+        type=Path,
+        default=Path("replays"),
+        metavar="DIR",
+        help="directory of replays, searched recursively (default: replays)",
     )
     board.add_argument(
-        "--json", type=Path, default=None, metavar="FILE", help="write the full report"
+        "--csv", type=Path, default=None, metavar="FILE", help="also write one CSV row per agent"
+    )
+    board.add_argument(
+        "--json", type=Path, default=None, metavar="FILE", help="also write the full report as JSON"
     )
     board.add_argument(
         "--bootstrap",
         type=int,
         default=200,
         metavar="N",
-        help="resamples for the intervals (0: none)",
+        help="bootstrap resamples for the intervals (default: 200; 0: none)",
     )
     board.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resampling")
-    board.add_argument("--tournament", default=None, help="only games of this tournament")
+    board.add_argument(
+        "--tournament", default=None, metavar="NAME", help="only games of this tournament"
+    )
     board.set_defaults(handler=_leaderboard)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,14 +128,25 @@ def _sample_array(schema: Schema, rng: random.Random, text: Callable[[], str] | 
     return [sample(items, rng, text) for _ in range(count)]
 
 
-def random_legal(seed: int = 0, text: Callable[[], str] | None = None) -> Policy:
-    """Call the forced tool (or a random offered one) with schema-valid arguments."""
+def random_legal(
+    seed: int = 0,
+    text: Callable[[], str] | None = None,
+    weights: Mapping[str, float] | None = None,
+) -> Policy:
+    """Call the forced tool (or a random offered one) with schema-valid arguments.
+
+    `weights` biases the choice among offered tools by name (default weight 1): a game
+    whose wolves explode at half their chances is short and unlike any real one.
+    """
     rng = random.Random(seed)
+    weight = weights or {}
 
     def policy(request: StubRequest) -> StubReply:
         if not request.tools:
             return Text("Nothing to do.")
-        tool = request.tool(request.forced or "") or rng.choice(request.tools)
+        tool = request.tool(request.forced or "") or rng.choices(
+            request.tools, [weight.get(t.name, 1.0) for t in request.tools]
+        )[0]
         arguments = sample(tool.parameters, rng, text)
         return CallTool(tool.name, json.dumps(arguments, ensure_ascii=False))
 
