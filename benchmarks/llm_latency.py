@@ -99,60 +99,66 @@ class Counts:
         return sum(per_batch.values()) + len(self.belief_rounds)
 
 
-async def one_game(
-    url: str, board: str, seed: int, lang: Lang, beliefs: Beliefs
-) -> dict[str, object]:
+@dataclass(frozen=True)
+class GameResult:
+    """What one game measured."""
+
+    wall: float
+    batches: int
+    steps: int
+    calls: int
+    seats: dict[int, tuple[int, Usage]]
+    winner: str
+    days: int
+
+
+async def one_game(url: str, board: str, seed: int, lang: Lang, beliefs: Beliefs) -> GameResult:
     config = GameConfig(board=board)
     endpoint = OpenAIChatModel("stub-llm", base_url=url, api_key="unused", mode="tools_strict")
     seats = {s: SeatModel(endpoint) for s in range(1, config.board_spec.seats + 1)}
-    agents: dict[int, Agent] = {
-        s: LLMAgent(m, lang=lang, rules=config.rules)
-        for s, m in seats.items()  # type: ignore[arg-type]
-    }
     counts = Counts()
-    counted: dict[int, Agent] = {s: Counted(a, counts) for s, a in agents.items()}  # type: ignore[misc]
+    agents: dict[int, Agent] = {
+        s: Counted(LLMAgent(m, lang=lang, rules=config.rules), counts) for s, m in seats.items()
+    }
     referee = Referee(config, seed)
     started = time.perf_counter()
-    await play(referee, counted, limits=Limits(beliefs=beliefs))  # type: ignore[arg-type]
+    await play(referee, agents, limits=Limits(beliefs=beliefs))
     wall = time.perf_counter() - started
     await endpoint.aclose()
-    calls = sum(m.calls for m in seats.values())
-    return {
-        "wall": wall,
-        "batches": len({step for step, _ in counts.asks}),
-        "steps": counts.sequential_steps(),
-        "calls": calls,
-        "seats": {s: (m.calls, m.usage) for s, m in seats.items()},
-        "winner": referee.winner,
-        "days": referee.state.day,
-    }
+    return GameResult(
+        wall=wall,
+        batches=len({step for step, _ in counts.asks}),
+        steps=counts.sequential_steps(),
+        calls=sum(m.calls for m in seats.values()),
+        seats={s: (m.calls, m.usage) for s, m in seats.items()},
+        winner=str(referee.winner),
+        days=referee.state.day,
+    )
 
 
-def report(result: dict[str, object], latency: float) -> None:
-    wall = float(result["wall"])  # type: ignore[arg-type]
-    calls, steps = int(result["calls"]), int(result["steps"])  # type: ignore[call-overload]
+def report(result: GameResult, latency: float) -> None:
+    wall, steps, calls = result.wall, result.steps, result.calls
     print(
-        f"  {result['days']} days, {result['winner']} win; {result['batches']} request batches, "
-        f"{calls} model calls"
+        f"  {result.days} days, {result.winner} win; {result.batches} request batches, "
+        f"{steps} sequential steps, {calls} model calls"
     )
     print(
-        f"  wall {wall:6.2f} s | sequential steps × L = {steps} × {latency:g} = "
-        f"{steps * latency:6.2f} s | calls × L = {calls * latency:6.2f} s"
+        f"  wall {wall:6.2f} s | steps × L = {steps * latency:6.2f} s | "
+        f"calls × L = {calls * latency:6.2f} s"
     )
     print(
         f"  wall / (steps × L) = {wall / (steps * latency):.2f}; "
         f"overlap (calls × L / wall) = {calls * latency / wall:.2f}×"
     )
-    seats: dict[int, tuple[int, Usage]] = result["seats"]  # type: ignore[assignment]
-    total = sum((u for _, u in seats.values()), Usage())
+    total = sum((u for _, u in result.seats.values()), Usage())
     print(
         f"  tokens per game: prompt {total.prompt_tokens:,} (cached {total.cached_tokens:,}), "
         f"completion {total.completion_tokens:,}"
     )
-    print("  seat  calls  prompt  cached  completion")
-    for seat, (n, u) in sorted(seats.items()):
+    print("  seat  calls   prompt   cached  completion")
+    for seat, (n, u) in sorted(result.seats.items()):
         print(
-            f"  {seat:4d}  {n:5d}  {u.prompt_tokens:6,d}  {u.cached_tokens:6,d}  "
+            f"  {seat:4d}  {n:5d}  {u.prompt_tokens:7,d}  {u.cached_tokens:7,d}  "
             f"{u.completion_tokens:10,d}"
         )
 
@@ -166,7 +172,7 @@ def main() -> None:
     parser.add_argument("--lang", choices=["zh", "en"], default="zh")
     parser.add_argument("--beliefs", choices=["off", "daily", "per_speech"], default="daily")
     args = parser.parse_args()
-    totals: dict[str, float] = defaultdict(float)
+    results: list[GameResult] = []
     policy = random_legal(args.seed, weights={"self_explode": 0.03})
     with StubServer(policy, latency_s=args.latency) as server:
         for game in range(args.games):
@@ -177,13 +183,11 @@ def main() -> None:
             )
             result = asyncio.run(one_game(server.url, args.board, seed, args.lang, args.beliefs))
             report(result, args.latency)
-            totals["wall"] += float(result["wall"])  # type: ignore[arg-type]
-            totals["steps"] += int(result["steps"])  # type: ignore[call-overload]
-            totals["calls"] += int(result["calls"])  # type: ignore[call-overload]
-    print(
-        f"all games: wall {totals['wall']:.2f} s vs steps × L {totals['steps'] * args.latency:.2f} s "
-        f"vs calls × L {totals['calls'] * args.latency:.2f} s"
-    )
+            results.append(result)
+    wall = sum(r.wall for r in results)
+    steps = sum(r.steps for r in results) * args.latency
+    calls = sum(r.calls for r in results) * args.latency
+    print(f"all games: wall {wall:.2f} s vs steps × L {steps:.2f} s vs calls × L {calls:.2f} s")
 
 
 if __name__ == "__main__":

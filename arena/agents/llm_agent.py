@@ -28,7 +28,7 @@ from arena.prompting import (
 )
 from arena.rules.config import RuleSet
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import InvalidActionError
+from arena.rules.errors import ArenaError, InvalidActionError
 from arena.rules.observation import Observation
 from arena.rules.visibility import SeatViewer
 from arena.toolschema import belief_tool, legal_tools, parse_belief, parse_tool_call
@@ -238,5 +238,5 @@ def _continued(
 
 def _seat(view: Observation) -> int:
     if not isinstance(view.viewer, SeatViewer):
-        raise InvalidActionError("an LLM seat needs a seat view")
+        raise ArenaError("an LLM seat needs a seat view, not a team or spectator view")
     return view.viewer.seat

@@ -144,9 +144,10 @@ def random_legal(
     def policy(request: StubRequest) -> StubReply:
         if not request.tools:
             return Text("Nothing to do.")
-        tool = request.tool(request.forced or "") or rng.choices(
-            request.tools, [weight.get(t.name, 1.0) for t in request.tools]
-        )[0]
+        tool = (
+            request.tool(request.forced or "")
+            or rng.choices(request.tools, [weight.get(t.name, 1.0) for t in request.tools])[0]
+        )
         arguments = sample(tool.parameters, rng, text)
         return CallTool(tool.name, json.dumps(arguments, ensure_ascii=False))
 

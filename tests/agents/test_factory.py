@@ -28,8 +28,12 @@ CONFIG = GameConfig(board="wwk_guard")
 
 def test_specs_parse_with_later_ones_overriding_and_bot_as_default() -> None:
     seats = parse_seats(
-        ["1-6=openai:gpt-4.1-mini", "7-10=random", "3=langchain:anthropic:claude-sonnet-4-5",
-         "5, 9=bot"],
+        [
+            "1-6=openai:gpt-4.1-mini",
+            "7-10=random",
+            "3=langchain:anthropic:claude-sonnet-4-5",
+            "5, 9=bot",
+        ],
         12,
     )
     assert seats[1] == SeatSpec(kind="openai", model="gpt-4.1-mini")

@@ -15,8 +15,17 @@ from arena.rules.visibility import SeatViewer
 
 CONFIG = GameConfig(
     board="std9",
-    deal=(Role.SEER, Role.WITCH, Role.HUNTER, Role.WEREWOLF, Role.WEREWOLF, Role.WEREWOLF,
-          Role.VILLAGER, Role.VILLAGER, Role.VILLAGER),
+    deal=(
+        Role.SEER,
+        Role.WITCH,
+        Role.HUNTER,
+        Role.WEREWOLF,
+        Role.WEREWOLF,
+        Role.WEREWOLF,
+        Role.VILLAGER,
+        Role.VILLAGER,
+        Role.VILLAGER,
+    ),
 )
 
 
@@ -38,14 +47,18 @@ def test_the_agent_is_an_agent_and_a_believer() -> None:
     llm, _ = agent()
     assert isinstance(llm, Agent) and isinstance(llm, Believer)
     assert (llm.name, llm.model, llm.prompt_version) == (
-        "openai:scripted-7b", "scripted-7b", "werewolf-en@v1")
+        "openai:scripted-7b",
+        "scripted-7b",
+        "werewolf-en@v1",
+    )
 
 
 def test_a_valid_tool_call_becomes_the_action_with_a_trace() -> None:
     view, request = seer_request()
     target = request.options[0].targets[0]
     reply = tool_reply("inspect", {"target": target}).model_copy(
-        update={"usage": Usage(prompt_tokens=900, completion_tokens=12), "cost_usd": 0.002})
+        update={"usage": Usage(prompt_tokens=900, completion_tokens=12), "cost_usd": 0.002}
+    )
     llm, model = agent(reply)
     answer = asyncio.run(llm.decide(view, request))
     assert answer.action == Inspect(target=target) and answer.error is None
@@ -85,7 +98,9 @@ def test_no_tool_call_and_malformed_json_are_errors_not_actions() -> None:
 def test_feedback_continues_the_conversation_with_the_rejected_call() -> None:
     view, request = seer_request()
     legal = request.options[0].targets[0]
-    llm, model = agent(tool_reply("inspect", {"target": 99}), tool_reply("inspect", {"target": legal}))
+    llm, model = agent(
+        tool_reply("inspect", {"target": 99}), tool_reply("inspect", {"target": legal})
+    )
     first = asyncio.run(llm.decide(view, request))
     assert first.action == Inspect(target=99)
     second = asyncio.run(llm.decide(view, request, feedback="seat 99 is not a legal target"))

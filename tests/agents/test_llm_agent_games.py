@@ -40,8 +40,17 @@ from tests.llm.helpers import langchain_model, openai_model
 
 CONFIG = GameConfig(
     board="std9",
-    deal=(Role.VILLAGER, Role.WITCH, Role.WEREWOLF, Role.SEER, Role.WEREWOLF, Role.HUNTER,
-          Role.VILLAGER, Role.WEREWOLF, Role.VILLAGER),
+    deal=(
+        Role.VILLAGER,
+        Role.WITCH,
+        Role.WEREWOLF,
+        Role.SEER,
+        Role.WEREWOLF,
+        Role.HUNTER,
+        Role.VILLAGER,
+        Role.WEREWOLF,
+        Role.VILLAGER,
+    ),
 )
 FAULTY = 4
 LIMITS = Limits(beliefs="off", call_timeout_s=5.0)
@@ -65,8 +74,11 @@ def play(server: StubServer, provider: str, fault: str, tmp_path: Path, retries:
     good = build(server.url, "good", mode=None)
     bad = build(server.url, fault, retries=retries, timeout_s=0.3)
     agents = {seat: RandomAgent(seat) for seat in range(1, 10)}
-    agents |= {1: LLMAgent(good, lang="en"), 2: LLMAgent(good, lang="zh"),
-               FAULTY: LLMAgent(bad, lang="en")}
+    agents |= {
+        1: LLMAgent(good, lang="en"),
+        2: LLMAgent(good, lang="zh"),
+        FAULTY: LLMAgent(bad, lang="en"),
+    }
     path = tmp_path / "game.jsonl"
 
     async def go():
@@ -94,8 +106,9 @@ def test_well_behaved_models_play_a_whole_game_without_fallbacks(provider, tmp_p
     with StubServer(models={"valid": random_legal(5)}) as server:
         referee, replay = play(server, provider, "valid", tmp_path)
     llm_seats = {1, 2, FAULTY}
-    assert not [e for e in referee.events if isinstance(e, ev.ActionDefaulted)
-                and e.seat in llm_seats]
+    assert not [
+        e for e in referee.events if isinstance(e, ev.ActionDefaulted) and e.seat in llm_seats
+    ]
     traces = [t for t in replay.traces if t.seat in llm_seats]
     assert traces and all(t.error is None and t.parsed_action for t in traces)
     assert {t.prompt_id for t in traces} == {"werewolf-en@v1", "werewolf-zh@v1"}
@@ -113,7 +126,9 @@ def test_every_endpoint_fault_ends_in_a_legal_game_with_the_fallback_recorded(
         referee, replay = play(server, provider, fault, tmp_path)
     fallbacks = defaults(referee, FAULTY)
     assert fallbacks, f"no ActionDefaulted for seat {FAULTY}"
-    assert all(reason in e.reason and "after 3 tries" in e.reason for e in fallbacks), [e.reason for e in fallbacks]
+    assert all(reason in e.reason and "after 3 tries" in e.reason for e in fallbacks), [
+        e.reason for e in fallbacks
+    ]
     mine = [t for t in replay.traces if t.seat == FAULTY]
     if fault == "illegal":
         failed = [t for t in mine if t.parsed_action and t.parsed_action.get("target") == 99]
@@ -142,8 +157,9 @@ def test_a_hang_past_the_runners_call_timeout_is_re_asked(tmp_path: Path) -> Non
         build = PROVIDERS["openai"]
         agents = {seat: RandomAgent(seat) for seat in range(1, 10)}
         agents[FAULTY] = LLMAgent(build(server.url, "sleepy", timeout_s=30), lang="en")
-        referee = asyncio.run(run_game(new_header("g", CONFIG, 3, agents), agents, None,
-                                       limits=limits))
+        referee = asyncio.run(
+            run_game(new_header("g", CONFIG, 3, agents), agents, None, limits=limits)
+        )
     assert referee.finished
     assert not defaults(referee, FAULTY)
 
@@ -153,8 +169,11 @@ def test_beliefs_are_recorded_from_llm_seats(tmp_path: Path) -> None:
         agents = {seat: RandomAgent(seat) for seat in range(1, 10)}
         agents[1] = LLMAgent(openai_model(server.url, "believer"), lang="en")
         path = tmp_path / "b.jsonl"
-        asyncio.run(run_game(new_header("b", CONFIG, 3, agents), agents, path,
-                             limits=Limits(beliefs="daily")))
+        asyncio.run(
+            run_game(
+                new_header("b", CONFIG, 3, agents), agents, path, limits=Limits(beliefs="daily")
+            )
+        )
     beliefs = read_replay(path).beliefs
     assert beliefs and all(b.seat == 1 and b.calls for b in beliefs)
     assert all(0 <= p <= 1 for b in beliefs for p in b.wolf_probability.values())
@@ -164,8 +183,10 @@ def test_beliefs_are_recorded_from_llm_seats(tmp_path: Path) -> None:
 def test_an_always_hanging_model_still_finishes_the_game(tmp_path: Path) -> None:
     with StubServer(models={"stuck": hang(10)}) as server:
         agents = {seat: RandomAgent(seat) for seat in range(1, 10)}
-        agents[FAULTY] = LLMAgent(openai_model(server.url, "stuck", retries=0, timeout_s=0.05),
-                                  lang="en")
-        referee = asyncio.run(run_game(new_header("g", CONFIG, 3, agents), agents, None,
-                                       limits=LIMITS))
+        agents[FAULTY] = LLMAgent(
+            openai_model(server.url, "stuck", retries=0, timeout_s=0.05), lang="en"
+        )
+        referee = asyncio.run(
+            run_game(new_header("g", CONFIG, 3, agents), agents, None, limits=LIMITS)
+        )
     assert referee.finished and defaults(referee, FAULTY)

@@ -41,9 +41,13 @@ def openai_model(
     sleeps: Sleeps | None = None,
 ) -> OpenAIChatModel:
     return OpenAIChatModel(
-        name, base_url=url, api_key="test-key", timeout_s=timeout_s,
+        name,
+        base_url=url,
+        api_key="test-key",
+        timeout_s=timeout_s,
         retry=RetryPolicy(retries=retries, backoff_s=0.001, max_retry_after_s=0.05),
-        mode=mode, sleep=sleeps or Sleeps(),
+        mode=mode,
+        sleep=sleeps or Sleeps(),
     )
 
 
@@ -57,7 +61,11 @@ def langchain_model(
     sleeps: Sleeps | None = None,
 ) -> LangChainChatModel:
     return LangChainChatModel(
-        f"openai:{name}", base_url=url, api_key="test-key", timeout_s=timeout_s,
+        f"openai:{name}",
+        base_url=url,
+        api_key="test-key",
+        timeout_s=timeout_s,
         retry=RetryPolicy(retries=retries, backoff_s=0.001, max_retry_after_s=0.05),
-        mode=mode, sleep=sleeps or Sleeps(),
+        mode=mode,
+        sleep=sleeps or Sleeps(),
     )

@@ -33,7 +33,9 @@ def test_probe_picks_the_best_mode_and_every_mode_yields_a_tool_call(name: str, 
 
 def test_tool_calls_usage_and_a_forced_choice_go_through_bind_tools() -> None:
     with StubServer() as server:
-        reply = asyncio.run(langchain_model(server.url, "gpt-4.1-mini").generate(ASK, [VOTE], "vote"))
+        reply = asyncio.run(
+            langchain_model(server.url, "gpt-4.1-mini").generate(ASK, [VOTE], "vote")
+        )
         body = server.requests[-1]
     assert body["tool_choice"] == {"type": "function", "function": {"name": "vote"}}
     assert body["tools"][0]["function"]["strict"] is True
@@ -52,7 +54,11 @@ def test_a_rejected_call_is_sent_back_as_history_even_when_malformed() -> None:
         asyncio.run(langchain_model(server.url, "m").generate(messages, [VOTE], "required"))
         sent = server.requests[-1]["messages"]
     assert sent[2]["tool_calls"][0]["function"]["arguments"] == '{"target": 9'
-    assert sent[3] == {"role": "tool", "content": "not JSON", "tool_call_id": rejected.tool_calls[0].id}
+    assert sent[3] == {
+        "role": "tool",
+        "content": "not JSON",
+        "tool_call_id": rejected.tool_calls[0].id,
+    }
 
 
 def test_malformed_arguments_come_back_as_a_raw_call() -> None:

@@ -65,7 +65,9 @@ def played(request, tmp_path_factory):
     agents = {s: LLMAgent(MarkingModel(s), lang=lang, history_tokens=4000) for s in range(1, 13)}
     path: Path = tmp_path_factory.mktemp("leak") / "game.jsonl"
     referee = asyncio.run(
-        run_game(new_header("leak", config, 21, agents), agents, path, limits=Limits(beliefs="daily"))
+        run_game(
+            new_header("leak", config, 21, agents), agents, path, limits=Limits(beliefs="daily")
+        )
     )
     replay = read_replay(path)
     records = list(replay.traces) + [c for b in replay.beliefs for c in b.calls]
@@ -99,9 +101,12 @@ def test_hidden_event_lines_reach_only_seats_that_saw_them(played) -> None:
     for s, texts in prompts.items():
         viewer = SeatViewer(seat=s)
         visible = {event_line(e, lang) for e in events if can_see(viewer, e.visibility)}
-        visible |= {event_line(e, lang, condensed=True) for e in events if can_see(viewer, e.visibility)}
+        visible |= {
+            event_line(e, lang, condensed=True) for e in events if can_see(viewer, e.visibility)
+        }
         hidden = {
-            line for e in events
+            line
+            for e in events
             if not can_see(viewer, e.visibility) and (line := event_line(e, lang)) is not None
         } - visible
         assert hidden, f"seat {s} was shown everything"

@@ -1,7 +1,7 @@
 import asyncio
 import random
-from email.utils import format_datetime
 from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 
 import pytest
 

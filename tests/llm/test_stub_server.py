@@ -21,7 +21,8 @@ VOTE_TOOL = {
 
 def post(server: StubServer, body: dict) -> tuple[int, dict, dict]:
     request = urllib.request.Request(
-        server.url + "/chat/completions", data=json.dumps(body).encode(),
+        server.url + "/chat/completions",
+        data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
     try:
@@ -57,8 +58,12 @@ def test_scripted_replies_come_first_then_the_policy() -> None:
 
     script = first([HttpError(429, retry_after_s=1.5)], then=policy)
     with StubServer(models={"m": script}) as server:
-        body = {"model": "m", "messages": [], "tools": [VOTE_TOOL],
-                "tool_choice": {"type": "function", "function": {"name": "vote"}}}
+        body = {
+            "model": "m",
+            "messages": [],
+            "tools": [VOTE_TOOL],
+            "tool_choice": {"type": "function", "function": {"name": "vote"}},
+        }
         status, _, headers = post(server, body)
         assert (status, headers["Retry-After"]) == (429, "1.5")
         status, reply, _ = post(server, body)
@@ -81,8 +86,12 @@ def test_capabilities_are_emulated() -> None:
 def test_repeated_long_prefixes_report_cached_tokens() -> None:
     system = {"role": "system", "content": "rules " * 2000}
     with StubServer() as server:
-        _, cold, _ = post(server, {"model": "m", "messages": [system, {"role": "user", "content": "a"}]})
-        _, warm, _ = post(server, {"model": "m", "messages": [system, {"role": "user", "content": "b"}]})
+        _, cold, _ = post(
+            server, {"model": "m", "messages": [system, {"role": "user", "content": "a"}]}
+        )
+        _, warm, _ = post(
+            server, {"model": "m", "messages": [system, {"role": "user", "content": "b"}]}
+        )
     assert cold["usage"]["prompt_tokens_details"]["cached_tokens"] == 0
     cached = warm["usage"]["prompt_tokens_details"]["cached_tokens"]
     assert 1024 <= cached <= warm["usage"]["prompt_tokens"]

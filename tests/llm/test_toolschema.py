@@ -98,7 +98,9 @@ def test_speech_claims_map_onto_the_action() -> None:
 def test_renamed_tools_map_back_to_their_action() -> None:
     call = ToolCall(id="c", name="choose_speech_direction", arguments='{"direction": "descending"}')
     assert parse_tool_call(call).kind == "choose_order"
-    assert parse_tool_call(ToolCall(id="c", name="vote", arguments='{"target": 4}')) == Vote(target=4)
+    assert parse_tool_call(ToolCall(id="c", name="vote", arguments='{"target": 4}')) == Vote(
+        target=4
+    )
 
 
 @pytest.mark.parametrize(
@@ -111,7 +113,11 @@ def test_renamed_tools_map_back_to_their_action() -> None:
         ("vote", '{"target": 3, "why": "x"}', "vote: why: Extra inputs"),
         ("dance", "{}", "dance"),
         ("speak", '{"text": "hi", "mood": "calm"}', "unexpected argument"),
-        ("speak", '{"text": "hi", "claimed_checks": [{"seat": 1, "result": "evil"}]}', "'wolf' or 'good'"),
+        (
+            "speak",
+            '{"text": "hi", "claimed_checks": [{"seat": 1, "result": "evil"}]}',
+            "'wolf' or 'good'",
+        ),
     ],
 )
 def test_malformed_calls_raise_invalid_action_with_a_clear_message(

@@ -35,8 +35,6 @@ def speech_text(
     """The text of a speech that says exactly `claims`, then whom the speaker wants out."""
     zh = lang == "zh"
     parts: list[str] = []
-    if context == "last_words":
-        parts.append("遺言：" if zh else "Last words:")
     if context in ("sheriff", "sheriff_pk"):
         parts.append("我上警，請把警徽給我。" if zh else "I am running for sheriff.")
     if claims.role is not None:
@@ -66,7 +64,7 @@ def speech_text(
     if wanted is not None and context not in ("sheriff", "sheriff_pk"):
         w = _seat(wanted, lang)
         parts.append(f"今天出{w}。" if zh else f"Vote out {w} today.")
-    if len(parts) == int(context == "last_words") + int(context in ("sheriff", "sheriff_pk")):
+    if len(parts) == int(context in ("sheriff", "sheriff_pk")):
         parts.append("我是好人，沒有更多信息，過。" if zh else "I am good; nothing more to add.")
     text = ("" if zh else " ").join(parts)
     return text[:limit] if limit is not None else text
