@@ -32,6 +32,11 @@ TOOL_NAMES: dict[ActionKind, str] = {"choose_order": "choose_speech_direction"}
 ACTION_KINDS: dict[str, ActionKind] = {name: kind for kind, name in TOOL_NAMES.items()}
 BELIEF_TOOL = "report_belief"
 
+_TARGETED = frozenset(
+    {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "self_explode"}
+)
+"""Actions with a `target` seat; `save` lists the knife target only as information."""
+
 Schema = dict[str, Any]
 
 
@@ -110,12 +115,6 @@ def _parameters(option: ActionOption, knowledge: Knowledge, texts: ToolTexts) ->
     if targets and option.action in _TARGETED:
         return {"target": _seats(targets, texts.field("target"))}
     return {}
-
-
-_TARGETED = frozenset(
-    {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "self_explode"}
-)
-"""Actions with a `target` seat; `save` lists the knife target only as information."""
 
 
 def _speech(max_chars: int | None, knowledge: Knowledge, texts: ToolTexts) -> dict[str, Schema]:

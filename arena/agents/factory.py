@@ -78,6 +78,8 @@ class MatchSpec(BaseModel):
     seats: tuple[str, ...] = ()
     lang: Lang = "zh"
     prompt_version: str = "v1"
+    explosion_windows: bool = False
+    """Ask model seats in the self-explosion window after every speech (costly)."""
     endpoints: dict[str, EndpointSettings] = Field(default_factory=dict)
     """Keyed by `openai`, `langchain:anthropic`, or a full agent spec; the most specific
     key that prefixes a seat's spec applies."""
@@ -160,7 +162,7 @@ def build_agents(
     agents: dict[SeatId, Agent] = {}
     for seat, seat_spec in sorted(seats.items()):
         if seat_spec.kind == "bot":
-            agents[seat] = _bot(seed * 1000 + seat)
+            agents[seat] = _bot(seed * 1000 + seat, spec.lang)
         elif seat_spec.kind == "random":
             agents[seat] = RandomAgent(seed * 1000 + seat)
         else:
@@ -173,15 +175,16 @@ def build_agents(
                 rules=config.rules,
                 label=seat_spec.label,
                 prompt_version=spec.prompt_version,
+                explosion_windows=spec.explosion_windows,
             )
     return agents
 
 
-def _bot(seed: int) -> Agent:
+def _bot(seed: int, lang: Lang) -> Agent:
     """The heuristic bot (imported here so model seats work without it)."""
     from arena.agents.bot import BotAgent
 
-    agent: Agent = BotAgent(seed)
+    agent: Agent = BotAgent(seed, lang=lang)
     return agent
 
 

@@ -27,7 +27,8 @@ from arena.prompting import (
     load_library,
 )
 from arena.rules.config import RuleSet
-from arena.rules.decisions import DecisionRequest
+from arena.rules.actions import Pass
+from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError, InvalidActionError
 from arena.rules.observation import Observation
 from arena.rules.visibility import SeatViewer
@@ -60,6 +61,7 @@ class LLMAgent:
         prompt_version: str = DEFAULT_VERSION,
         history_tokens: int = 12_000,
         belief_retries: int = 1,
+        explosion_windows: bool = False,
     ) -> None:
         """Create a seat's agent.
 
@@ -71,6 +73,9 @@ class LLMAgent:
             prompt_version: the `prompts/` version to use.
             history_tokens: the estimated-token budget of the game log in a prompt.
             belief_retries: re-asks of a malformed belief report before giving up.
+            explosion_windows: ask the model in the self-explosion window after every
+                speech. Off by default: each window costs a call per eligible wolf, and a
+                wolf can still explode on its own speaking turn and when withdrawing.
         """
         self.chat = model
         self.lang: Lang = lang
@@ -78,6 +83,7 @@ class LLMAgent:
         self.library = load_library(lang, prompt_version)
         self.history_tokens = history_tokens
         self.belief_retries = belief_retries
+        self.explosion_windows = explosion_windows
         self._label = label or f"llm:{model.model}"
         self._last: _Exchange | None = None
         self._attempts = (-1, 0)
@@ -101,6 +107,8 @@ class LLMAgent:
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
         """One model call answering `request`; a re-ask continues the conversation."""
+        if request.kind is DecisionKind.INTERRUPT and not self.explosion_windows:
+            return AgentReply(action=Pass())
         tools = legal_tools(request, view.knowledge, self.library.tools)
         attempt = self._attempt(request.step)
         messages = self._messages(view, request, feedback)

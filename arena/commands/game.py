@@ -12,12 +12,21 @@ from typing import Any
 import yaml
 
 from arena.agents.base import Agent
+from arena.agents.factory import (
+    MatchSpec,
+    aclose_models,
+    build_agents,
+    load_spec_file,
+    parse_seats,
+    preflight,
+)
 from arena.match import Limits, new_header, run_game
 from arena.replay_check import check_replay
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig, RuleSet
 from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import observe
+from arena.rules.referee import Referee
 from arena.rules.roles import spec
 from arena.rules.visibility import PublicViewer, Viewer, parse_viewer
 from arena.storage.replay_file import read_replay
@@ -49,7 +58,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         metavar="SEATS=AGENT",
-        help="who plays which seats, e.g. 1-6=openai:gpt-4.1-mini (default: bot)",
+        help="who plays which seats: bot, random, openai:MODEL or langchain:PROVIDER:MODEL, "
+        "e.g. 1-6=openai:gpt-4.1-mini (default: bot)",
+    )
+    play.add_argument(
+        "--spec", type=Path, default=None, help="a YAML match spec (seats, language, endpoints)"
     )
     play.add_argument("--out", type=Path, default=None, help="replay file (default: replays/)")
     play.add_argument(
@@ -112,26 +125,31 @@ def _viewer(text: str) -> Viewer:
         raise ArenaError(str(exc)) from None
 
 
-def _agents(config: GameConfig, specs: list[str], seed: int) -> dict[int, Agent]:
-    from arena.agents.random_agent import RandomAgent
-
-    if specs:
-        raise ArenaError("--seat needs the agent factory, which is not installed yet")
-    return {seat: RandomAgent(seed * 100 + seat) for seat in range(1, config.board_spec.seats + 1)}
-
-
 def _play(args: argparse.Namespace) -> int:
     config = GameConfig(board=args.board, preset=args.preset, overrides=parse_knobs(args.knobs))
     viewer = _viewer(args.viewer)
-    agents = _agents(config, args.seats, args.seed)
+    spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec(lang=args.lang)
+    seats = parse_seats([*spec.seats, *args.seats], config.board_spec.seats)
+    agents = build_agents(seats, config, args.seed, spec)
     game_id = f"{config.board}-{args.seed}"
     path = args.out or Path("replays") / f"{game_id}.jsonl"
-    header = new_header(game_id, config, args.seed, agents)
-    referee = asyncio.run(run_game(header, agents, path, limits=Limits()))
+    referee = asyncio.run(_play_game(game_id, config, args.seed, agents, path))
     if not args.quiet:
         _print(observe(referee.events, viewer).seen, args.lang)
     print(f"{referee.winner} win · replay written to {path}")
     return 0
+
+
+async def _play_game(
+    game_id: str, config: GameConfig, seed: int, agents: dict[int, Agent], path: Path
+) -> Referee:
+    """Check every model endpoint before the game starts, then play it."""
+    try:
+        endpoints = await preflight(agents)
+        header = new_header(game_id, config, seed, agents, endpoints=endpoints)
+        return await run_game(header, agents, path, limits=Limits())
+    finally:
+        await aclose_models(agents)
 
 
 def _print(seen: Any, lang: Lang) -> None:

@@ -8,6 +8,7 @@ viewer may not see can reach it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,10 +17,8 @@ from arena.rules.types import Phase, Role, SeatId, Winner
 from arena.rules.visibility import SeatViewer, Viewer, can_see
 
 
-class Seen(BaseModel):
+class Seen(NamedTuple):
     """An event with its position in the full log (so views can be cut at a step)."""
-
-    model_config = ConfigDict(frozen=True)
 
     seq: int
     event: ev.Event
@@ -73,11 +72,14 @@ class Observation(BaseModel):
 def observe(events: Sequence[ev.Event], viewer: Viewer, until: int | None = None) -> Observation:
     """Project the log onto what `viewer` may know (perfect recall), up to event `until`."""
     cut = events[:until] if until is not None else events
-    seen = tuple(Seen(seq=i, event=e) for i, e in enumerate(cut) if can_see(viewer, e.visibility))
-    return Observation(
+    visible = [(i, e) for i, e in enumerate(cut) if can_see(viewer, e.visibility)]
+    # The events are already validated models: construct without re-validating them
+    # (this runs once per decision, over the whole log).
+    seen = tuple(Seen(i, e) for i, e in visible)
+    return Observation.model_construct(
         viewer=viewer,
         seen=seen,
-        knowledge=know(viewer, [s.event for s in seen]),
+        knowledge=know(viewer, [e for _, e in visible]),
         log_length=len(cut),
     )
 

@@ -72,7 +72,7 @@ PROVIDERS = {"openai": openai_model, "langchain": langchain_model}
 def play(server: StubServer, provider: str, fault: str, tmp_path: Path, retries: int = 1):
     build = PROVIDERS[provider]
     good = build(server.url, "good", mode=None)
-    bad = build(server.url, fault, retries=retries, timeout_s=0.3)
+    bad = build(server.url, fault, retries=retries, timeout_s=0.3 if fault == "hang" else 3.0)
     agents = {seat: RandomAgent(seat) for seat in range(1, 10)}
     agents |= {
         1: LLMAgent(good, lang="en"),
@@ -152,7 +152,7 @@ def test_a_rate_limit_that_clears_is_absorbed_by_the_retry_layer(tmp_path: Path)
 
 def test_a_hang_past_the_runners_call_timeout_is_re_asked(tmp_path: Path) -> None:
     script = first([Hang(10)], then=random_legal(3))
-    limits = Limits(beliefs="off", call_timeout_s=0.2)
+    limits = Limits(beliefs="off", call_timeout_s=1.0)
     with StubServer(models={"sleepy": script}) as server:
         build = PROVIDERS["openai"]
         agents = {seat: RandomAgent(seat) for seat in range(1, 10)}
