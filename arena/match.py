@@ -21,7 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from arena.agents.base import Agent, AgentReply, BeliefReport, Believer
+from arena.agents.base import Agent, AgentReply, Believer
+from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest, check_legal

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from arena.agents.base import Agent, AgentReply, BeliefReport
+from arena.agents.base import Agent, AgentReply
 from arena.agents.llm_agent import LLMAgent
 from arena.llm.base import ToolChoice
 from arena.llm.openai_provider import OpenAIChatModel
@@ -33,6 +33,7 @@ from arena.llm.stub_policy import random_legal
 from arena.llm.stub_server import StubServer
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
 from arena.match import Limits, play
+from arena.records import BeliefReport
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation

@@ -12,27 +12,10 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from arena.llm.types import ModelCallRecord
+from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
-
-
-class BeliefReport(BaseModel):
-    """A seat's private estimate, per other seat, of the probability it is a wolf.
-
-    Asked by the runner (once a day, or after every speech) and stored beside the event
-    log in the replay, never shown to another seat: deception and persuasion metrics and
-    the dashboard's god-view heat map read it.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    seat: int
-    day: int
-    after_seq: int
-    """The report reflects the log up to (excluding) this event index."""
-    wolf_probability: dict[int, float]
-    calls: tuple[ModelCallRecord, ...] = ()
 
 
 class AgentReply(BaseModel):

@@ -20,12 +20,13 @@ workhorse of tests and benchmarks. Three properties matter more than its strengt
 
 from __future__ import annotations
 
-from arena.agents.base import AgentReply, BeliefReport
+from arena.agents.base import AgentReply
 from arena.agents.bots import day, night, speech, wolves
 from arena.agents.bots.beliefs import own_outlook, wolf_probabilities
 from arena.agents.bots.chance import dice
 from arena.agents.bots.reading import Ledger, Reading, read
 from arena.agents.bots.talk import Lang
+from arena.records import BeliefReport
 from arena.rules.actions import Action, Pass
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from arena.agents.base import AgentReply, BeliefReport
+from arena.agents.base import AgentReply
 from arena.llm.base import ChatModel, ProviderError, ToolChoice
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolCall, ToolSpec, Usage
 from arena.prompting import (
@@ -26,8 +26,9 @@ from arena.prompting import (
     feedback_text,
     load_library,
 )
-from arena.rules.config import RuleSet
+from arena.records import BeliefReport
 from arena.rules.actions import Pass
+from arena.rules.config import RuleSet
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError, InvalidActionError
 from arena.rules.observation import Observation

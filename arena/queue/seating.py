@@ -26,10 +26,11 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from arena.agents.base import Agent, AgentReply, BeliefReport, Believer
+from arena.agents.base import Agent, AgentReply, Believer
 from arena.agents.random_agent import random_action
 from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
+from arena.records import BeliefReport
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ConfigError
 from arena.rules.observation import Observation

@@ -12,9 +12,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from arena.agents.base import BeliefReport
 from arena.ratings.stats import mean_of
 from arena.ratings.tallies import Tallies
+from arena.records import BeliefReport
 from arena.rules.events import Event, Spoke
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role, SeatId

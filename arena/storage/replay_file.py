@@ -18,8 +18,8 @@ from typing import IO, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arena import __version__
-from arena.agents.base import BeliefReport
 from arena.llm.types import ModelCallRecord
+from arena.records import BeliefReport
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
 from arena.rules.events import EVENT_ADAPTER, Event

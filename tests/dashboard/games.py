@@ -11,10 +11,11 @@ from typing import Any
 from google.protobuf import text_format
 from streamlit.testing.v1 import AppTest
 
-from arena.agents.base import AgentReply, BeliefReport
+from arena.agents.base import AgentReply
 from arena.agents.random_agent import random_action
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, Usage
 from arena.match import Limits, new_header, run_game
+from arena.records import BeliefReport
 from arena.rules.actions import CheckClaim, Claims, Speak, Whisper
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest

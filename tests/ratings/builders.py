@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from arena.agents.base import BeliefReport
 from arena.llm.types import ModelCallRecord, Usage
 from arena.ratings.results import GameResult, SeatResult
+from arena.records import BeliefReport
 from arena.rules.actions import Claims, Pass
 from arena.rules.config import GameConfig
 from arena.rules.events import (

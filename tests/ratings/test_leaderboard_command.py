@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.base import Agent, AgentReply, BeliefReport
+from arena.agents.base import Agent, AgentReply
 from arena.agents.bot import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.cli import main
@@ -15,6 +15,7 @@ from arena.match import Limits, new_header, run_game
 from arena.ratings.loader import load_games
 from arena.ratings.metrics import agent_metrics
 from arena.ratings.report import Report, build_report, to_json
+from arena.records import BeliefReport
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
