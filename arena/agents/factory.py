@@ -26,6 +26,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arena.agents.base import Agent
+from arena.agents.human import TerminalHuman
 from arena.agents.llm_agent import LLMAgent
 from arena.agents.random_agent import RandomAgent
 from arena.llm.base import AnswerMode, ChatModel, Probed
@@ -35,7 +36,7 @@ from arena.rules.errors import ArenaError
 from arena.rules.types import SeatId
 from arena.transcript import Lang
 
-AgentKind = Literal["bot", "random", "openai", "langchain"]
+AgentKind = Literal["bot", "random", "human", "openai", "langchain"]
 
 
 class SeatSpec(BaseModel):
@@ -113,21 +114,30 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
         return SeatSpec(kind="bot")
     if kind == "random" and not model:
         return SeatSpec(kind="random")
+    if kind == "human" and not model:
+        return SeatSpec(kind="human")
     if kind == "openai" and model:
         return SeatSpec(kind="openai", model=model)
     if kind == "langchain" and ":" in model.strip(":"):
         return SeatSpec(kind="langchain", model=model)
     raise ArenaError(
-        f"bad seat spec {text!r}: the agent must be bot, random, openai:MODEL or "
+        f"bad seat spec {text!r}: the agent must be bot, random, human, openai:MODEL or "
         "langchain:PROVIDER:MODEL"
     )
 
 
 def parse_seats(specs: Sequence[str], seats: int) -> dict[SeatId, SeatSpec]:
-    """Every seat's spec: later specs override earlier ones; unassigned seats are `bot`."""
+    """Every seat's spec: later specs override earlier ones; unassigned seats are `bot`.
+
+    Raises:
+        ArenaError: a bad spec, or more than one human seat (one terminal, one reader).
+    """
     table = dict.fromkeys(range(1, seats + 1), SeatSpec(kind="bot"))
     for text in specs:
         table.update(parse_seat_spec(text, seats))
+    humans = [seat for seat, spec in table.items() if spec.kind == "human"]
+    if len(humans) > 1:
+        raise ArenaError(f"only one human seat per terminal; got seats {humans}")
     return table
 
 
@@ -165,6 +175,8 @@ def build_agents(
             agents[seat] = _bot(seed * 1000 + seat, spec.lang)
         elif seat_spec.kind == "random":
             agents[seat] = RandomAgent(seed * 1000 + seat)
+        elif seat_spec.kind == "human":
+            agents[seat] = TerminalHuman(lang=spec.lang)
         else:
             key = seat_spec.label
             if key not in models:

@@ -133,7 +133,9 @@ def _play(args: argparse.Namespace) -> int:
     agents = build_agents(seats, config, args.seed, spec)
     game_id = f"{config.board}-{args.seed}"
     path = args.out or Path("replays") / f"{game_id}.jsonl"
-    referee = asyncio.run(_play_game(game_id, config, args.seed, agents, path))
+    humans = any(spec.kind == "human" for spec in seats.values())
+    limits = Limits(call_timeout_s=900.0) if humans else Limits()
+    referee = asyncio.run(_play_game(game_id, config, args.seed, agents, path, limits))
     if not args.quiet:
         _print(observe(referee.events, viewer).seen, args.lang)
     print(f"{referee.winner} win · replay written to {path}")
@@ -141,13 +143,18 @@ def _play(args: argparse.Namespace) -> int:
 
 
 async def _play_game(
-    game_id: str, config: GameConfig, seed: int, agents: dict[int, Agent], path: Path
+    game_id: str,
+    config: GameConfig,
+    seed: int,
+    agents: dict[int, Agent],
+    path: Path,
+    limits: Limits,
 ) -> Referee:
     """Check every model endpoint before the game starts, then play it."""
     try:
         endpoints = await preflight(agents)
         header = new_header(game_id, config, seed, agents, endpoints=endpoints)
-        return await run_game(header, agents, path, limits=Limits())
+        return await run_game(header, agents, path, limits=limits)
     finally:
         await aclose_models(agents)
 
