@@ -32,10 +32,13 @@ from arena.tournament import TournamentSpec, schedule
 
 
 def tournament(games: int) -> list[MatchJob]:
-    spec = TournamentSpec.model_validate({
-        "name": "overhead", "agents": {"a": "random", "b": "random"},
-        "games_per_pairing": (games + 1) // 2,
-    })
+    spec = TournamentSpec.model_validate(
+        {
+            "name": "overhead",
+            "agents": {"a": "random", "b": "random"},
+            "games_per_pairing": (games + 1) // 2,
+        }
+    )
     return schedule(spec)[:games]
 
 
@@ -70,7 +73,7 @@ async def real_redis() -> JobQueue | None:
         await client.ping()
     except OSError:
         return None
-    except Exception:  # noqa: BLE001 - any failure means "no server to measure"
+    except Exception:  # any failure means "no server to measure"
         return None
     return RedisQueue(client, prefix=f"bench-{uuid.uuid4().hex[:8]}", block_s=0.005)
 
@@ -78,8 +81,7 @@ async def real_redis() -> JobQueue | None:
 async def main(games: int) -> None:
     backends: list[tuple[str, JobQueue | None]] = [
         ("memory", MemoryQueue()),
-        ("fakeredis", RedisQueue(fakeredis.FakeAsyncRedis(decode_responses=True),
-                                 block_s=0.005)),
+        ("fakeredis", RedisQueue(fakeredis.FakeAsyncRedis(decode_responses=True), block_s=0.005)),
         ("redis 127.0.0.1", await real_redis()),
     ]
     jobs = tournament(games)
@@ -94,8 +96,10 @@ async def main(games: int) -> None:
                 continue
             elapsed = await queued(queue, jobs, Path(tmp) / name)
             overhead = 1000 * (elapsed - base) / games
-            print(f"{name:<18} {1000 * elapsed / games:8.1f} ms/match  "
-                  f"overhead {overhead:+6.1f} ms/match")
+            print(
+                f"{name:<18} {1000 * elapsed / games:8.1f} ms/match  "
+                f"overhead {overhead:+6.1f} ms/match"
+            )
 
 
 if __name__ == "__main__":

@@ -32,9 +32,24 @@ URL = "redis://127.0.0.1:6379/0"
 def worker(prefix: str, heartbeat: float, tmp: Path, tag: str) -> subprocess.Popen[bytes]:
     log = tmp / f"{tag}.log"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", "worker", "--redis", URL, "--prefix", prefix,
-         "--heartbeat", str(heartbeat), "--concurrency", "1", "--replays", str(tmp / "r")],
-        stdout=log.open("wb"), stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "worker",
+            "--redis",
+            URL,
+            "--prefix",
+            prefix,
+            "--heartbeat",
+            str(heartbeat),
+            "--concurrency",
+            "1",
+            "--replays",
+            str(tmp / "r"),
+        ],
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
     )
     while "slots on" not in log.read_text():
         time.sleep(0.02)
@@ -54,13 +69,26 @@ def once(heartbeat: float) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         spec = tmp / "t.yaml"
-        spec.write_text(f"name: {prefix}\nagents: {{a: 'delay:30:random'}}\n"
-                        "games_per_pairing: 1\n")
+        spec.write_text(f"name: {prefix}\nagents: {{a: 'delay:30:random'}}\ngames_per_pairing: 1\n")
         game = f"{prefix}-00000"
         log_key, lease_key = f"{prefix}:log:{game}", f"{prefix}:lease:{game}"
         first = worker(prefix, heartbeat, tmp, "a")
-        assert arena(["tournament", "submit", str(spec), "--redis", URL, "--prefix", prefix,
-                      "--replays", str(tmp / "r")]) == 0
+        assert (
+            arena(
+                [
+                    "tournament",
+                    "submit",
+                    str(spec),
+                    "--redis",
+                    URL,
+                    "--prefix",
+                    prefix,
+                    "--replays",
+                    str(tmp / "r"),
+                ]
+            )
+            == 0
+        )
         wait(lambda: client.llen(log_key) >= 30)
         second = worker(prefix, heartbeat, tmp, "b")
         os.kill(first.pid, signal.SIGKILL)
@@ -86,9 +114,11 @@ def main(args: argparse.Namespace) -> None:
         runs = [once(heartbeat) for _ in range(args.repeats)]
         takeover = [t for t, _ in runs]
         resumed = [r for _, r in runs]
-        print(f"heartbeat {heartbeat:g} s: takeover {mean(takeover):.2f} s "
-              f"(min {min(takeover):.2f}, max {max(takeover):.2f}), "
-              f"resumed {mean(resumed):.2f} s (max {max(resumed):.2f})")
+        print(
+            f"heartbeat {heartbeat:g} s: takeover {mean(takeover):.2f} s "
+            f"(min {min(takeover):.2f}, max {max(takeover):.2f}), "
+            f"resumed {mean(resumed):.2f} s (max {max(resumed):.2f})"
+        )
 
 
 if __name__ == "__main__":

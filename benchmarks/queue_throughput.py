@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import subprocess
 import sys
 import tempfile
@@ -32,21 +33,42 @@ URL = "redis://127.0.0.1:6379/0"
 
 def spec(delay_ms: int, games: int, limit: int | None) -> TournamentSpec:
     agent = {"spec": f"delay:{delay_ms}:random", "endpoint": "local"}
-    return TournamentSpec.model_validate({
-        "name": "throughput", "agents": {"a": agent, "b": agent},
-        "games_per_pairing": (games + 1) // 2, "concurrency": {"local": limit} if limit else {},
-    })
+    return TournamentSpec.model_validate(
+        {
+            "name": "throughput",
+            "agents": {"a": agent, "b": agent},
+            "games_per_pairing": (games + 1) // 2,
+            "concurrency": {"local": limit} if limit else {},
+        }
+    )
 
 
 def start_workers(count: int, prefix: str, tmp: Path) -> list[subprocess.Popen[bytes]]:
     procs = []
     for i in range(count):
         log = tmp / f"worker-{i}.log"
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "arena.cli", "worker", "--redis", URL, "--prefix", prefix,
-             "--concurrency", "1", "--replays", str(tmp / "replays")],
-            stdout=log.open("wb"), stderr=subprocess.STDOUT,
-        ))
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-X",
+                    "faulthandler",
+                    "-m",
+                    "arena.cli",
+                    "worker",
+                    "--redis",
+                    URL,
+                    "--prefix",
+                    prefix,
+                    "--concurrency",
+                    "1",
+                    "--replays",
+                    str(tmp / "replays"),
+                ],
+                stdout=log.open("wb"),
+                stderr=subprocess.STDOUT,
+            )
+        )
     deadline = time.monotonic() + 60
     while not all("slots on" in (tmp / f"worker-{i}.log").read_text() for i in range(count)):
         assert time.monotonic() < deadline, "workers did not start"
@@ -71,13 +93,23 @@ async def measure(workers: int, args: argparse.Namespace, limit: int | None) -> 
                 peak = max(peak, await client.zcard(f"{prefix}:slots:local"))
                 if all(s.state is GameState.DONE for s in statuses):
                     break
+                failed = [s for s in statuses if s.state is GameState.FAILED]
+                if failed or time.perf_counter() - start > 600:
+                    logs = "".join(p.read_text() for p in Path(name).glob("worker-*.log"))
+                    raise SystemExit(f"games did not finish: {failed or statuses}\n{logs}")
                 await asyncio.sleep(0.02)
             elapsed = time.perf_counter() - start
         finally:
             for proc in procs:
                 proc.terminate()
-            for proc in procs:
-                proc.wait()
+            for i, proc in enumerate(procs):
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.send_signal(signal.SIGABRT)
+                    proc.wait()
+                    log = (Path(name) / f"worker-{i}.log").read_text()
+                    raise SystemExit(f"worker {i} ignored SIGTERM:\n{log[-6000:]}") from None
     keys = [k async for k in client.scan_iter(f"{prefix}:*")]
     if keys:
         await client.delete(*keys)
@@ -86,16 +118,20 @@ async def measure(workers: int, args: argparse.Namespace, limit: int | None) -> 
 
 
 async def main(args: argparse.Namespace) -> None:
-    print(f"wwk_guard, random agents with {args.delay_ms} ms per decision, "
-          f"{args.games_per_worker} games per worker, one match slot per worker")
+    print(
+        f"wwk_guard, random agents with {args.delay_ms} ms per decision, "
+        f"{args.games_per_worker} games per worker, one match slot per worker"
+    )
     for limit in (None, args.limit):
         label = f"endpoint limit {limit} calls" if limit else "no endpoint limit"
         base = None
         for workers in args.workers:
             rate, peak = await measure(workers, args, limit)
             base = base or rate / workers
-            print(f"{label:<24} {workers} workers: {rate:6.1f} matches/min  "
-                  f"({rate / base:4.2f}x one worker; peak calls in flight {peak or '-'})")
+            print(
+                f"{label:<24} {workers} workers: {rate:6.1f} matches/min  "
+                f"({rate / base:4.2f}x one worker; peak calls in flight {peak or '-'})"
+            )
 
 
 if __name__ == "__main__":

@@ -92,11 +92,6 @@ class FencedWriter(ReplayWriter):
         if logged is None:
             self._write(header_line(header))
 
-    @property
-    def position(self) -> int:
-        """Lines durable in the log."""
-        return self._position
-
     def _write(self, line: str) -> None:
         self._buffer.append(line)
         self._wake.set()

@@ -9,6 +9,7 @@ the same game ids is refused instead of silently mixing two tournaments.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Literal
@@ -113,8 +114,16 @@ class MatchJob(_Frozen):
 
     @property
     def fingerprint(self) -> str:
-        """A short hash of the job's content (same id, different content: a conflict)."""
-        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+        """A short hash of what makes the game: rules, deal, seed, and who sits where.
+
+        Same id, different fingerprint: a conflict. Operational settings (limits,
+        budgets, concurrency, prices) are left out, so they can change between
+        submissions; a game already queued keeps the settings it was queued with.
+        """
+        specs = [self.agents[name].spec for name in self.seats]
+        identity = [self.config.model_dump(mode="json"), self.seed, list(self.seats), specs]
+        text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def agent_of(self, seat: int) -> AgentEntry:
         """The entry of the agent playing `seat`."""

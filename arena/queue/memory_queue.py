@@ -50,6 +50,7 @@ class MemoryQueue:
         self._clock = clock
         self._games: dict[str, _Game] = {}
         self._pending: deque[tuple[str, int]] = deque()
+        self._running: set[str] = set()
         self._messages = 0
         self._dead: list[DeadLetter] = []
         self._spend: dict[str, dict[str, Spend]] = {}
@@ -64,6 +65,7 @@ class MemoryQueue:
         self._messages += 1
         game.message = self._messages
         game.state = GameState.QUEUED
+        self._running.discard(game.job.game_id)
         self._pending.append((game.job.game_id, game.message))
 
     async def submit(self, jobs: Sequence[MatchJob]) -> SubmitReport:
@@ -95,9 +97,9 @@ class MemoryQueue:
     async def claim(self, consumer: str) -> Lease | None:
         """A job to play: a takeover of an expired match first, else the oldest queued."""
         now = self._clock()
-        for game in self._games.values():
-            expired = game.heartbeat_until is not None and game.heartbeat_until <= now
-            if game.state is GameState.RUNNING and expired:
+        for game_id in list(self._running):
+            game = self._games[game_id]
+            if game.heartbeat_until is not None and game.heartbeat_until <= now:
                 lease = self._start(game, consumer)
                 if lease is not None:
                     return lease
@@ -117,6 +119,7 @@ class MemoryQueue:
             return None
         game.token += 1
         game.state = GameState.RUNNING
+        self._running.add(game.job.game_id)
         game.heartbeat_until = self._clock() + self._heartbeat_s
         return Lease(
             job=game.job,
@@ -128,6 +131,7 @@ class MemoryQueue:
 
     def _bury(self, game: _Game, error: str) -> None:
         game.state, game.error, game.heartbeat_until = GameState.FAILED, error, None
+        self._running.discard(game.job.game_id)
         attempts = min(game.attempts, game.job.max_attempts)
         self._dead.append(
             DeadLetter(game_id=game.job.game_id, error=error, attempts=attempts, job=game.job)
@@ -172,6 +176,7 @@ class MemoryQueue:
         """Record the result and acknowledge; the log is dropped (the replay is durable)."""
         game = self._owned(lease)
         game.state = GameState(result.status)
+        self._running.discard(game.job.game_id)
         game.result, game.error, game.heartbeat_until = result, "", None
         game.token += 1
         game.log = []

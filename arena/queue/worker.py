@@ -38,6 +38,8 @@ from arena.rules.referee import Referee, play_answers
 from arena.storage.replay_file import ReplayError, ReplayHeader, read_header, read_replay
 
 log = logging.getLogger("arena.worker")
+RETRY_S = 1.0
+"""Pause after a queue error (server restarting, network blip) before trying again."""
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -112,13 +114,17 @@ class Worker:
 
     async def _loop(self, stop: asyncio.Event, until: Callable[[], Awaitable[bool]] | None) -> None:
         while not stop.is_set():
-            lease = await self.queue.claim(self.consumer)
-            if lease is not None:
-                await self.run_match(lease)
-                continue
-            if until is not None and await until():
-                stop.set()
-                return
+            try:
+                lease = await self.queue.claim(self.consumer)
+                if lease is not None:
+                    await self.run_match(lease)
+                    continue
+                if until is not None and await until():
+                    stop.set()
+                    return
+            except Exception as exc:  # a queue outage must not end the worker
+                log.error("queue error, retrying in %g s: %s", RETRY_S, _describe(exc))
+                await asyncio.sleep(RETRY_S)
             await asyncio.sleep(self.poll_s)
 
     async def run_match(self, lease: Lease) -> None:

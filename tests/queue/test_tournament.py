@@ -125,3 +125,18 @@ def test_bad_files_get_one_line_naming_the_field(tmp_path: Path, text: str, mess
         load_spec(path)
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_operational_settings_do_not_change_a_game_identity() -> None:
+    base = schedule(spec())
+    tuned = schedule(
+        spec(
+            concurrency={},
+            max_attempts=5,
+            limits={"retries": 0},
+            agents={"a": {"spec": "random", "max_tokens": 10}, "b": "bot", "c": "random"},
+        )
+    )
+    assert [j.fingerprint for j in base] == [j.fingerprint for j in tuned]
+    reseeded = schedule(spec(base_seed=1))
+    assert not {j.fingerprint for j in base} & {j.fingerprint for j in reseeded}
