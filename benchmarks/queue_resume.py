@@ -12,6 +12,8 @@ between 2/3 H and H, plus B's polling pace (a quarter heartbeat, at most 1 s).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -73,22 +75,9 @@ def once(heartbeat: float) -> tuple[float, float]:
         game = f"{prefix}-00000"
         log_key, lease_key = f"{prefix}:log:{game}", f"{prefix}:lease:{game}"
         first = worker(prefix, heartbeat, tmp, "a")
-        assert (
-            arena(
-                [
-                    "tournament",
-                    "submit",
-                    str(spec),
-                    "--redis",
-                    URL,
-                    "--prefix",
-                    prefix,
-                    "--replays",
-                    str(tmp / "r"),
-                ]
-            )
-            == 0
-        )
+        submit = ["tournament", "submit", str(spec), "--redis", URL, "--prefix", prefix]
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert arena([*submit, "--replays", str(tmp / "r")]) == 0
         wait(lambda: client.llen(log_key) >= 30)
         second = worker(prefix, heartbeat, tmp, "b")
         os.kill(first.pid, signal.SIGKILL)
