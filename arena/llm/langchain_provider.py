@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import httpx
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -80,6 +81,7 @@ class LangChainChatModel:
         self._chat: BaseChatModel | None = None
         self._lock: asyncio.Lock | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._http: httpx.AsyncClient | None = None
         self.capabilities: Capabilities | None = None
         if mode is not None:
             self.capabilities = Capabilities(
@@ -155,11 +157,15 @@ class LangChainChatModel:
         return await self._generate(messages, tools, tool_choice, self.capabilities.mode)
 
     async def aclose(self) -> None:
-        """Close the vendor's async client where the model exposes one (OpenAI does)."""
-        client = getattr(self._chat, "root_async_client", None)
-        close = getattr(client, "close", None)
-        if close is not None and self._loop is asyncio.get_running_loop():
-            await close()
+        """Close the HTTP client this model owns (OpenAI-compatible seats), if any.
+
+        LangChain's OpenAI integration otherwise shares one cached client per base URL
+        and timeout across every model in the process; closing that one would break the
+        next model that happens to get the same key, so each model gets its own.
+        """
+        client, self._http = self._http, None
+        if client is not None and self._loop is asyncio.get_running_loop():
+            await client.aclose()
         self._chat = None
 
     async def _generate(
@@ -203,11 +209,14 @@ class LangChainChatModel:
         """Rebuild the model's clients when the event loop changes (see the OpenAI adapter)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._chat, self._lock = loop, None, asyncio.Lock()
+            self._loop, self._chat, self._lock, self._http = loop, None, asyncio.Lock(), None
 
     def _chat_(self) -> BaseChatModel:
         if self._chat is None:
             options = {"max_retries": 0, "timeout": self.timeout_s, **self._kwargs}
+            if self.provider == "openai" and "http_async_client" not in options:
+                self._http = httpx.AsyncClient(timeout=self.timeout_s)
+                options["http_async_client"] = self._http
             try:
                 chat = init_chat_model(f"{self.provider}:{self._model}", **options)
             except ImportError as exc:
