@@ -28,7 +28,7 @@ from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.errors import ArenaError, IllegalActionError
 from arena.rules.events import GameEnded, PhaseStarted, Spoke
-from arena.rules.observation import observe
+from arena.rules.observation import Observation, Projector
 from arena.rules.referee import Referee, play_answers
 from arena.rules.types import Phase, SeatId
 from arena.rules.visibility import SeatViewer
@@ -67,10 +67,9 @@ class Outcome:
 
 
 async def decide(
-    agent: Agent, referee: Referee, request: DecisionRequest, limits: Limits, deadline: float
+    agent: Agent, view: Observation, request: DecisionRequest, limits: Limits, deadline: float
 ) -> tuple[Outcome, list[AgentReply]]:
     """Ask one agent for one decision with bounded retries; never raises for agent faults."""
-    view = observe(referee.events, SeatViewer(seat=request.seat))
     replies: list[AgentReply] = []
     feedback: str | None = None
     for _attempt in range(limits.retries + 1):
@@ -133,10 +132,13 @@ async def play(
     """Drive `referee` to the end with `agents`, recording into `writer`."""
     recorder = Recorder(referee, writer)
     recorder.flush()
+    views = {s: Projector(referee.events, SeatViewer(seat=s)) for s in agents}
     deadline = time.monotonic() + limits.game_timeout_s
     while not referee.finished:
         tasks = [
-            asyncio.create_task(decide(agents[r.seat], referee, r, limits, deadline))
+            asyncio.create_task(
+                decide(agents[r.seat], views[r.seat].observe(), r, limits, deadline)
+            )
             for r in referee.pending()
         ]
         for finished in asyncio.as_completed(tasks):
@@ -149,7 +151,7 @@ async def play(
             referee.submit(outcome.seat, outcome.action, defaulted=outcome.defaulted)
             recorder.flush()
             if _belief_due(referee, before, limits):
-                await _collect_beliefs(referee, agents, writer, limits)
+                await _collect_beliefs(referee, agents, views, writer, limits)
             if on_event is not None:
                 on_event(len(referee.events))
     return referee
@@ -165,7 +167,11 @@ def _belief_due(referee: Referee, before: int, limits: Limits) -> bool:
 
 
 async def _collect_beliefs(
-    referee: Referee, agents: Mapping[SeatId, Agent], writer: ReplayWriter | None, limits: Limits
+    referee: Referee,
+    agents: Mapping[SeatId, Agent],
+    views: Mapping[SeatId, Projector],
+    writer: ReplayWriter | None,
+    limits: Limits,
 ) -> None:
     """Ask every present seat whose agent reports beliefs, concurrently.
 
@@ -176,9 +182,10 @@ async def _collect_beliefs(
     async def one(seat: SeatId) -> BeliefReport | None:
         agent = agents[seat]
         assert isinstance(agent, Believer)
-        view = observe(referee.events, SeatViewer(seat=seat))
         try:
-            return await asyncio.wait_for(agent.believe(view), limits.call_timeout_s)
+            return await asyncio.wait_for(
+                agent.believe(views[seat].observe()), limits.call_timeout_s
+            )
         except (TimeoutError, ArenaError):
             return None
 

@@ -61,3 +61,16 @@ def test_knowledge_is_what_the_seat_can_conclude() -> None:
     final = observe(referee.events, PublicViewer()).knowledge
     assert final.winner is referee.winner
     assert final.roles == dict(enumerate(state.roles, start=1))  # all cards turned at the end
+
+
+def test_the_incremental_projector_equals_observe_at_every_step() -> None:
+    from arena.rules.observation import Projector
+
+    referee = _game_with_marked_whispers(6)
+    log: list = []
+    projectors = {s: Projector(log, SeatViewer(seat=s)) for s in referee.state.all_seats}
+    for event in referee.events:
+        log.append(event)
+        for seat, projector in projectors.items():
+            if len(log) % 7 == 0 or seat == 1:
+                assert projector.observe() == observe(log, SeatViewer(seat=seat))
