@@ -100,12 +100,12 @@ def test_append_only_at_the_log_end(make_queue: MakeQueue) -> None:
 
 def test_a_live_match_is_never_taken_over(make_queue: MakeQueue) -> None:
     async def scenario() -> None:
-        queue = await make_queue(heartbeat_s=0.2)
+        queue = await make_queue(heartbeat_s=0.5)  # refreshed every 0.1 s for 1.6 s in all
         await queue.submit(jobs()[:1])
         lease = await queue.claim("a")
         assert lease is not None
-        for _ in range(8):
-            await asyncio.sleep(0.05)
+        for _ in range(16):
+            await asyncio.sleep(0.1)
             assert await queue.heartbeat(lease)
             assert await queue.claim("b") is None
         await queue.close()

@@ -70,7 +70,8 @@ def test_stalled_worker_is_taken_over_resumed_and_fenced(
     job = make_jobs()[0]
 
     async def scenario() -> None:
-        queue = new_queue(0.2)
+        heartbeat = 2.0  # long enough that a loaded machine reaches the stall first
+        queue = new_queue(heartbeat)
         await queue.submit([job])
         gate, counter = asyncio.Event(), [0]
 
@@ -81,9 +82,13 @@ def test_stalled_worker_is_taken_over_resumed_and_fenced(
         lease = await queue.claim("stale")
         assert lease is not None
         task = asyncio.create_task(stale.run_match(lease))
-        while counter[0] <= 60:
+        for _ in range(3000):  # at most 30 s; a failed match must fail the test, not hang it
+            if counter[0] > 60 or task.done():
+                break
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.3)
+        assert not task.done(), f"the stalled worker's match ended early: {task.result()}"
+        assert counter[0] > 60
+        await asyncio.sleep(heartbeat + 0.3)  # the frozen heartbeat expires
         logged = len(await queue.log(job.game_id))
         assert logged > 50
         fresh = Worker(queue, tmp_path, consumer="fresh")
