@@ -73,6 +73,23 @@ _CAUSE = {
 }
 
 
+_REASON_ZH = {
+    "every wolf is dead": "狼人全部出局",
+    "the wolves killed every god or every villager": "屠邊：神職或平民全部出局",
+    "the wolves took the town": "屠城",
+    "the knife landed first (狼刀在先)": "狼刀在先",
+}
+
+
+def reason_text(reason: str, lang: Lang) -> str:
+    """The game-end reason in the transcript's language (the log keeps the English one)."""
+    if lang == "en":
+        return reason
+    if reason.startswith("no winner after "):
+        return f"{reason.removeprefix('no winner after ').split()[0]}天後仍無勝負"
+    return _REASON_ZH.get(reason, reason)
+
+
 def role_name(role: Role, lang: Lang) -> str:
     """The role's display name."""
     return spec(role).zh if lang == "zh" else spec(role).en
@@ -270,12 +287,11 @@ def render(event: ev.Event, lang: Lang = "en") -> str | None:  # noqa: C901 - a 
                 else (f"({seat(s, lang)}'s {d} defaulted: {reason})")
             )
         case ev.GameEnded(winner=w, reason=reason):
-            side = {"good": "好人", "wolves": "狼人", "draw": "和局"}[w.value]
-            return (
-                f"遊戲結束：{side}勝利（{reason}）"
-                if zh
-                else f"Game over: {w.value} win ({reason})"
-            )
+            text = reason_text(reason, lang)
+            if w.value == "draw":
+                return f"遊戲結束：和局（{text}）" if zh else f"Game over: a draw ({text})"
+            side = "好人" if w.value == "good" else "狼人"
+            return f"遊戲結束：{side}勝利（{text}）" if zh else f"Game over: {w.value} win ({text})"
     return None
 
 
