@@ -64,6 +64,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument(
         "--spec", type=Path, default=None, help="a YAML match spec (seats, language, endpoints)"
     )
+    play.add_argument(
+        "--beliefs",
+        choices=["off", "daily", "per_speech"],
+        default="daily",
+        help="when seats report private wolf probabilities (per_speech measures persuasion)",
+    )
     play.add_argument("--out", type=Path, default=None, help="replay file (default: replays/)")
     play.add_argument(
         "--as",
@@ -134,7 +140,7 @@ def _play(args: argparse.Namespace) -> int:
     game_id = f"{config.board}-{args.seed}"
     path = args.out or Path("replays") / f"{game_id}.jsonl"
     humans = any(spec.kind == "human" for spec in seats.values())
-    limits = Limits(call_timeout_s=900.0) if humans else Limits()
+    limits = Limits(call_timeout_s=900.0 if humans else 60.0, beliefs=args.beliefs)
     referee = asyncio.run(_play_game(game_id, config, args.seed, agents, path, limits))
     if not args.quiet:
         _print(observe(referee.events, viewer).seen, args.lang)

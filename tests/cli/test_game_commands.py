@@ -88,3 +88,15 @@ def test_a_wrong_flag_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -
         main(["play", "--bored", "std9"])
     assert exit_.value.code == 2
     assert "unrecognized arguments: --bored" in capsys.readouterr().err
+
+
+def test_beliefs_can_be_asked_after_every_speech(tmp_path: Path) -> None:
+    from arena.storage.replay_file import read_replay
+
+    daily, per_speech = tmp_path / "daily.jsonl", tmp_path / "speech.jsonl"
+    common = ["play", "--board", "std9", "--seed", "3", "--quiet"]
+    assert main([*common, "--out", str(daily)]) == 0
+    assert main([*common, "--beliefs", "per_speech", "--out", str(per_speech)]) == 0
+    by_day, by_speech = read_replay(daily).beliefs, read_replay(per_speech).beliefs
+    assert by_day and len(by_speech) > len(by_day)
+    assert all(set(r.wolf_probability) and r.seat not in r.wolf_probability for r in by_speech)
