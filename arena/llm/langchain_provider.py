@@ -22,9 +22,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, Capabilities, ProviderError, ToolChoice
-from arena.llm.pricing import PRICES, Price, cost_usd, price_of
-from arena.llm.probe import FORCED_TOOL, ProbeOutcome, choose_mode, probe_messages, probe_tools
+from arena.llm.base import AnswerMode, ProviderError, ToolChoice
+from arena.llm.endpoint import ProbedEndpoint, function_tool
+from arena.llm.pricing import PRICES, Price, cost_usd
+from arena.llm.probe import FORCED_TOOL, ProbeOutcome, probe_messages, probe_tools
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -44,7 +45,7 @@ KEY_ENV: dict[str, str] = {
 authenticate otherwise and are not checked before the game."""
 
 
-class LangChainChatModel:
+class LangChainChatModel(ProbedEndpoint):
     """A `ChatModel` (and `Probed`) over a LangChain chat model."""
 
     def __init__(
@@ -72,30 +73,13 @@ class LangChainChatModel:
         provider, sep, model = spec.partition(":")
         if not sep or not provider or not model:
             raise ArenaError(f"a LangChain model is 'provider:model', got {spec!r}")
-        self.provider, self._model = provider, model
-        self.timeout_s = timeout_s
-        self.retry = retry or RetryPolicy()
+        self.provider = provider
         self._kwargs = kwargs
-        self._price = price_of(model, prices)
-        self._sleep = sleep
         self._chat: BaseChatModel | None = None
-        self._lock: asyncio.Lock | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._http: httpx.AsyncClient | None = None
-        self.capabilities: Capabilities | None = None
-        if mode is not None:
-            self.capabilities = Capabilities(
-                endpoint=self.endpoint,
-                model=model,
-                mode=mode,
-                probed=False,
-                priced=self._price is not None,
-            )
-
-    @property
-    def model(self) -> str:
-        """The model's name (without the provider)."""
-        return self._model
+        super().__init__(
+            model, timeout_s=timeout_s, retry=retry, mode=mode, prices=prices, sleep=sleep
+        )
 
     @property
     def endpoint(self) -> str:
@@ -115,30 +99,9 @@ class LangChainChatModel:
             raise ArenaError(f"{env} is not set: {self.endpoint} needs an API key")
         self._chat_()
 
-    async def probe(self) -> Capabilities:
-        """Find the best answer mode: strict tools (OpenAI), tools, else JSON in text.
-
-        A mode given at construction is kept; one probe question still checks that the
-        endpoint answers.
-
-        Raises:
-            ArenaError: the endpoint is unreachable or rejects the key.
-        """
-        self.check_credentials()
-        if self.capabilities is not None and not self.capabilities.probed:
-            return await self._check_configured(self.capabilities)
-        modes: tuple[AnswerMode, ...] = (
-            ("tools_strict", "tools") if self.provider == "openai" else ("tools",)
-        )
-        outcomes: dict[AnswerMode, ProbeOutcome] = {}
-        for mode in modes:
-            outcomes[mode] = await self._probe_once(mode)
-            if outcomes[mode].ok:
-                break
-        self.capabilities = choose_mode(
-            self.endpoint, self._model, outcomes, priced=self._price is not None
-        )
-        return self.capabilities
+    def _probe_modes(self) -> tuple[AnswerMode, ...]:
+        """Strict tools only through OpenAI; JSON-schema output is not probed here."""
+        return ("tools_strict", "tools") if self.provider == "openai" else ("tools",)
 
     async def generate(
         self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
@@ -148,13 +111,7 @@ class LangChainChatModel:
         Raises:
             ProviderError: the call failed after retries or was rejected.
         """
-        self._bind_loop()
-        assert self._lock is not None
-        async with self._lock:
-            if self.capabilities is None:
-                await self.probe()
-        assert self.capabilities is not None
-        return await self._generate(messages, tools, tool_choice, self.capabilities.mode)
+        return await self._generate(messages, tools, tool_choice, await self._answer_mode())
 
     async def aclose(self) -> None:
         """Close the HTTP client this model owns (OpenAI-compatible seats), if any.
@@ -182,7 +139,7 @@ class LangChainChatModel:
         if tools and not text_calls:
             strict = mode == "tools_strict"
             runnable = chat.bind_tools(
-                [_tool(t, strict=strict) for t in tools], tool_choice=_choice(tool_choice)
+                [function_tool(t, strict=strict) for t in tools], tool_choice=_choice(tool_choice)
             )
             prompt = [_message(m) for m in messages]
         elif text_calls:
@@ -205,11 +162,8 @@ class LangChainChatModel:
             raise ProviderError(f"{self.endpoint}: {_describe(exc)}") from exc
         return self._reply(answer, text_calls=text_calls)
 
-    def _bind_loop(self) -> None:
-        """Rebuild the model's clients when the event loop changes (see the OpenAI adapter)."""
-        loop = asyncio.get_running_loop()
-        if loop is not self._loop:
-            self._loop, self._chat, self._lock, self._http = loop, None, asyncio.Lock(), None
+    def _reset_clients(self) -> None:
+        self._chat, self._http = None, None
 
     def _chat_(self) -> BaseChatModel:
         if self._chat is None:
@@ -258,13 +212,6 @@ class LangChainChatModel:
             raw=answer.model_dump(mode="json", exclude_none=True),
             cost_usd=cost_usd(usage, self._price),
         )
-
-    async def _check_configured(self, configured: Capabilities) -> Capabilities:
-        """A configured mode is kept; one probe question checks the endpoint answers."""
-        outcome = await self._probe_once(configured.mode)
-        notes = () if outcome.note is None else (outcome.note,)
-        self.capabilities = configured.model_copy(update={"notes": notes, "usage": outcome.usage})
-        return self.capabilities
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         try:
@@ -350,17 +297,6 @@ def _message(message: ChatMessage) -> BaseMessage:
                 {"name": call.name, "args": call.arguments, "id": call.id, "error": None}
             )
     return AIMessage(content=message.content, tool_calls=valid, invalid_tool_calls=invalid)
-
-
-def _tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:
-    function: dict[str, Any] = {
-        "name": spec.name,
-        "description": spec.description,
-        "parameters": spec.parameters,
-    }
-    if strict and spec.strict:
-        function["strict"] = True
-    return {"type": "function", "function": function}
 
 
 def _choice(choice: ToolChoice) -> str:

@@ -18,9 +18,10 @@ from typing import Any
 import openai
 
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, Capabilities, ProviderError, ToolChoice
-from arena.llm.pricing import PRICES, Price, cost_usd, price_of
-from arena.llm.probe import FORCED_TOOL, ProbeOutcome, choose_mode, probe_messages, probe_tools
+from arena.llm.base import AnswerMode, ProviderError, ToolChoice
+from arena.llm.endpoint import ProbedEndpoint, function_tool
+from arena.llm.pricing import PRICES, Price, cost_usd
+from arena.llm.probe import FORCED_TOOL, ProbeOutcome, probe_messages, probe_tools
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -28,7 +29,7 @@ from arena.rules.errors import ArenaError
 OPENAI_URL = "https://api.openai.com/v1"
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(ProbedEndpoint):
     """A `ChatModel` (and `Probed`) served by an OpenAI-compatible chat-completions API."""
 
     def __init__(
@@ -45,32 +46,14 @@ class OpenAIChatModel:
         prices: Mapping[str, Price] = PRICES,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
-        self._model = model
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
         self._api_key_env = api_key_env
-        self.timeout_s = timeout_s
-        self.retry = retry or RetryPolicy()
         self.temperature = temperature
-        self._price = price_of(model, prices)
-        self._sleep = sleep
         self._client: openai.AsyncOpenAI | None = None
-        self._lock: asyncio.Lock | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.capabilities: Capabilities | None = None
-        if mode is not None:
-            self.capabilities = Capabilities(
-                endpoint=self.endpoint,
-                model=model,
-                mode=mode,
-                probed=False,
-                priced=self._price is not None,
-            )
-
-    @property
-    def model(self) -> str:
-        """The model name sent to the endpoint."""
-        return self._model
+        super().__init__(
+            model, timeout_s=timeout_s, retry=retry, mode=mode, prices=prices, sleep=sleep
+        )
 
     @property
     def endpoint(self) -> str:
@@ -89,28 +72,6 @@ class OpenAIChatModel:
                 "(or set OPENAI_BASE_URL to a local OpenAI-compatible server)"
             )
 
-    async def probe(self) -> Capabilities:
-        """Find the best answer mode this endpoint supports (see `arena.llm.probe`).
-
-        A mode given at construction is kept; one probe question still checks that the
-        endpoint answers.
-
-        Raises:
-            ArenaError: the endpoint is unreachable, rejects the key, or lacks the model.
-        """
-        self.check_credentials()
-        if self.capabilities is not None and not self.capabilities.probed:
-            return await self._check_configured(self.capabilities)
-        outcomes: dict[AnswerMode, ProbeOutcome] = {}
-        for mode in ("tools_strict", "tools", "json_schema"):
-            outcomes[mode] = await self._probe_once(mode)
-            if outcomes[mode].ok:
-                break
-        self.capabilities = choose_mode(
-            self.endpoint, self._model, outcomes, priced=self._price is not None
-        )
-        return self.capabilities
-
     async def generate(
         self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
     ) -> ModelReply:
@@ -119,7 +80,7 @@ class OpenAIChatModel:
         Raises:
             ProviderError: the endpoint failed after retries or rejected the request.
         """
-        mode = await self._mode()
+        mode = await self._answer_mode()
         kwargs = self._request(messages, tools, tool_choice, mode)
         response = await self._create(kwargs)
         return self._reply(response, text_calls=bool(tools) and mode.startswith("json"))
@@ -129,15 +90,6 @@ class OpenAIChatModel:
         if self._client is not None and self._loop is asyncio.get_running_loop():
             await self._client.close()
         self._client = None
-
-    async def _mode(self) -> AnswerMode:
-        self._bind_loop()
-        assert self._lock is not None
-        async with self._lock:
-            if self.capabilities is None:
-                await self.probe()
-            assert self.capabilities is not None
-            return self.capabilities.mode
 
     def _request(
         self,
@@ -153,7 +105,7 @@ class OpenAIChatModel:
             kwargs["messages"] = [_message(m) for m in fallback.flatten(messages)]
         elif mode in ("tools_strict", "tools"):
             kwargs["messages"] = [_message(m) for m in messages]
-            kwargs["tools"] = [_tool(t, strict=mode == "tools_strict") for t in tools]
+            kwargs["tools"] = [function_tool(t, strict=mode == "tools_strict") for t in tools]
             kwargs["tool_choice"] = _tool_choice(tool_choice)
         else:
             flat = fallback.with_instruction(messages, tools, tool_choice)
@@ -162,16 +114,8 @@ class OpenAIChatModel:
                 kwargs["response_format"] = fallback.response_schema(tools, tool_choice)
         return kwargs
 
-    def _bind_loop(self) -> None:
-        """Use a client and lock of the running event loop.
-
-        A connection pool belongs to the loop that opened it, and a preflight probe
-        usually runs in another `asyncio.run` than the game, so both are rebuilt when
-        the loop changes.
-        """
-        loop = asyncio.get_running_loop()
-        if loop is not self._loop:
-            self._loop, self._client, self._lock = loop, None, asyncio.Lock()
+    def _reset_clients(self) -> None:
+        self._client = None
 
     def _client_(self) -> openai.AsyncOpenAI:
         self._bind_loop()
@@ -223,13 +167,6 @@ class OpenAIChatModel:
             raw=response.model_dump(mode="json", exclude_none=True),
             cost_usd=cost_usd(usage, self._price),
         )
-
-    async def _check_configured(self, configured: Capabilities) -> Capabilities:
-        """A configured mode is kept; one probe question checks the endpoint answers."""
-        outcome = await self._probe_once(configured.mode)
-        notes = () if outcome.note is None else (outcome.note,)
-        self.capabilities = configured.model_copy(update={"notes": notes, "usage": outcome.usage})
-        return self.capabilities
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         kwargs = self._request(probe_messages(), probe_tools(), FORCED_TOOL, mode)
@@ -290,17 +227,6 @@ def _message(message: ChatMessage) -> dict[str, Any]:
             for c in message.tool_calls
         ]
     return out
-
-
-def _tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:
-    function: dict[str, Any] = {
-        "name": spec.name,
-        "description": spec.description,
-        "parameters": spec.parameters,
-    }
-    if strict and spec.strict:
-        function["strict"] = True
-    return {"type": "function", "function": function}
 
 
 def _tool_choice(choice: ToolChoice) -> Any:

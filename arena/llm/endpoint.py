@@ -1,0 +1,134 @@
+"""What every provider adapter shares: price, retries, the probed answer mode, the loop.
+
+An adapter subclasses `ProbedEndpoint`, sets its own connection attributes, then calls
+`super().__init__`; it supplies `endpoint`, `check_credentials`, `_probe_once` (one probe
+question in one mode) and `_reset_clients` (drop clients bound to an old event loop).
+The probe order, the configured-mode check and the one-probe-per-loop lock live here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+from arena.llm.base import AnswerMode, Capabilities
+from arena.llm.pricing import Price, price_of
+from arena.llm.probe import ProbeOutcome, choose_mode
+from arena.llm.retry import RetryPolicy, Sleep
+from arena.llm.types import ToolSpec
+
+
+class ProbedEndpoint(ABC):
+    """The provider-independent half of a `ChatModel` that is also `Probed`."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        timeout_s: float,
+        retry: RetryPolicy | None,
+        mode: AnswerMode | None,
+        prices: Mapping[str, Price],
+        sleep: Sleep,
+    ) -> None:
+        self._model = model
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy()
+        self._price = price_of(model, prices)
+        self._sleep = sleep
+        self._lock: asyncio.Lock | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.capabilities: Capabilities | None = None
+        if mode is not None:
+            self.capabilities = Capabilities(
+                endpoint=self.endpoint, model=model, mode=mode, probed=False,
+                priced=self._price is not None,
+            )  # fmt: skip
+
+    @property
+    def model(self) -> str:
+        """The model's name as the endpoint knows it."""
+        return self._model
+
+    @property
+    @abstractmethod
+    def endpoint(self) -> str:
+        """`provider:model@where`, the key in the replay header."""
+
+    @abstractmethod
+    def check_credentials(self) -> None:
+        """Fail fast on a missing key or package, before any request."""
+
+    async def probe(self) -> Capabilities:
+        """Find the best answer mode this endpoint supports (see `arena.llm.probe`).
+
+        A mode given at construction is kept; one probe question still checks that the
+        endpoint answers.
+
+        Raises:
+            ArenaError: the endpoint is unreachable, rejects the key, or lacks the model.
+        """
+        self.check_credentials()
+        if self.capabilities is not None and not self.capabilities.probed:
+            outcome = await self._probe_once(self.capabilities.mode)
+            notes = () if outcome.note is None else (outcome.note,)
+            update: dict[str, Any] = {"notes": notes, "usage": outcome.usage}
+            self.capabilities = self.capabilities.model_copy(update=update)
+            return self.capabilities
+        outcomes: dict[AnswerMode, ProbeOutcome] = {}
+        for mode in self._probe_modes():
+            outcomes[mode] = await self._probe_once(mode)
+            if outcomes[mode].ok:
+                break
+        self.capabilities = choose_mode(
+            self.endpoint, self._model, outcomes, priced=self._price is not None
+        )
+        return self.capabilities
+
+    def _probe_modes(self) -> tuple[AnswerMode, ...]:
+        """Modes tried in order, best first; JSON in the text is the fallback of last resort."""
+        return ("tools_strict", "tools", "json_schema")
+
+    async def _answer_mode(self) -> AnswerMode:
+        """The probed mode, probing once (per event loop) on first use."""
+        self._bind_loop()
+        assert self._lock is not None
+        async with self._lock:
+            if self.capabilities is None:
+                await self.probe()
+            assert self.capabilities is not None
+            return self.capabilities.mode
+
+    def _bind_loop(self) -> None:
+        """Use clients and a lock of the running event loop.
+
+        A connection pool belongs to the loop that opened it, and a preflight probe
+        usually runs in another `asyncio.run` than the game, so both are rebuilt when
+        the loop changes.
+        """
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._lock = loop, asyncio.Lock()
+            self._reset_clients()
+
+    @abstractmethod
+    def _reset_clients(self) -> None:
+        """Forget clients bound to the previous event loop."""
+
+    @abstractmethod
+    async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
+        """Ask the probe question in `mode`."""
+
+
+def function_tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:
+    """A tool in the OpenAI function-tool format, which LangChain's `bind_tools` also takes."""
+    function: dict[str, Any] = {
+        "name": spec.name,
+        "description": spec.description,
+        "parameters": spec.parameters,
+    }
+    if strict and spec.strict:
+        function["strict"] = True
+    return {"type": "function", "function": function}
