@@ -63,7 +63,6 @@ class Outcome:
     seat: SeatId
     action: Action
     defaulted: str | None
-    reply: AgentReply | None
 
 
 async def decide(
@@ -75,7 +74,7 @@ async def decide(
     for _attempt in range(limits.retries + 1):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            return Outcome(request.seat, request.default, "game time limit reached", None), replies
+            return Outcome(request.seat, request.default, "game time limit reached"), replies
         try:
             reply = await asyncio.wait_for(
                 agent.decide(view, request, feedback), min(limits.call_timeout_s, remaining)
@@ -95,9 +94,9 @@ async def decide(
         except IllegalActionError as exc:
             feedback = str(exc)
             continue
-        return Outcome(request.seat, reply.action, None, reply), replies
+        return Outcome(request.seat, reply.action, None), replies
     reason = f"after {limits.retries + 1} tries: {feedback}"
-    return Outcome(request.seat, request.default, reason, None), replies
+    return Outcome(request.seat, request.default, reason), replies
 
 
 class Recorder:

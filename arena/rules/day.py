@@ -50,16 +50,12 @@ def announce(t: Table, n: int) -> Flow[tuple[SeatId, ...]]:
     Returns the seats announced (empty: a peaceful night, 平安夜).
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.ANNOUNCEMENT, day=n))
-    night_deaths = [
-        e
-        for e in t.events
-        if isinstance(e, ev.PlayerDied) and e.at_night and e.day == n and t.state.is_present(e.seat)
-    ]
+    tonight = [e for e in t.events if isinstance(e, ev.PlayerDied) and e.at_night and e.day == n]
+    night_deaths = [e for e in tonight if t.state.is_present(e.seat)]  # not exploded since
     seats = tuple(sorted(e.seat for e in night_deaths))
     t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=seats))
-    count = len([e for e in t.events if isinstance(e, ev.PlayerDied) and e.at_night and e.day == n])
     departures = [
-        Departure(e.seat, e.cause, night_last_words(t.rules, n, e.cause, count))
+        Departure(e.seat, e.cause, night_last_words(t.rules, n, e.cause, len(tonight)))
         for e in night_deaths
     ]
     yield from depart(t, departures)

@@ -155,8 +155,7 @@ def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
         taken.append(Departure(action.target, DeathCause.TAKEN, last_words=False))
     t.check_win()
     words = t.rules.last_words_exploded
-    cause = t.state.causes.get(seat, DeathCause.EXPLODED)
-    own = Departure(seat, DeathCause.EXPLODED if cause is DeathCause.EXPLODED else cause, words)
+    own = Departure(seat, t.state.causes[seat], words)  # a night cause if he died last night
     yield from depart(t, [own, *taken])
 
 

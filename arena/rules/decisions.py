@@ -15,8 +15,6 @@ from arena.rules.actions import (
     Action,
     ActionKind,
     ChooseOrder,
-    Kill,
-    Poison,
     RecommendExile,
     SelfExplode,
     Speak,
@@ -126,7 +124,5 @@ def _targets_of(action: Action) -> tuple[SeatId, ...]:
         return action.targets
     if isinstance(action, ChooseOrder):
         return () if action.start is None else (action.start,)
-    if isinstance(action, Kill | Poison):
-        return (action.target,)
     target = getattr(action, "target", None)
     return () if target is None else (target,)

@@ -72,16 +72,7 @@ class Observation(BaseModel):
 def observe(events: Sequence[ev.Event], viewer: Viewer, until: int | None = None) -> Observation:
     """Project the log onto what `viewer` may know (perfect recall), up to event `until`."""
     cut = events[:until] if until is not None else events
-    visible = [(i, e) for i, e in enumerate(cut) if can_see(viewer, e.visibility)]
-    # The events are already validated models: construct without re-validating them
-    # (this runs once per decision, over the whole log).
-    seen = tuple(Seen(i, e) for i, e in visible)
-    return Observation.model_construct(
-        viewer=viewer,
-        seen=seen,
-        knowledge=know(viewer, [e for _, e in visible]),
-        log_length=len(cut),
-    )
+    return Projector(cut, viewer).observe()
 
 
 class Projector:
