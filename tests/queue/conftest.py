@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import fakeredis
 import pytest
+import redis
 
 from arena.agents.base import Agent
 from arena.match import new_header, run_game
@@ -76,3 +78,18 @@ def clean_events(job: MatchJob) -> list[str]:
 
 def replay_events(path: Path) -> list[str]:
     return [e.model_dump_json() for e in read_replay(path).events]
+
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def prefix() -> Iterator[str]:
+    """A fresh key prefix on the real Redis server, deleted after the test."""
+    name = f"qtest-{uuid.uuid4().hex[:10]}"
+    yield name
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(f"{name}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,17 +64,6 @@ def test_bad_input_is_one_line_before_anything_is_queued(
     err = capsys.readouterr().err
     assert err.startswith("arena: error: cannot reach Redis at redis://127.0.0.1:1")
     assert err.count("\n") == 1
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    name = f"cmdtest-{uuid.uuid4().hex[:10]}"
-    yield name
-    client = redis.Redis.from_url(URL)
-    keys = list(client.scan_iter(f"{name}:*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
 
 
 @pytest.mark.redis

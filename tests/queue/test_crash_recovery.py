@@ -12,8 +12,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +26,6 @@ from tests.queue.conftest import clean_events, replay_events
 
 URL = "redis://127.0.0.1:6379/0"
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture
-def prefix() -> Iterator[str]:
-    name = f"crash-{uuid.uuid4().hex[:10]}"
-    yield name
-    client = redis.Redis.from_url(URL)
-    keys = list(client.scan_iter(f"{name}:*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
 
 
 def start_worker(prefix: str, replays: Path, log: Path) -> subprocess.Popen[bytes]:
