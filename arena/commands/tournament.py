@@ -12,10 +12,12 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from arena.queue.jobs import FINAL_STATES, GameState, GameStatus, MatchJob, Spend, spend_of
 from arena.queue.memory_queue import MemoryQueue
@@ -25,6 +27,9 @@ from arena.queue.worker import Worker, finished_replay, replay_path
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import read_replay
 from arena.tournament import TournamentSpec, load_spec, schedule
+
+SHUTDOWN_GRACE_S = 10.0
+"""How long a stopping worker may take to hand its matches back before it exits anyway."""
 
 BAR_WIDTH = 30
 
@@ -255,14 +260,36 @@ def _worker(args: argparse.Namespace) -> int:
 async def _serve(url: str, prefix: str, heartbeat: float, concurrency: int, replays: Path) -> int:
     queue = await RedisQueue.connect(url, prefix=prefix, heartbeat_s=heartbeat)
     worker = Worker(queue, replays, concurrency=concurrency)
-    logging.getLogger("arena.worker").info(
-        "worker %s: %d slots on %s (prefix %s)", worker.consumer, concurrency, url, prefix
-    )
+    log = logging.getLogger("arena.worker")
+    log.info("worker %s: %d slots on %s (prefix %s)", worker.consumer, concurrency, url, prefix)
     task = asyncio.create_task(worker.run())
     loop = asyncio.get_running_loop()
+
+    def on_signal() -> None:
+        """First signal: stop cooperatively within a grace period. Second: leave now."""
+        if worker.stopping:
+            _hard_exit(log, "second signal")
+        log.info("stopping: handing running matches back (grace %g s)", SHUTDOWN_GRACE_S)
+        worker.stop()
+        loop.call_later(
+            SHUTDOWN_GRACE_S, lambda: None if task.done() else _hard_exit(log, "grace over")
+        )
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, task.cancel)
+        loop.add_signal_handler(sig, on_signal)
     with contextlib.suppress(asyncio.CancelledError):
         await task
-    await queue.close()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(queue.close(), SHUTDOWN_GRACE_S)
     return 0
+
+
+def _hard_exit(log: logging.Logger, why: str) -> NoReturn:
+    """Leave now, without waiting for tasks that ignore cancellation.
+
+    Safe by design: whatever the worker held is reclaimed once its heartbeat expires and
+    resumes from the queue's log.
+    """
+    log.warning("forced exit (%s); unfinished matches resume elsewhere after heartbeat expiry", why)
+    logging.shutdown()
+    os._exit(3)

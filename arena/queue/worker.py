@@ -103,29 +103,65 @@ class Worker:
         self.seat_builder = seat_builder
         self.poll_s = poll_s
         self.stats = WorkerStats()
+        self._stop = asyncio.Event()
+        self._matches: set[asyncio.Task[None]] = set()
 
     async def run(self, until: Callable[[], Awaitable[bool]] | None = None) -> WorkerStats:
-        """Take and play matches until `until()` is true (checked when idle), or forever."""
-        stop = asyncio.Event()
+        """Play matches until `until()` is true (checked when idle), `stop()`, or forever."""
         async with asyncio.TaskGroup() as group:
             for _ in range(self.concurrency):
-                group.create_task(self._loop(stop, until))
+                group.create_task(self._loop(until))
         return self.stats
 
-    async def _loop(self, stop: asyncio.Event, until: Callable[[], Awaitable[bool]] | None) -> None:
-        while not stop.is_set():
+    @property
+    def stopping(self) -> bool:
+        """Whether `stop()` was called (or `until()` came true)."""
+        return self._stop.is_set()
+
+    def stop(self) -> None:
+        """Shut down cooperatively; running matches are handed back at once.
+
+        Idle slots leave after their current claim (at most the queue's block time);
+        running matches are cancelled, and `run_match` hands each back to the queue.
+
+        Why not just cancel `run()`: a cancellation that lands inside a blocking Redis read
+        (XREADGROUP BLOCK) can be swallowed by redis-py (redis/redis-py#2028), leaving a slot
+        waiting forever. Idle slots are therefore never cancelled; matches are, since their
+        Redis calls are short and a lost cancellation there ends with the match anyway.
+        """
+        self._stop.set()
+        for match in self._matches:
+            match.cancel()
+
+    async def _loop(self, until: Callable[[], Awaitable[bool]] | None) -> None:
+        while not self._stop.is_set():
             try:
                 lease = await self.queue.claim(self.consumer)
                 if lease is not None:
-                    await self.run_match(lease)
+                    await self._run_in_task(lease)
                     continue
                 if until is not None and await until():
-                    stop.set()
+                    self._stop.set()
                     return
             except Exception as exc:  # a queue outage must not end the worker
                 log.error("queue error, retrying in %g s: %s", RETRY_S, _describe(exc))
                 await asyncio.sleep(RETRY_S)
             await asyncio.sleep(self.poll_s)
+
+    async def _run_in_task(self, lease: Lease) -> None:
+        """Play `lease` in its own task, so `stop()` cancels the match and not the slot."""
+        if self._stop.is_set():  # claimed just as the worker began to stop
+            await self.queue.abandon(lease)
+            return
+        match = asyncio.create_task(self.run_match(lease))
+        self._matches.add(match)
+        try:
+            await asyncio.wait([match])
+        finally:
+            self._matches.discard(match)
+            match.cancel()  # a no-op unless this slot itself was cancelled mid-match
+        if not match.cancelled() and (error := match.exception()) is not None:
+            raise error
 
     async def run_match(self, lease: Lease) -> None:
         """Play one leased match to a durable result (see the module docstring).

@@ -7,6 +7,7 @@ and the killed matches' live streams must show no line twice.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -19,7 +20,8 @@ import pytest
 import redis
 
 from arena.cli import main
-from arena.queue.worker import replay_path
+from arena.queue.redis_queue import RedisQueue
+from arena.queue.worker import Worker, replay_path
 from arena.storage.replay_file import read_header
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import clean_events, replay_events
@@ -116,3 +118,25 @@ def test_sigkilled_worker_match_is_finished_by_another(prefix: str, tmp_path: Pa
         lines = replay_path(replays, game).read_text().splitlines()
         assert [f["line"] for _, f in entries[1:-1]] == lines[1:]
     client.close()
+
+
+def test_idle_worker_stops_promptly_on_the_real_server(prefix: str, tmp_path: Path) -> None:
+    """Idle slots sit in XREADGROUP BLOCK; a cancellation landing there can be swallowed by
+    redis-py (redis/redis-py#2028), so `stop()` must end them without cancelling them.
+
+    Stopping at many points of the claim cycle (block 250 ms) must always end `run()`.
+    """
+
+    async def scenario() -> None:
+        queue = await RedisQueue.connect(URL, prefix=prefix, heartbeat_s=1.0)
+        try:
+            for step in range(40):
+                worker = Worker(queue, tmp_path, concurrency=2)
+                running = asyncio.create_task(worker.run())
+                await asyncio.sleep(0.013 * step)
+                worker.stop()
+                await asyncio.wait_for(running, 30)
+        finally:
+            await queue.close()
+
+    asyncio.run(scenario())

@@ -207,3 +207,37 @@ def test_endpoint_limit_bounds_model_calls_across_matches(
     assert peak[0] == 3
     for job in jobs:
         assert read_replay(replay_path(tmp_path, job.game_id)).header.result is not None
+
+
+def test_stop_hands_a_running_match_back_for_immediate_takeover(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    """`stop()` cancels the match, not the slot: the lease is abandoned, so another
+    worker takes the match over at once instead of after the heartbeat expires."""
+    job = make_jobs()[0]
+
+    async def scenario() -> None:
+        queue = new_queue(60.0)  # an expiry this long would fail the test if it were needed
+        await queue.submit([job])
+        gate, counter = asyncio.Event(), [0]
+
+        def stalling(entry: AgentEntry, seat: int, seed: int) -> Agent:
+            return Stalling(seed, 40, gate, counter)
+
+        worker = Worker(queue, tmp_path, concurrency=2, seat_builder=per_seat(stalling))
+        running = asyncio.create_task(worker.run())
+        for _ in range(3000):  # at most 30 s
+            if counter[0] > 40:
+                break
+            await asyncio.sleep(0.01)
+        assert counter[0] > 40 and not running.done()
+        worker.stop()
+        stats = await asyncio.wait_for(running, 30)
+        assert (stats.done, stats.failed, stats.fenced) == (0, 0, 0)
+        takeover = await queue.claim("next")
+        assert takeover is not None and takeover.attempt == 2
+        [status] = await queue.statuses([job.game_id])
+        assert status.state is GameState.RUNNING
+
+    asyncio.run(scenario())
+    assert not replay_path(tmp_path, job.game_id).exists()
