@@ -4,6 +4,7 @@ import asyncio
 from pathlib import Path
 
 from arena.agents.base import AgentReply
+from arena.agents.bot import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.match import Limits, new_header, resume_game, run_game
 from arena.replay_check import check_replay
@@ -82,3 +83,24 @@ def test_a_killed_game_resumes_to_the_same_log(tmp_path: Path) -> None:
     assert [e.model_dump() for e in resumed[:prefix]] == [e.model_dump() for e in recorded[:prefix]]
     report = check_replay(partial)
     assert report.ok and report.finished, report.message
+
+
+def test_a_killed_bot_game_resumes_to_the_identical_log(tmp_path: Path) -> None:
+    """Bots are stateless (every choice keyed by seed and decision), so a resumed game
+    plays on exactly as the uninterrupted one did: same events, same speeches."""
+
+    def bots() -> dict:
+        return {s: BotAgent(seed=100 + s) for s in range(1, 13)}
+
+    whole = tmp_path / "whole.jsonl"
+    agents = bots()
+    asyncio.run(run_game(new_header("g", CONFIG, 8, agents), agents, whole))
+    lines = whole.read_text().splitlines(keepends=True)
+    for cut in (len(lines) // 4, len(lines) // 2, len(lines) - 5):
+        partial = tmp_path / f"partial-{cut}.jsonl"
+        partial.write_text("".join(lines[:cut]) + lines[cut][:15])
+        referee = asyncio.run(resume_game(partial, bots()))
+        assert referee.finished
+        assert [e.model_dump() for e in read_replay(partial).events] == [
+            e.model_dump() for e in read_replay(whole).events
+        ]
