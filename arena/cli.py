@@ -14,8 +14,13 @@ from collections.abc import Sequence
 
 from arena.rules.errors import ArenaError
 
-COMMAND_MODULES = ("arena.commands.game", "arena.commands.scenario", "arena.commands.dashboard",
-                   "arena.commands.tournament", "arena.commands.leaderboard")
+COMMAND_MODULES = (
+    "arena.commands.game",
+    "arena.commands.scenario",
+    "arena.commands.dashboard",
+    "arena.commands.tournament",
+    "arena.commands.leaderboard",
+)
 """Modules that add subcommands, in help order."""
 
 

@@ -28,6 +28,9 @@ from arena.rules.errors import ArenaError
 from arena.storage.replay_file import read_replay
 from arena.tournament import TournamentSpec, load_spec, schedule
 
+SPOOL_DIR = ".spool"
+"""Where `tournament run` keeps the logs of unfinished games, under the replay folder
+(hidden, so replay listings and ratings never mistake them for replays)."""
 SHUTDOWN_GRACE_S = 10.0
 """How long a stopping worker may take to hand its matches back before it exits anyway."""
 
@@ -160,8 +163,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 async def _run_embedded(jobs: list[MatchJob], replays: Path, workers: int, finished: int) -> int:
-    queue = MemoryQueue()
+    queue = MemoryQueue(spool=replays / SPOOL_DIR)
     await queue.submit(jobs)
+    partial = [job.game_id for job in jobs if await queue.log(job.game_id)]
+    if partial:
+        print(f"resuming {len(partial)} partly played games from {replays / SPOOL_DIR}/")
     ids = [job.game_id for job in jobs]
     tournament = jobs[0].tournament if jobs else ""
 

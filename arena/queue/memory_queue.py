@@ -4,6 +4,11 @@ Same contract (tests/contract/ runs both): leases with fencing tokens, heartbeat
 expire, takeover of a match whose heartbeat expired, dead letters after `max_attempts`
 starts. Everything lives in one event loop, so each method is atomic by construction
 (no `await` inside). The clock is injectable for tests.
+
+With a `spool` directory, each game's log is also appended to `spool/{id}.log` (flushed
+per write, deleted once the game completes), so a process killed mid-tournament leaves
+what it played on disk: the next process that submits the same jobs loads those logs and
+its workers resume the games there, as a Redis worker resumes from `arena:log:{id}`.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from arena.queue.jobs import (
     DeadLetter,
@@ -44,9 +50,14 @@ class MemoryQueue:
     """A `JobQueue` in this process's memory."""
 
     def __init__(
-        self, *, heartbeat_s: float = 15.0, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        heartbeat_s: float = 15.0,
+        clock: Callable[[], float] = time.monotonic,
+        spool: Path | None = None,
     ) -> None:
         self._heartbeat_s = heartbeat_s
+        self._spool = spool
         self._clock = clock
         self._games: dict[str, _Game] = {}
         self._pending: deque[tuple[str, int]] = deque()
@@ -81,7 +92,7 @@ class MemoryQueue:
         for job in jobs:
             game = self._games.get(job.game_id)
             if game is None:
-                game = self._games[job.game_id] = _Game(job=job)
+                game = self._games[job.game_id] = _Game(job=job, log=self._unspool(job.game_id))
                 self._enqueue(game)
                 queued.append(job.game_id)
             elif game.state is GameState.FAILED:
@@ -93,6 +104,30 @@ class MemoryQueue:
         return SubmitReport(
             queued=tuple(queued), requeued=tuple(requeued), existing=tuple(existing)
         )
+
+    def _spooled(self, game_id: str) -> Path | None:
+        return self._spool / f"{game_id}.log" if self._spool is not None else None
+
+    def _unspool(self, game_id: str) -> list[str]:
+        """The complete lines an earlier process spooled for this game.
+
+        A line torn by a kill (no final newline) is cut off the file too, so the next
+        append continues the log cleanly.
+        """
+        path = self._spooled(game_id)
+        if path is None or not path.exists():
+            return []
+        *lines, torn = path.read_text(encoding="utf-8").split("\n")
+        if torn:
+            path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        return lines
+
+    def _spool_write(self, game_id: str, lines: Sequence[str]) -> None:
+        path = self._spooled(game_id)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as out:
+                out.write("".join(f"{line}\n" for line in lines))
 
     async def claim(self, consumer: str) -> Lease | None:
         """A job to play: a takeover of an expired match first, else the oldest queued."""
@@ -164,6 +199,7 @@ class MemoryQueue:
             raise FencedOut(
                 f"game {lease.job.game_id}: write at line {start}, log has {len(game.log)}"
             )
+        self._spool_write(game.job.game_id, lines)
         game.log.extend(lines)
         return len(game.log)
 
@@ -180,6 +216,8 @@ class MemoryQueue:
         game.result, game.error, game.heartbeat_until = result, "", None
         game.token += 1
         game.log = []
+        if (path := self._spooled(game.job.game_id)) is not None:
+            path.unlink(missing_ok=True)
         totals = self._spend.setdefault(game.job.tournament, {})
         for name, spend in result.spend.items():
             totals[name] = totals.get(name, Spend()) + spend

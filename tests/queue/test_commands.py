@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 import redis
 
 from arena.cli import main
+from arena.tournament import load_spec, schedule
+from tests.queue.conftest import clean_events, replay_events
 
 SPEC = "name: {name}\nagents: {{a: random, b: random}}\nboards: [std9]\ngames_per_pairing: 2\n"
 URL = "redis://127.0.0.1:6379/0"
@@ -31,6 +36,47 @@ def test_run_plays_everything_and_a_rerun_skips_it(
     assert "4/4  done 4" in capsys.readouterr().out
     assert main(["tournament", "run", str(spec), "--replays", str(replays)]) == 0
     assert "4 already finished" in capsys.readouterr().out
+
+
+def test_a_killed_embedded_run_resumes_its_unfinished_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGKILL `tournament run` mid-game: the rerun resumes from the spooled logs, and
+    every game ends exactly as an uninterrupted run of its seeds would."""
+    spec = tmp_path / "slow.yaml"
+    spec.write_text(
+        "name: slow\nagents: {a: 'delay:5:random', b: 'delay:5:random'}\n"
+        "boards: [std9]\ngames_per_pairing: 1\n"
+    )
+    replays = tmp_path / "replays"
+    spool = replays / ".spool"
+    command = [sys.executable, "-m", "arena.cli", "tournament", "run", str(spec)]
+    run = subprocess.Popen([*command, "--replays", str(replays)], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(3000):  # at most 60 s
+            if spool.exists() and any(
+                len(p.read_text().splitlines()) > 40 for p in spool.iterdir()
+            ):
+                break
+            assert run.poll() is None, "the run ended before it could be killed"
+            time.sleep(0.02)
+        else:
+            pytest.fail("no game got under way")
+    finally:
+        run.kill()
+        run.wait()
+    started = sorted(p.stem for p in spool.iterdir())
+    with next(spool.iterdir()).open("a") as torn:
+        torn.write('{"type":"ev')  # a line cut short by the kill
+    assert main(["tournament", "run", str(spec), "--replays", str(replays)]) == 0
+    assert f"resuming {len(started)} partly played games" in capsys.readouterr().out
+    jobs = schedule(load_spec(spec))
+    assert sorted(p.name for p in replays.glob("*.jsonl")) == sorted(
+        f"{j.game_id}.jsonl" for j in jobs
+    )
+    for job in jobs:
+        assert replay_events(replays / f"{job.game_id}.jsonl") == clean_events(job)
+    assert not list(spool.iterdir())
 
 
 def test_status_of_an_unplayed_tournament(
