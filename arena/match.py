@@ -14,14 +14,16 @@ game killed mid-way resumes from its partial file (`resume_game`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
-from arena.agents.base import Agent, AgentReply, Believer
+from arena.agents.base import Agent, AgentReply, Believer, Gated
 from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.config import GameConfig
@@ -46,7 +48,8 @@ class Limits:
     """Time and retry limits of a match."""
 
     call_timeout_s: float = 60.0
-    """One agent decision (all its model calls) must finish within this."""
+    """One agent decision (all its model calls) must finish within this; waiting for a
+    `Gated` agent's endpoint slot comes before the clock starts."""
     game_timeout_s: float = 6 * 3600.0
     """Past this, remaining decisions are defaulted without asking."""
     retries: int = 2
@@ -65,6 +68,29 @@ class Outcome:
     defaulted: str | None
 
 
+T = TypeVar("T")
+
+
+async def timed_call(
+    agent: Agent, call: Callable[[], Awaitable[T]], timeout_s: float, deadline: float
+) -> T:
+    """Run one call of `agent` within `timeout_s`.
+
+    A `Gated` agent first waits for its slot, bounded only by the game's `deadline`
+    (`time.monotonic()` seconds), and the call's clock starts once the slot is held.
+
+    Raises:
+        TimeoutError: the call took longer than `timeout_s`, or the game's deadline
+            passed while waiting for the slot.
+    """
+    async with contextlib.AsyncExitStack() as held:
+        if isinstance(agent, Gated):
+            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                await held.enter_async_context(agent.slot())
+        remaining = max(0.0, deadline - time.monotonic())
+        return await asyncio.wait_for(call(), min(timeout_s, remaining))
+
+
 async def decide(
     agent: Agent, view: Observation, request: DecisionRequest, limits: Limits, deadline: float
 ) -> tuple[Outcome, list[AgentReply]]:
@@ -76,8 +102,11 @@ async def decide(
         if remaining <= 0:
             return Outcome(request.seat, request.default, "game time limit reached"), replies
         try:
-            reply = await asyncio.wait_for(
-                agent.decide(view, request, feedback), min(limits.call_timeout_s, remaining)
+            reply = await timed_call(
+                agent,
+                functools.partial(agent.decide, view, request, feedback),
+                limits.call_timeout_s,
+                deadline,
             )
         except TimeoutError:
             feedback = f"no answer within {limits.call_timeout_s:g} s"
@@ -150,7 +179,7 @@ async def play(
             referee.submit(outcome.seat, outcome.action, defaulted=outcome.defaulted)
             recorder.flush()
             if _belief_due(referee, before, limits):
-                await _collect_beliefs(referee, agents, views, writer, limits)
+                await _collect_beliefs(referee, agents, views, writer, limits, deadline)
             if on_event is not None:
                 on_event(len(referee.events))
     return referee
@@ -171,6 +200,7 @@ async def _collect_beliefs(
     views: Mapping[SeatId, Projector],
     writer: ReplayWriter | None,
     limits: Limits,
+    deadline: float,
 ) -> None:
     """Ask every present seat whose agent reports beliefs, concurrently.
 
@@ -182,8 +212,9 @@ async def _collect_beliefs(
         agent = agents[seat]
         assert isinstance(agent, Believer)
         try:
-            return await asyncio.wait_for(
-                agent.believe(views[seat].observe()), limits.call_timeout_s
+            view = views[seat].observe()
+            return await timed_call(
+                agent, lambda: agent.believe(view), limits.call_timeout_s, deadline
             )
         except (TimeoutError, ArenaError):
             return None

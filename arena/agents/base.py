@@ -7,6 +7,7 @@ with the error as `feedback` (a bounded number of times) before the arena's defa
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
@@ -56,4 +57,19 @@ class Believer(Protocol):
         The report's `seat`, `day` and `after_seq` come from `view` (its viewer, its
         `knowledge.day` and its `log_length`).
         """
+        ...
+
+
+@runtime_checkable
+class Gated(Protocol):
+    """An agent whose calls must each hold a shared slot (optional).
+
+    The slot is one of an endpoint's concurrency limit, across all matches and workers.
+    The match runner enters `slot()` before it starts a call's clock, so time spent queueing
+    behind other matches never counts against `Limits.call_timeout_s` and never turns into
+    a defaulted decision; only the game's time limit bounds the wait.
+    """
+
+    def slot(self) -> AbstractAsyncContextManager[None]:
+        """Hold one slot for the duration of the `async with` block."""
         ...

@@ -20,11 +20,12 @@ turn waits into defaults; size `call_timeout_s` accordingly.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import random
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
 
 from arena.agents.base import Agent, AgentReply, Believer
 from arena.agents.random_agent import random_action
@@ -35,7 +36,6 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ConfigError
 from arena.rules.observation import Observation
 
-T = TypeVar("T")
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
 """`(entry, seat, seed) -> Agent`: one seat's agent."""
 SeatBuilder = Callable[[MatchJob, Callable[[int], int]], dict[int, Agent]]
@@ -221,21 +221,29 @@ class EndpointGate:
         self._limit = limit
         self._ttl_s = ttl_s
 
-    async def run(self, call: Callable[[], Awaitable[T]]) -> T:
-        """Run `call` holding a slot; waits (polling with backoff) while all are taken."""
+    @contextlib.asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        """Hold a slot for the block; waits (polling with backoff) while all are taken.
+
+        A slot expires after `ttl_s` even if never given back (a killed worker).
+        """
         holder = uuid.uuid4().hex
         pause = 0.005
         while not await self._queue.try_slot(self._endpoint, self._limit, holder, self._ttl_s):
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.1)
         try:
-            return await call()
+            yield
         finally:
             await self._queue.release_slot(self._endpoint, holder)
 
 
 class Throttled:
-    """An agent whose decisions each hold an endpoint call slot."""
+    """An agent whose calls each hold one of its endpoint's slots (see `Gated`).
+
+    The match runner holds `slot()` around every decision and belief call, outside the
+    call's time limit; the calls themselves pass straight through.
+    """
 
     def __init__(self, inner: Agent, gate: EndpointGate) -> None:
         self._inner = inner
@@ -256,21 +264,25 @@ class Throttled:
         """The inner agent's prompt version, for the replay header."""
         return getattr(self._inner, "prompt_version", None)
 
+    def slot(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """One of the endpoint's slots."""
+        return self._gate.hold()
+
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
-        """Ask the inner agent while holding a slot."""
-        return await self._gate.run(lambda: self._inner.decide(view, request, feedback))
+        """The inner agent's answer (the runner holds the slot)."""
+        return await self._inner.decide(view, request, feedback)
 
 
 class ThrottledBeliever(Throttled):
-    """A throttled agent that also reports beliefs (through a slot as well)."""
+    """A throttled agent that also reports beliefs."""
 
     async def believe(self, view: Observation) -> BeliefReport | None:
-        """Ask the inner agent's beliefs while holding a slot."""
+        """The inner agent's beliefs (the runner holds the slot)."""
         inner = self._inner
         assert isinstance(inner, Believer)
-        return await self._gate.run(lambda: inner.believe(view))
+        return await inner.believe(view)
 
 
 def throttle(agent: Agent, gate: EndpointGate | None) -> Agent:

@@ -9,6 +9,7 @@ from arena.agents.base import Agent, AgentReply
 from arena.queue.jobs import AgentEntry, GameState, MatchResult, Spend
 from arena.queue.seating import StepSeededRandom, make_agent, per_seat
 from arena.queue.worker import Worker, replay_path
+from arena.rules import events as ev
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ConfigError
 from arena.rules.observation import Observation
@@ -207,6 +208,30 @@ def test_endpoint_limit_bounds_model_calls_across_matches(
     assert peak[0] == 3
     for job in jobs:
         assert read_replay(replay_path(tmp_path, job.game_id)).header.result is not None
+
+
+def test_waiting_for_an_endpoint_slot_never_counts_as_a_late_answer(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    """One slot, calls of 20 ms, a 60 ms call limit: six simultaneous voters queue far
+    longer than the limit, yet no decision is defaulted, because the clock of a call
+    starts only once its slot is held."""
+    jobs = make_jobs(
+        agents={"m": {"spec": "delay:20:random", "endpoint": "local"}, "n": "random"},
+        concurrency={"local": 1},
+        limits={"call_timeout_s": 0.06},
+        games_per_pairing=1,
+    )
+
+    async def scenario() -> None:
+        stats = await run_all(new_queue(5.0), jobs, tmp_path, concurrency=2)
+        assert stats.done == len(jobs) == 2
+
+    asyncio.run(scenario())
+    for job in jobs:
+        replay = read_replay(replay_path(tmp_path, job.game_id))
+        assert replay.header.result is not None
+        assert not [e for e in replay.events if isinstance(e, ev.ActionDefaulted)]
 
 
 def test_stop_hands_a_running_match_back_for_immediate_takeover(
