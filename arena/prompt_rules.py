@@ -93,6 +93,8 @@ def _day(rules: RuleSet, texts: Mapping[str, Any]) -> list[str]:
         if rules.sheriff
         else texts["no_sheriff"]
     ]
+    if rules.sheriff and rules.sheriff_direction == "alternate":
+        lines.append(texts["sheriff_direction_alternate"])
     if rules.exile_nomination:
         lines.append(texts["exile_nomination"])
     lines.append(texts["exile_tie"][rules.exile_tie])

@@ -85,6 +85,10 @@ class RuleSet(BaseModel):
     sheriff_order_anchor: Literal["sheriff", "death"] = "sheriff"
     """The sheriff picks left/right of himself and speaks last (001, 003, 004) or of the
     night's death, choosing the start seat after a peaceful night (000)."""
+    sheriff_direction: Literal["choose", "alternate"] = "choose"
+    """The sheriff picks left or right every day (003 发言规则 (2)), or only the first time,
+    after which the side switches every day (004 发言规则 (2): 第二天换手). Alternation
+    needs `sheriff_order_anchor="sheriff"`: it is about the sheriff's own left and right."""
     order_without_sheriff: Literal["random", "after_last_death"] = "random"
     """No sheriff: a drawn start and direction (001's clock rule) or after the last death
     (000, 003)."""
@@ -98,6 +102,15 @@ class RuleSet(BaseModel):
     """Length limit of last words and of wolf chat lines."""
     max_days: int = Field(30, ge=1)
     """A game still running after this many days ends in a draw (a safety bound)."""
+
+    @model_validator(mode="after")
+    def _check_combinations(self) -> RuleSet:
+        if self.sheriff_direction == "alternate" and self.sheriff_order_anchor != "sheriff":
+            raise ValueError(
+                "sheriff_direction 'alternate' needs sheriff_order_anchor 'sheriff' "
+                "(004 alternates the sheriff's own left and right)"
+            )
+        return self
 
 
 _TOURNAMENT = dict(
@@ -185,6 +198,9 @@ def resolve_rules(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
+        if not where:  # a rule about a combination of knobs
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise ConfigError(f"rules: {message}") from None
         raise ConfigError(f"rules knob {where}: {first['msg']}") from None
 
 

@@ -63,9 +63,22 @@ def announce(t: Table, n: int) -> Flow[tuple[SeatId, ...]]:
 
 
 def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, ...]]:
-    """The day's order: the sheriff's choice, or the rules' order without one (000, 001, 003)."""
+    """The day's order: the sheriff's, or the rules' order without one (000, 001, 003).
+
+    The sheriff chooses, except under 004's alternation after his first choice: then the
+    side is the other one from the day before.
+    """
     present = t.state.present()
     sheriff = t.state.sheriff
+    switched = _switched_direction(t) if t.rules.sheriff_direction == "alternate" else None
+    if sheriff is not None and t.state.is_present(sheriff) and switched is not None:
+        order = after(t.state.seats, sheriff, switched, present)
+        t.emit(
+            ev.SpeakingOrderSet(
+                visibility=PUBLIC, order=order, context="day", direction=switched, drawn=False
+            )
+        )
+        return order
     if sheriff is not None and t.state.is_present(sheriff):
         death_anchor = t.rules.sheriff_order_anchor == "death"
         starts = present if death_anchor and not morning else ()
@@ -102,6 +115,18 @@ def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, 
         )
     )
     return order
+
+
+def _switched_direction(t: Table) -> Direction | None:
+    """004 换手: the other side from the last day a sheriff set, None if none has yet."""
+    for event in reversed(t.events):
+        if isinstance(event, ev.SpeakingOrderSet) and event.context == "day" and not event.drawn:
+            return (
+                Direction.DESCENDING
+                if event.direction is Direction.ASCENDING
+                else Direction.ASCENDING
+            )
+    return None
 
 
 def _last_death(t: Table) -> SeatId | None:

@@ -86,6 +86,9 @@ def test_rules_summary_follows_the_knobs() -> None:
     assert "both protected and saved survives" in changed
     assert "a day speech 321 characters" in changed
     assert "idiot" not in base.lower()
+    assert "the other side of the sheriff" not in base
+    alternating = resolve_rules(b, "tournament", {"sheriff_direction": "alternate"})
+    assert "the other side of the sheriff" in rules_summary(b, alternating, lib)
 
 
 def test_quote_neutralises_template_tokens_and_invisible_characters() -> None:

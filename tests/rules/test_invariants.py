@@ -96,7 +96,23 @@ def _check_knowledge(referee: Referee) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("board", sorted(BOARDS))
 def test_random_playthroughs_keep_invariants(board: str, preset: str) -> None:
-    config = GameConfig(board=board, preset=preset)
+    _playthroughs(GameConfig(board=board, preset=preset))
+
+
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_random_playthroughs_under_004s_rules_keep_invariants(board: str) -> None:
+    """Seed 004's variant of the classic rules, as the knobs express it."""
+    overrides = {
+        "sheriff_direction": "alternate",
+        "sheriff_vote_weight": 2,
+        "last_words_night": "two_nights_single",
+        "wolves_may_skip": True,
+        "knife_no_agreement": "empty",
+    }
+    _playthroughs(GameConfig(board=board, preset="classic", overrides=overrides))
+
+
+def _playthroughs(config: GameConfig) -> None:
     winners = set()
     for seed in range(GAMES):
         referee = play_random(config, seed, _check_request)

@@ -87,6 +87,10 @@ def test_presets_follow_their_seeds() -> None:
         ({"board": "chess"}, "unknown board 'chess'"),
         ({"board": "std9", "overrides": {"knife_speed": 1}}, "unknown rules knob 'knife_speed'"),
         ({"board": "std9", "overrides": {"exile_tie": "coin"}}, "exile_tie"),
+        (
+            {"board": "std9", "preset": "site", "overrides": {"sheriff_direction": "alternate"}},
+            "^rules: sheriff_direction 'alternate' needs sheriff_order_anchor 'sheriff'",
+        ),
     ],
 )
 def test_bad_config_is_a_config_error(kwargs, message: str) -> None:
