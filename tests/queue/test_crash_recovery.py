@@ -30,7 +30,9 @@ URL = "redis://127.0.0.1:6379/0"
 pytestmark = pytest.mark.redis
 
 
-def start_worker(prefix: str, replays: Path, log: Path) -> subprocess.Popen[bytes]:
+def start_worker(
+    prefix: str, replays: Path, log: Path, heartbeat: float = 1
+) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-m",
@@ -41,7 +43,7 @@ def start_worker(prefix: str, replays: Path, log: Path) -> subprocess.Popen[byte
         "--prefix",
         prefix,
         "--heartbeat",
-        "1",
+        str(heartbeat),
         "--concurrency",
         "2",
         "--replays",
@@ -140,3 +142,39 @@ def test_idle_worker_stops_promptly_on_the_real_server(prefix: str, tmp_path: Pa
             await queue.close()
 
     asyncio.run(scenario())
+
+
+def test_sigterm_hands_a_running_match_back_at_once(prefix: str, tmp_path: Path) -> None:
+    """`arena worker` on SIGTERM: exit 0 promptly, and the match it was playing is free to
+    take over at once, long before its 30 s heartbeat would have expired."""
+    spec_path = tmp_path / "term.yaml"
+    spec_path.write_text(
+        f"name: {prefix}\nagents: {{a: 'delay:10:random', b: 'delay:10:random'}}\n"
+        "boards: [wwk_guard]\ngames_per_pairing: 1\n"
+    )
+    [job, *_] = schedule(load_spec(spec_path))
+    replays = tmp_path / "replays"
+    submit = ["tournament", "submit", str(spec_path), "--redis", URL, "--prefix", prefix]
+    assert main(submit) == 0
+    client: Any = redis.Redis.from_url(URL, decode_responses=True)
+    log = tmp_path / "worker.log"
+    worker = start_worker(prefix, replays, log, heartbeat=30)
+    try:
+        wait_for(lambda: client.llen(f"{prefix}:log:{job.game_id}") >= 30, "the match to start")
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0
+    finally:
+        worker.kill()
+    assert "stopping: handing running matches back" in log.read_text()
+
+    async def take_over() -> int:
+        queue = await RedisQueue.connect(URL, prefix=prefix, heartbeat_s=30.0)
+        try:
+            lease = await queue.claim("next")
+            assert lease is not None and lease.job.game_id == job.game_id
+            return lease.attempt
+        finally:
+            await queue.close()
+
+    assert asyncio.run(take_over()) == 2
+    client.close()
