@@ -213,13 +213,13 @@ def test_endpoint_limit_bounds_model_calls_across_matches(
 def test_waiting_for_an_endpoint_slot_never_counts_as_a_late_answer(
     new_queue: QueueMaker, tmp_path: Path
 ) -> None:
-    """One slot, calls of 20 ms, a 60 ms call limit: six simultaneous voters queue far
-    longer than the limit, yet no decision is defaulted, because the clock of a call
-    starts only once its slot is held."""
+    """One slot, calls of 25 ms, a 150 ms call limit: eight good seats voting at once
+    queue longer than the limit (7 x 25 ms, more with both matches), yet no decision is
+    defaulted, because the clock of a call starts only once its slot is held."""
     jobs = make_jobs(
-        agents={"m": {"spec": "delay:20:random", "endpoint": "local"}, "n": "random"},
+        agents={"m": {"spec": "delay:25:random", "endpoint": "local"}, "n": "random"},
         concurrency={"local": 1},
-        limits={"call_timeout_s": 0.06},
+        limits={"call_timeout_s": 0.15},
         games_per_pairing=1,
     )
 
