@@ -158,8 +158,10 @@ class Worker:
         try:
             await asyncio.wait([match])
         finally:
+            if not match.done():  # this slot itself was cancelled mid-match
+                match.cancel()
+                await asyncio.wait([match])  # let it hand the lease back first
             self._matches.discard(match)
-            match.cancel()  # a no-op unless this slot itself was cancelled mid-match
         if not match.cancelled() and (error := match.exception()) is not None:
             raise error
 
