@@ -93,6 +93,8 @@ def _day(rules: RuleSet, texts: Mapping[str, Any]) -> list[str]:
         if rules.sheriff
         else texts["no_sheriff"]
     ]
+    if rules.sheriff and rules.sheriff_pk_voters == "off_stage":
+        lines.append(texts["sheriff_pk_off_stage"])
     if rules.sheriff and rules.sheriff_direction == "alternate":
         lines.append(texts["sheriff_direction_alternate"])
     if rules.exile_nomination:

@@ -66,6 +66,10 @@ class RuleSet(BaseModel):
     explosions_to_swallow_badge: int = Field(1, ge=1, le=3)
     """Explosions during sheriff elections that lose the badge (001 雙爆吞警徽: 2; 003: 1,
     12-player boards 2). Before that many, the election moves to the next day."""
+    sheriff_pk_voters: Literal["non_candidates", "off_stage"] = "non_candidates"
+    """Who votes in the sheriff PK: still only seats that never stood, the other candidates
+    counting as withdrawn (003 警长规则 (4)), or everyone off the PK stage (001: 除了 PK 臺上
+    其他玩家戴盔投票)."""
     withdraw_explosion_swallows_badge: bool = False
     """001: an explosion in the withdrawal step (退水環節) loses the badge at once."""
     exploded_wolf_joins_knife: bool = False
@@ -126,6 +130,7 @@ _TOURNAMENT = dict(
     last_words_exploded=False,
     explosions_to_swallow_badge=2,
     withdraw_explosion_swallows_badge=True,
+    sheriff_pk_voters="off_stage",
     exploded_wolf_joins_knife=True,
     order_without_sheriff="random",
     knife_first=False,

@@ -2,7 +2,8 @@
 
 003/004 警长规则: candidates stand, speak, may withdraw; only seats that never stood vote
 (a withdrawn candidate cannot); a tie sends the tied to a PK speech and a re-vote by the
-same voters; a second tie loses the badge. 001 orders the campaign from a drawn seat
+same voters (or, by `sheriff_pk_voters`, by everyone off the PK stage as 001 has it); a
+second tie loses the badge. 001 orders the campaign from a drawn seat
 (the clock rule) skipping non-candidates, and the PK 'first to speak speaks last'.
 
 Self-explosions (001 備註 3-4; 003 (5)): allowed in the campaign speeches and the
@@ -137,7 +138,10 @@ def _vote(t: Table, remaining: tuple[SeatId, ...], order: tuple[SeatId, ...]) ->
         if (yield from speeches(t, pk_order, "sheriff_pk", "sheriff_speech")):
             _after_explosion(t, remaining, withdraw_step=False)
             return
-        voters = tuple(s for s in voters if t.state.is_present(s))
+        if t.rules.sheriff_pk_voters == "off_stage":
+            voters = tuple(s for s in t.state.present() if s not in top)
+        else:
+            voters = tuple(s for s in voters if t.state.is_present(s))
         top = yield from ballot(
             t, voters, top, "sheriff_pk", DecisionKind.SHERIFF_VOTE, allow_empty=False
         )
