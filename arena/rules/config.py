@@ -54,7 +54,8 @@ class RuleSet(BaseModel):
     """Which night deaths speak: all of night 1 (000, 001), night-1 knife victims only (003),
     or all of night 1 and a lone death of night 2 (004)."""
     last_words_taken: Literal["none", "follow_source"] = "none"
-    """Seats taken by a hunter or wolf king: none (003), or as the shooter did (001)."""
+    """Seats taken by a hunter, wolf king or white wolf king: none (003), or as the one who
+    took them did (001; 004 with `last_words_exploded` for the white wolf king's take)."""
     last_words_exploded: bool = False
     """An exploded wolf leaves last words (004 指刀); 001 自爆無遺言."""
     explode_phases: frozenset[ExplodePhase] = frozenset(

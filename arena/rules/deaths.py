@@ -135,10 +135,13 @@ def hand_over_badge(t: Table, seat: SeatId) -> Flow[None]:
 def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
     """A wolf self-explodes: out at once, then takes, skills, last words and badges.
 
-    A white wolf king takes a seat; last words follow `last_words_exploded`.
+    A white wolf king takes a seat; last words follow `last_words_exploded`, and the taken
+    seat's follow his where `last_words_taken="follow_source"` (004: 所有白天死亡的玩家都有
+    遗言, with 狼人自爆可以留遗言), else it has none.
 
-    001 (白狼王守衛 備註 5): the seat a white wolf king takes has no last words, and a white
-    wolf king poisoned last night may explode in the sheriff phase but takes nobody.
+    001 (白狼王守衛 備註 5): the seat a white wolf king takes has no last words (001 gives
+    the exploded wolf none either), and a white wolf king poisoned last night may explode
+    in the sheriff phase but takes nobody.
 
     Raises:
         GameOver: the explosion ended the game.
@@ -148,13 +151,14 @@ def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
         t.die(seat, DeathCause.EXPLODED, at_night=False)
     else:  # died last night, not yet announced (the sheriff phase of day 1): 吞毒
         t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=(seat,)))
+    words = t.rules.last_words_exploded
     taken: list[Departure] = []
     if action.target is not None and can_take(t, seat):
         t.emit(ev.PlayerShot(visibility=PUBLIC, seat=seat, role=t.role(seat), target=action.target))
         t.die(action.target, DeathCause.TAKEN, at_night=False)
-        taken.append(Departure(action.target, DeathCause.TAKEN, last_words=False))
+        taken_words = words and t.rules.last_words_taken == "follow_source"
+        taken.append(Departure(action.target, DeathCause.TAKEN, last_words=taken_words))
     t.check_win()
-    words = t.rules.last_words_exploded
     own = Departure(seat, t.state.causes[seat], words)  # a night cause if he died last night
     yield from depart(t, [own, *taken])
 
