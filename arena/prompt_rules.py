@@ -103,6 +103,8 @@ def _day(rules: RuleSet, texts: Mapping[str, Any]) -> list[str]:
     if rules.exile_tie == "pk":
         lines.append(texts["exile_second_tie"][rules.exile_second_tie])
     lines.append(texts["last_words"][rules.last_words_night])
+    if rules.shot_dies_with_shooter:
+        lines.append(texts["shot_dies_with_shooter"])
     if rules.knife_first:
         lines.append(texts["knife_first"])
     return [str(line) for line in lines]

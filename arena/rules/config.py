@@ -56,6 +56,10 @@ class RuleSet(BaseModel):
     last_words_taken: Literal["none", "follow_source"] = "none"
     """Seats taken by a hunter, wolf king or white wolf king: none (003), or as the one who
     took them did (001; 004 with `last_words_exploded` for the white wolf king's take)."""
+    shot_dies_with_shooter: bool = False
+    """A shot seat dies at its shooter's time (004 猎人枪杀目标视为与猎人同一时间死亡): a
+    night victim's shot makes one more death of that night, for the night's last words.
+    The other seeds are silent; the shot is then a day death."""
     last_words_exploded: bool = False
     """An exploded wolf leaves last words (004 指刀); 001 自爆無遺言."""
     explode_phases: frozenset[ExplodePhase] = frozenset(

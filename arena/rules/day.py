@@ -55,7 +55,13 @@ def announce(t: Table, n: int) -> Flow[tuple[SeatId, ...]]:
     seats = tuple(sorted(e.seat for e in night_deaths))
     t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=seats))
     departures = [
-        Departure(e.seat, e.cause, night_last_words(t.rules, n, e.cause, len(tonight)))
+        Departure(
+            e.seat,
+            e.cause,
+            night_last_words(t.rules, n, e.cause, len(tonight)),
+            night=n,
+            night_deaths=len(tonight),
+        )
         for e in night_deaths
     ]
     yield from depart(t, departures)

@@ -30,6 +30,10 @@ class Departure:
     seat: SeatId
     cause: DeathCause
     last_words: bool
+    night: int | None = None
+    """The night it died, for a death announced in the morning (None: a day death)."""
+    night_deaths: int = 0
+    """How many died that night (the count `night_last_words` was given)."""
 
 
 def may_shoot(role: Role, cause: DeathCause, rules: RuleSet) -> bool:
@@ -59,25 +63,63 @@ def depart(t: Table, departures: list[Departure]) -> Flow[None]:
     """Skills, then last words in seat order, then the badge, for seats just announced out.
 
     A shot's victim is handled within the same round: its own skill is asked at once, its
-    last words follow the rules, and its badge moves with the others'.
+    last words follow the rules, and its badge moves with the others'. Where a shot seat
+    dies with its shooter (`shot_dies_with_shooter`, 004), a night shooter's victim is one
+    more death of that night, and the night's last words are counted again with it.
 
     Raises:
         GameOver: a shot ended the game.
     """
     done: list[Departure] = []
+    shooters: dict[SeatId, SeatId] = {}
     queue = sorted(departures, key=lambda d: d.seat)
     while queue:
         leaving = queue.pop(0)
         done.append(leaving)
         victim = yield from _maybe_shoot(t, leaving)
         if victim is not None:
+            shooters[victim] = leaving.seat
             had_words = leaving.last_words and t.rules.last_words_taken == "follow_source"
-            queue.insert(0, Departure(victim, DeathCause.SHOT, had_words))
+            queue.insert(0, Departure(victim, DeathCause.SHOT, had_words, *_same_night(t, leaving)))
+    added = sum(1 for d in done if d.seat in shooters and d.night is not None)
+    if added:
+        done = _recount_night_words(t.rules, done, shooters, added)
     for leaving in sorted(done, key=lambda d: d.seat):
         if leaving.last_words:
             yield from last_words(t, leaving.seat)
     for leaving in done:
         yield from hand_over_badge(t, leaving.seat)
+
+
+def _same_night(t: Table, shooter: Departure) -> tuple[int | None, int]:
+    """The night a shot victim counts as dying in: the shooter's, where the rules say so."""
+    if t.rules.shot_dies_with_shooter and shooter.night is not None:
+        return shooter.night, shooter.night_deaths
+    return None, 0
+
+
+def _recount_night_words(
+    rules: RuleSet, done: list[Departure], shooters: dict[SeatId, SeatId], added: int
+) -> list[Departure]:
+    """Night deaths' last words once `added` shot victims joined their night (004 多死).
+
+    A victim's words follow its shooter's, recounted, where `last_words_taken` says so.
+    `done` lists every shooter before its victim.
+    """
+    words: dict[SeatId, bool] = {}
+    out = []
+    for d in done:
+        if d.night is None:
+            out.append(d)
+            continue
+        deaths = d.night_deaths + added
+        if d.seat in shooters:
+            follows = rules.last_words_taken == "follow_source"
+            words[d.seat] = follows and words.get(shooters[d.seat], False)
+        else:
+            words[d.seat] = night_last_words(rules, d.night, d.cause, deaths)
+        out.append(Departure(d.seat, d.cause, words[d.seat], d.night, deaths))
+    return out
 
 
 def _maybe_shoot(t: Table, leaving: Departure) -> Flow[SeatId | None]:
@@ -95,7 +137,10 @@ def _maybe_shoot(t: Table, leaving: Departure) -> Flow[SeatId | None]:
     if not isinstance(answer, Shoot):
         return None
     t.emit(ev.PlayerShot(visibility=PUBLIC, seat=leaving.seat, role=role, target=answer.target))
-    t.die(answer.target, DeathCause.SHOT, at_night=False)
+    at_night = _same_night(t, leaving)[0] is not None
+    t.die(answer.target, DeathCause.SHOT, at_night=at_night)
+    if at_night:  # a night death by the rules, but the shot is public at once
+        t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=(answer.target,)))
     t.check_win()
     return answer.target
 

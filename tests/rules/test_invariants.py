@@ -43,11 +43,14 @@ def _check_request(referee: Referee, request: DecisionRequest) -> None:
 
 
 def _check_votes(referee: Referee) -> None:
-    """Only eligible seats vote: present, not a flipped idiot; no sheriff candidate."""
+    """Only eligible seats vote: present, not a flipped idiot; no sheriff candidate (in a
+    sheriff PK under `sheriff_pk_voters=off_stage`: nobody on the PK stage)."""
     state_roles = referee.state.roles
+    off_stage = referee.config.rules.sheriff_pk_voters == "off_stage"
     out: set[int] = set()
     idiots: set[int] = set()
     candidates: set[int] = set()
+    stage: set[int] = set()
     for event in referee.events:
         match event:
             case ev.DeathsAnnounced(seats=seats):
@@ -56,11 +59,15 @@ def _check_votes(referee: Referee) -> None:
                 idiots.add(seat)
             case ev.SheriffCandidates(seats=seats):
                 candidates |= set(seats)
+            case ev.SpeakingOrderSet(context="sheriff_pk", order=order):
+                stage = set(order)
             case ev.VoteCast(voter=voter, ballot=ballot, target=target):
                 assert voter not in out and voter not in idiots
                 assert target is None or target not in out
-                if ballot in ("sheriff", "sheriff_pk"):
+                if ballot == "sheriff" or (ballot == "sheriff_pk" and not off_stage):
                     assert voter not in candidates
+                if ballot == "sheriff_pk":
+                    assert voter not in stage and target in stage | {None}
     assert len(state_roles) == referee.state.seats
 
 
@@ -108,6 +115,9 @@ def test_random_playthroughs_under_004s_rules_keep_invariants(board: str) -> Non
         "last_words_night": "two_nights_single",
         "wolves_may_skip": True,
         "knife_no_agreement": "empty",
+        "shot_dies_with_shooter": True,
+        "last_words_taken": "follow_source",
+        "last_words_exploded": True,
     }
     _playthroughs(GameConfig(board=board, preset="classic", overrides=overrides))
 
