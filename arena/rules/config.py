@@ -71,6 +71,10 @@ class RuleSet(BaseModel):
     explosions_to_swallow_badge: int = Field(1, ge=1, le=3)
     """Explosions during sheriff elections that lose the badge (001 雙爆吞警徽: 2; 003: 1,
     12-player boards 2). Before that many, the election moves to the next day."""
+    campaign_order: Literal["drawn", "lowest_first", "highest_first"] = "drawn"
+    """Where the sheriff campaign speeches start: a drawn seat and direction (001's and
+    003's clock rule), or, fixed before the game, the lowest or the highest seat number
+    (003/004 发言规则 (1): 从号码最大或最小的开始). Seats that did not stand are skipped."""
     sheriff_pk_voters: Literal["non_candidates", "off_stage"] = "non_candidates"
     """Who votes in the sheriff PK: still only seats that never stood, the other candidates
     counting as withdrawn (003 警长规则 (4)), or everyone off the PK stage (001: 除了 PK 臺上

@@ -4,7 +4,8 @@
 (a withdrawn candidate cannot); a tie sends the tied to a PK speech and a re-vote by the
 same voters (or, by `sheriff_pk_voters`, by everyone off the PK stage as 001 has it); a
 second tie loses the badge. 001 orders the campaign from a drawn seat
-(the clock rule) skipping non-candidates, and the PK 'first to speak speaks last'.
+(the clock rule; or, by `campaign_order`, from the lowest or highest seat as 003/004 also
+allow) skipping non-candidates, and the PK 'first to speak speaks last'.
 
 Self-explosions (001 備註 3-4; 003 (5)): allowed in the campaign speeches and the
 withdrawal step. Before `explosions_to_swallow_badge` explosions the election moves to
@@ -53,12 +54,19 @@ def election(t: Table, day: int) -> Flow[bool]:
     if not candidates:
         t.emit(ev.BadgeLost(visibility=PUBLIC, reason="no_candidates"))
         return False
-    start = t.rng.randint(1, t.state.seats)
-    direction = t.rng.choice((Direction.ASCENDING, Direction.DESCENDING))
+    match t.rules.campaign_order:
+        case "lowest_first":
+            start, direction = 1, Direction.ASCENDING
+        case "highest_first":
+            start, direction = t.state.seats, Direction.DESCENDING
+        case "drawn":
+            start = t.rng.randint(1, t.state.seats)
+            direction = t.rng.choice((Direction.ASCENDING, Direction.DESCENDING))
     order = around(t.state.seats, start, direction, candidates)
+    drawn = t.rules.campaign_order == "drawn"
     t.emit(
         ev.SpeakingOrderSet(
-            visibility=PUBLIC, order=order, context="sheriff", direction=direction, drawn=True
+            visibility=PUBLIC, order=order, context="sheriff", direction=direction, drawn=drawn
         )
     )
     exploded = yield from speeches(t, order, "sheriff", "sheriff_speech")

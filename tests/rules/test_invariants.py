@@ -118,6 +118,7 @@ def test_random_playthroughs_under_004s_rules_keep_invariants(board: str) -> Non
         "shot_dies_with_shooter": True,
         "last_words_taken": "follow_source",
         "last_words_exploded": True,
+        "campaign_order": "highest_first",
     }
     _playthroughs(GameConfig(board=board, preset="classic", overrides=overrides))
 
