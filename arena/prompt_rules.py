@@ -102,7 +102,10 @@ def _day(rules: RuleSet, texts: Mapping[str, Any]) -> list[str]:
     lines.append(texts["exile_tie"][rules.exile_tie])
     if rules.exile_tie == "pk":
         lines.append(texts["exile_second_tie"][rules.exile_second_tie])
-    lines.append(texts["last_words"][rules.last_words_night])
+    if rules.last_words_per_wolf:
+        lines.append(texts["last_words_per_wolf"])
+    else:
+        lines.append(texts["last_words"][rules.last_words_night])
     if rules.shot_dies_with_shooter:
         lines.append(texts["shot_dies_with_shooter"])
     if rules.knife_first:

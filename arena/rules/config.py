@@ -60,6 +60,10 @@ class RuleSet(BaseModel):
     """A shot seat dies at its shooter's time (004 猎人枪杀目标视为与猎人同一时间死亡): a
     night victim's shot makes one more death of that night, for the night's last words.
     The other seeds are silent; the shot is then a day death."""
+    last_words_per_wolf: bool = False
+    """003's alternative (注：另有一份遗言规则): as many last words as wolves, used up in
+    order of death, day or night; every death uses one, but the poisoned and the shot or
+    taken still say nothing. Replaces the other last-words knobs when on."""
     last_words_exploded: bool = False
     """An exploded wolf leaves last words (004 指刀); 001 自爆無遺言."""
     explode_phases: frozenset[ExplodePhase] = frozenset(

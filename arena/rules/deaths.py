@@ -17,7 +17,7 @@ from arena.rules import events as ev
 from arena.rules.actions import Pass, PassBadge, SelfExplode, Shoot, Speak, TearBadge
 from arena.rules.config import RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind
-from arena.rules.roles import spec
+from arena.rules.roles import is_wolf, spec
 from arena.rules.table import Flow, Table
 from arena.rules.types import DeathCause, Role, SeatId
 from arena.rules.visibility import PUBLIC
@@ -85,10 +85,27 @@ def depart(t: Table, departures: list[Departure]) -> Flow[None]:
     if added:
         done = _recount_night_words(t.rules, done, shooters, added)
     for leaving in sorted(done, key=lambda d: d.seat):
-        if leaving.last_words:
+        if t.rules.last_words_per_wolf:
+            speaks = _within_wolf_budget(t, leaving)
+        else:
+            speaks = leaving.last_words
+        if speaks:
             yield from last_words(t, leaving.seat)
     for leaving in done:
         yield from hand_over_badge(t, leaving.seat)
+
+
+def _within_wolf_budget(t: Table, leaving: Departure) -> bool:
+    """Whether a departing seat speaks under 003's budget of last words.
+
+    003 注: the n-th death of the game speaks while n ≤ the number of wolf cards, unless
+    poisoned, shot or taken (those use one up in silence). Deaths count in log order.
+    """
+    if leaving.cause in (DeathCause.POISON, DeathCause.SHOT, DeathCause.TAKEN):
+        return False
+    budget = sum(1 for role in t.board.roles if is_wolf(role))
+    deaths = [e.seat for e in t.events if isinstance(e, ev.PlayerDied)]
+    return leaving.seat in deaths[:budget]
 
 
 def _same_night(t: Table, shooter: Departure) -> tuple[int | None, int]:

@@ -106,10 +106,8 @@ def test_random_playthroughs_keep_invariants(board: str, preset: str) -> None:
     _playthroughs(GameConfig(board=board, preset=preset))
 
 
-@pytest.mark.parametrize("board", sorted(BOARDS))
-def test_random_playthroughs_under_004s_rules_keep_invariants(board: str) -> None:
-    """Seed 004's variant of the classic rules, as the knobs express it."""
-    overrides = {
+VARIANTS = {
+    "004": {
         "sheriff_direction": "alternate",
         "sheriff_vote_weight": 2,
         "last_words_night": "two_nights_single",
@@ -119,8 +117,16 @@ def test_random_playthroughs_under_004s_rules_keep_invariants(board: str) -> Non
         "last_words_taken": "follow_source",
         "last_words_exploded": True,
         "campaign_order": "highest_first",
-    }
-    _playthroughs(GameConfig(board=board, preset="classic", overrides=overrides))
+    },
+    "003-last-words-per-wolf": {"last_words_per_wolf": True, "campaign_order": "lowest_first"},
+}
+"""Rule sets that no preset names but the seeds describe, as knobs over `classic`."""
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_random_playthroughs_of_seed_variants_keep_invariants(board: str, variant: str) -> None:
+    _playthroughs(GameConfig(board=board, preset="classic", overrides=VARIANTS[variant]))
 
 
 def _playthroughs(config: GameConfig) -> None:
