@@ -8,6 +8,7 @@ intervals; `--csv` and `--json` write the full numbers (docs/metrics.md defines 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,14 +49,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     board.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resampling")
     board.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes for the bootstrap (default: every core for large jobs; "
+        "the intervals do not depend on it)",
+    )
+    board.add_argument(
         "--tournament", default=None, metavar="NAME", help="only games of this tournament"
     )
     board.set_defaults(handler=_leaderboard)
 
 
+PARALLEL_WORK = 100_000
+"""Resampled games (resamples x games) from which the bootstrap is worth worker processes:
+about 5.5 s on one core. Starting spawned workers costs about 1.5 s here, so 60,000
+(300 games x 200) ran no faster on 2 cores, and 200,000 ran 1.7x faster (docs/benchmarks.md)."""
+
+
+def _auto_jobs(work: int) -> int:
+    return (os.cpu_count() or 1) if work >= PARALLEL_WORK else 1
+
+
 def _leaderboard(args: argparse.Namespace) -> int:
     if args.bootstrap < 0:
         raise ArenaError(f"--bootstrap must be 0 or more, not {args.bootstrap}")
+    if args.jobs is not None and args.jobs < 1:
+        raise ArenaError(f"--jobs must be 1 or more, not {args.jobs}")
     found = load_games(args.directory, tournament=args.tournament)
     for skipped in found.skipped:
         print(f"skipped {skipped.message}", file=sys.stderr)
@@ -69,6 +90,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
         seed=args.seed,
         skipped=found.skipped,
         directory=str(args.directory),
+        workers=args.jobs or _auto_jobs(args.bootstrap * len(found.games)),
     )
     print(render(report))
     _write(args.csv, to_csv(report))

@@ -17,14 +17,19 @@ about it.
 
 Intervals come from a seeded bootstrap over games: resample the games with replacement,
 re-rate them in their original order, and take the percentile interval of each `mu`.
+The resamples are drawn up front from the seed, so splitting them over `workers`
+processes gives exactly the intervals one process gives, only sooner.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import repeat
 from random import Random
 from typing import Generic, TypeVar
 
@@ -188,7 +193,12 @@ def _play(
 
 
 def rate(
-    results: Sequence[GameResult], *, bootstrap: int = 200, seed: int = 0, confidence: float = 0.95
+    results: Sequence[GameResult],
+    *,
+    bootstrap: int = 200,
+    seed: int = 0,
+    confidence: float = 0.95,
+    workers: int = 1,
 ) -> Leaderboard:
     """Ratings and win rates of every agent in `results`.
 
@@ -197,18 +207,22 @@ def rate(
         bootstrap: resamples for the intervals (0: no intervals).
         seed: seeds the bootstrap resampling, so the same games give the same intervals.
         confidence: the intervals' coverage.
+        workers: processes for the bootstrap (the result does not depend on it).
 
     Raises:
-        ValueError: a negative `bootstrap` or a `confidence` outside (0, 1).
+        ValueError: a negative `bootstrap`, `workers` below 1, or a `confidence` outside
+            (0, 1).
     """
     if bootstrap < 0:
         raise ValueError(f"bootstrap must be >= 0, not {bootstrap}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, not {workers}")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), not {confidence}")
     games = sorted(results, key=lambda r: (r.created_at, r.game_id))
     overall = [overall_lineup(r) for r in games]
     sides = [side_lineup(r) for r in games]
-    boot_overall, boot_sides = _bootstrap(overall, sides, bootstrap, seed)
+    boot_overall, boot_sides = _bootstrap(overall, sides, bootstrap, seed, workers)
     fits = (
         _Fitted(fit(overall), boot_overall, confidence),
         _Fitted(fit(sides), boot_sides, confidence),
@@ -256,24 +270,54 @@ def _standing(
     )
 
 
+Replicate = tuple[dict[str, float], dict[tuple[str, Team], float]]
+"""One resample's `mu` per overall identity and per side identity."""
+
+
 def _bootstrap(
     overall: Sequence[Lineup[str]],
     sides: Sequence[Lineup[tuple[str, Team]]],
     rounds: int,
     seed: int,
+    workers: int = 1,
 ) -> tuple[dict[str, list[float]], dict[tuple[str, Team], list[float]]]:
-    """Each identity's `mu` in each resample where it appears."""
+    """Each identity's `mu` in each resample where it appears, in resample order."""
     rng = Random(seed)
+    n = len(overall)
+    picks = [sorted(rng.choices(range(n), k=n)) for _ in range(rounds if n else 0)]
+    jobs = min(workers, len(picks))
+    if jobs > 1:
+        size = -(-len(picks) // jobs)
+        chunks = [picks[i : i + size] for i in range(0, len(picks), size)]
+        # spawn, not fork: the caller may hold threads (a dashboard, an event loop)
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(len(chunks), mp_context=context) as pool:
+            parts = list(pool.map(_replicates, repeat(overall), repeat(sides), chunks))
+    else:
+        parts = [_replicates(overall, sides, picks)]
     boot_overall: dict[str, list[float]] = defaultdict(list)
     boot_sides: dict[tuple[str, Team], list[float]] = defaultdict(list)
-    n = len(overall)
-    for _ in range(rounds if n else 0):
-        picks = sorted(rng.choices(range(n), k=n))
-        for agent, (mu, _var) in fit([overall[i] for i in picks]).items():
-            boot_overall[agent].append(mu)
-        for key, (mu, _var) in fit([sides[i] for i in picks]).items():
-            boot_sides[key].append(mu)
+    for part in parts:
+        for by_agent, by_side in part:
+            for agent, mu in by_agent.items():
+                boot_overall[agent].append(mu)
+            for key, mu in by_side.items():
+                boot_sides[key].append(mu)
     return boot_overall, boot_sides
+
+
+def _replicates(
+    overall: Sequence[Lineup[str]],
+    sides: Sequence[Lineup[tuple[str, Team]]],
+    picks: Sequence[Sequence[int]],
+) -> list[Replicate]:
+    """Re-rate the games of each resample (a module-level function: it runs in workers)."""
+    out: list[Replicate] = []
+    for chosen in picks:
+        by_agent = {a: mu for a, (mu, _v) in fit([overall[i] for i in chosen]).items()}
+        by_side = {k: mu for k, (mu, _v) in fit([sides[i] for i in chosen]).items()}
+        out.append((by_agent, by_side))
+    return out
 
 
 class _Counts:

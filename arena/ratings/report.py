@@ -45,10 +45,15 @@ def build_report(
     confidence: float = 0.95,
     skipped: Sequence[SkippedFile] = (),
     directory: str | None = None,
+    workers: int = 1,
 ) -> Report:
     """Rate `games` and total their metrics (see `rate` for the arguments)."""
     leaderboard = rate(
-        [g.result for g in games], bootstrap=bootstrap, seed=seed, confidence=confidence
+        [g.result for g in games],
+        bootstrap=bootstrap,
+        seed=seed,
+        confidence=confidence,
+        workers=workers,
     )
     return Report(
         directory=directory,

@@ -190,6 +190,13 @@ def test_planted_tournament_written_as_replays_is_recovered(
     assert board["games"] == 240 and board["draws"] == 0
     assert main(["leaderboard", str(tmp_path), "--tournament", "other"]) == 2
     assert "of tournament 'other'" in capsys.readouterr().err
+    assert main(["leaderboard", str(tmp_path), "--jobs", "0"]) == 2
+    assert "--jobs must be 1 or more, not 0" in capsys.readouterr().err
+    parallel = tmp_path / "parallel.json"
+    common = ["leaderboard", str(tmp_path), "--bootstrap", "8", "--json"]
+    assert main([*common, str(out), "--jobs", "1"]) == 0
+    assert main([*common, str(parallel), "--jobs", "2"]) == 0
+    assert json.loads(parallel.read_text()) == json.loads(out.read_text())
 
 
 def test_json_export_is_the_whole_report(replays: Path) -> None:

@@ -97,12 +97,19 @@ def test_bootstrap_is_reproducible_from_its_seed_and_order_free() -> None:
     assert rate(games, bootstrap=20, seed=10) != first
 
 
+def test_bootstrap_in_worker_processes_gives_exactly_the_same_intervals() -> None:
+    games = planted_tournament(rounds=5)
+    assert rate(games, bootstrap=21, seed=3, workers=2) == rate(games, bootstrap=21, seed=3)
+
+
 def test_no_games_gives_an_empty_board() -> None:
     board = rate([], bootstrap=10)
     assert board.games == 0 and board.standings == ()
 
 
-@pytest.mark.parametrize("kwargs", [{"bootstrap": -1}, {"confidence": 1.0}, {"confidence": 0}])
+@pytest.mark.parametrize(
+    "kwargs", [{"bootstrap": -1}, {"confidence": 1.0}, {"confidence": 0}, {"workers": 0}]
+)
 def test_bad_arguments_are_rejected(kwargs: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         rate([], **kwargs)  # type: ignore[arg-type]
