@@ -169,19 +169,23 @@ async def play(
             )
             for r in referee.pending()
         ]
-        for finished in asyncio.as_completed(tasks):
-            outcome, replies = await finished
-            if writer is not None:
-                for reply in replies:
-                    for call in reply.calls:
-                        writer.trace(call)
-            before = len(referee.events)
-            referee.submit(outcome.seat, outcome.action, defaulted=outcome.defaulted)
-            recorder.flush()
-            if _belief_due(referee, before, limits):
-                await _collect_beliefs(referee, agents, views, writer, limits, deadline)
-            if on_event is not None:
-                on_event(len(referee.events))
+        try:
+            for finished in asyncio.as_completed(tasks):
+                outcome, replies = await finished
+                if writer is not None:
+                    for reply in replies:
+                        for call in reply.calls:
+                            writer.trace(call)
+                before = len(referee.events)
+                referee.submit(outcome.seat, outcome.action, defaulted=outcome.defaulted)
+                recorder.flush()
+                if _belief_due(referee, before, limits):
+                    await _collect_beliefs(referee, agents, views, writer, limits, deadline)
+                if on_event is not None:
+                    on_event(len(referee.events))
+        finally:
+            for task in tasks:  # a stopped game stops asking its agents (no-op when done)
+                task.cancel()
     return referee
 
 

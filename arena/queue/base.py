@@ -18,6 +18,7 @@ in-process twin for `arena tournament run`). The contract, in words:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -111,3 +112,18 @@ class JobQueue(Protocol):
     async def close(self) -> None:
         """Release connections."""
         ...
+
+
+def raise_if_cancelled() -> None:
+    """Re-raise a cancellation of the current task that a queue client swallowed.
+
+    redis-py (redis/redis-py#2028) and fakeredis can catch a `CancelledError` that lands
+    inside a command and carry on; the task then still has a cancellation requested
+    (`Task.cancelling()`) but runs on. Loops that call a queue check after each call.
+
+    Raises:
+        asyncio.CancelledError: the current task's cancellation was requested.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.queue.base import JobQueue
+from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.jobs import Lease
 from arena.rules.errors import ArenaError
 from arena.rules.events import Event
@@ -134,6 +134,7 @@ class FencedWriter(ReplayWriter):
             while self._buffer:
                 batch, self._buffer = self._buffer, []
                 self._position = await self._queue.append(self._lease, self._position, batch)
+                raise_if_cancelled()
             if self._closed:
                 return
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from arena.agents.base import Agent
 from arena.match import new_header, play, result_of
-from arena.queue.base import JobQueue
+from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
 from arena.queue.jobs import FencedOut, Lease, MatchJob, MatchResult, over_budget, spend_of
 from arena.queue.seating import EndpointGate, SeatBuilder, build_seats, preflight, throttle
@@ -40,6 +40,9 @@ from arena.storage.replay_file import ReplayError, ReplayHeader, read_header, re
 log = logging.getLogger("arena.worker")
 RETRY_S = 1.0
 """Pause after a queue error (server restarting, network blip) before trying again."""
+RECANCEL_S = 0.5
+"""While stopping, a match still running this long after its cancellation is cancelled
+again: asyncio code in libraries (and `asyncio.wait_for` on 3.11) can swallow one."""
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -103,7 +106,7 @@ class Worker:
         self.seat_builder = seat_builder
         self.poll_s = poll_s
         self.stats = WorkerStats()
-        self._stop = asyncio.Event()
+        self._stopping = False
         self._matches: set[asyncio.Task[None]] = set()
 
     async def run(self, until: Callable[[], Awaitable[bool]] | None = None) -> WorkerStats:
@@ -116,7 +119,7 @@ class Worker:
     @property
     def stopping(self) -> bool:
         """Whether `stop()` was called (or `until()` came true)."""
-        return self._stop.is_set()
+        return self._stopping
 
     def stop(self) -> None:
         """Shut down cooperatively; running matches are handed back at once.
@@ -126,22 +129,22 @@ class Worker:
 
         Why not just cancel `run()`: a cancellation that lands inside a blocking Redis read
         (XREADGROUP BLOCK) can be swallowed by redis-py (redis/redis-py#2028), leaving a slot
-        waiting forever. Idle slots are therefore never cancelled; matches are, since their
-        Redis calls are short and a lost cancellation there ends with the match anyway.
+        waiting forever. Idle slots are therefore never cancelled; a match is, and again
+        every `RECANCEL_S` until it ends, in case one cancellation was swallowed.
         """
-        self._stop.set()
+        self._stopping = True
         for match in self._matches:
             match.cancel()
 
     async def _loop(self, until: Callable[[], Awaitable[bool]] | None) -> None:
-        while not self._stop.is_set():
+        while not self._stopping:
             try:
                 lease = await self.queue.claim(self.consumer)
                 if lease is not None:
                     await self._run_in_task(lease)
                     continue
                 if until is not None and await until():
-                    self._stop.set()
+                    self._stopping = True
                     return
             except Exception as exc:  # a queue outage must not end the worker
                 log.error("queue error, retrying in %g s: %s", RETRY_S, _describe(exc))
@@ -150,13 +153,16 @@ class Worker:
 
     async def _run_in_task(self, lease: Lease) -> None:
         """Play `lease` in its own task, so `stop()` cancels the match and not the slot."""
-        if self._stop.is_set():  # claimed just as the worker began to stop
+        if self._stopping:  # claimed just as the worker began to stop
             await self.queue.abandon(lease)
             return
         match = asyncio.create_task(self.run_match(lease))
         self._matches.add(match)
         try:
-            await asyncio.wait([match])
+            while not match.done():
+                await asyncio.wait([match], timeout=RECANCEL_S)
+                if self._stopping and not match.done():
+                    match.cancel()  # again: a library may have swallowed the last one
         finally:
             if not match.done():  # this slot itself was cancelled mid-match
                 match.cancel()
@@ -290,6 +296,7 @@ class Worker:
             await asyncio.sleep(self.queue.heartbeat_s / 3)
             if not await self.queue.heartbeat(lease):
                 raise FencedOut(f"game {lease.job.game_id}: heartbeat refused")
+            raise_if_cancelled()
 
     async def _complete(self, lease: Lease, header: ReplayHeader, *, spend_path: Path) -> None:
         job = lease.job

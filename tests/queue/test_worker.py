@@ -257,7 +257,9 @@ def test_stop_hands_a_running_match_back_for_immediate_takeover(
             await asyncio.sleep(0.01)
         assert counter[0] > 40 and not running.done()
         worker.stop()
-        stats = await asyncio.wait_for(running, 30)
+        done, _ = await asyncio.wait([running], timeout=30)
+        assert done, "the worker did not stop within 30 s"
+        stats = running.result()
         assert (stats.done, stats.failed, stats.fenced) == (0, 0, 0)
         takeover = await queue.claim("next")
         assert takeover is not None and takeover.attempt == 2
