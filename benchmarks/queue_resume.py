@@ -17,7 +17,6 @@ import io
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -27,6 +26,7 @@ from statistics import mean
 import redis
 
 from arena.cli import main as arena
+from arena.commands.tournament import worker_argv
 
 URL = "redis://127.0.0.1:6379/0"
 
@@ -34,22 +34,7 @@ URL = "redis://127.0.0.1:6379/0"
 def worker(prefix: str, heartbeat: float, tmp: Path, tag: str) -> subprocess.Popen[bytes]:
     log = tmp / f"{tag}.log"
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "arena.cli",
-            "worker",
-            "--redis",
-            URL,
-            "--prefix",
-            prefix,
-            "--heartbeat",
-            str(heartbeat),
-            "--concurrency",
-            "1",
-            "--replays",
-            str(tmp / "r"),
-        ],
+        worker_argv(URL, prefix, tmp / "r", heartbeat=heartbeat),
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )

@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
+from arena.commands.tournament import worker_argv
 from arena.queue.jobs import GameState
 from arena.queue.redis_queue import RedisQueue
 from arena.tournament import TournamentSpec, schedule
@@ -49,22 +49,7 @@ def start_workers(count: int, prefix: str, tmp: Path) -> list[subprocess.Popen[b
         log = tmp / f"worker-{i}.log"
         procs.append(
             subprocess.Popen(
-                [
-                    sys.executable,
-                    "-X",
-                    "faulthandler",
-                    "-m",
-                    "arena.cli",
-                    "worker",
-                    "--redis",
-                    URL,
-                    "--prefix",
-                    prefix,
-                    "--concurrency",
-                    "1",
-                    "--replays",
-                    str(tmp / "replays"),
-                ],
+                worker_argv(URL, prefix, tmp / "replays"),
                 stdout=log.open("wb"),
                 stderr=subprocess.STDOUT,
             )

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -252,6 +253,25 @@ async def _status_from_redis(url: str, prefix: str, name: str, jobs: list[MatchJ
         return progress_lines(statuses, await queue.spend(name))
     finally:
         await queue.close()
+
+
+def worker_argv(
+    url: str,
+    prefix: str,
+    replays: Path,
+    *,
+    concurrency: int = 1,
+    heartbeat: float | None = None,
+) -> list[str]:
+    """The command line of an `arena worker` in a new process of this Python.
+
+    The fault handler is on, so a hung worker can be made to show its stacks.
+    """
+    argv = [sys.executable, "-X", "faulthandler", "-m", "arena.cli", "worker", "--redis", url]
+    argv += ["--prefix", prefix, "--concurrency", str(concurrency), "--replays", str(replays)]
+    if heartbeat is not None:
+        argv += ["--heartbeat", str(heartbeat)]
+    return argv
 
 
 def _worker(args: argparse.Namespace) -> int:

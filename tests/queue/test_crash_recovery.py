@@ -11,7 +11,6 @@ import asyncio
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 import redis
 
 from arena.cli import main
+from arena.commands.tournament import worker_argv
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.worker import Worker, replay_path
 from arena.storage.replay_file import read_header
@@ -33,22 +33,7 @@ pytestmark = pytest.mark.redis
 def start_worker(
     prefix: str, replays: Path, log: Path, heartbeat: float = 1
 ) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "arena.cli",
-        "worker",
-        "--redis",
-        URL,
-        "--prefix",
-        prefix,
-        "--heartbeat",
-        str(heartbeat),
-        "--concurrency",
-        "2",
-        "--replays",
-        str(replays),
-    ]
+    command = worker_argv(URL, prefix, replays, concurrency=2, heartbeat=heartbeat)
     return subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
