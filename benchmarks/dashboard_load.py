@@ -29,21 +29,21 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # `dashboard/` is a source folder, not an installed package
+sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from arena.agents.base import AgentReply, BeliefReport  # noqa: E402
 from arena.agents.bot import BotAgent  # noqa: E402
+from arena.dashboard.catalog import Filters, HeaderIndex, select  # noqa: E402
+from arena.dashboard.loading import load  # noqa: E402
+from arena.dashboard.projection import project  # noqa: E402
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, Usage  # noqa: E402
 from arena.match import Limits, new_header, run_game  # noqa: E402
 from arena.rules.config import GameConfig  # noqa: E402
 from arena.rules.decisions import DecisionRequest  # noqa: E402
 from arena.rules.observation import Observation  # noqa: E402
 from arena.rules.visibility import GodViewer, SeatViewer  # noqa: E402
-from dashboard.catalog import Filters, HeaderIndex, select  # noqa: E402
-from dashboard.loading import load  # noqa: E402
-from dashboard.projection import project  # noqa: E402
 
-APP = ROOT / "dashboard" / "app.py"
+APP = ROOT / "arena" / "dashboard" / "app.py"
 PROMPT = "你是狼人殺玩家。" * 1000
 
 

@@ -1,8 +1,9 @@
 """`arena dashboard`: serve the Streamlit dashboard over a replay folder (and Redis).
 
-The dashboard is a separate Streamlit script (`dashboard/app.py`); this command checks the
-arguments, then becomes `streamlit run` on it (exec), passing the folder and the Redis URL
-as script arguments.
+The dashboard is a Streamlit script shipped inside the package (`arena/dashboard/app.py`,
+found with `importlib.resources`, so it works from a wheel as from a checkout); this
+command checks the arguments, then becomes `streamlit run` on it (exec), passing the
+folder and the Redis URL as script arguments.
 """
 
 from __future__ import annotations
@@ -11,12 +12,23 @@ import argparse
 import importlib.util
 import os
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 from arena.rules.errors import ArenaError
 
-APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
-"""The dashboard's entry script (beside the `arena` package in a source checkout)."""
+
+def app_path() -> Path:
+    """The dashboard's entry script, as a file Streamlit can run.
+
+    Raises:
+        ArenaError: the installed package has no dashboard script on disk (a zipped or
+            partial install).
+    """
+    script = files("arena.dashboard") / "app.py"
+    if not isinstance(script, Path) or not script.is_file():
+        raise ArenaError(f"the dashboard script {script} is missing from the installed package")
+    return script
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,12 +59,11 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
         raise ArenaError(f"--port must be between 1 and 65535, got {args.port}")
     if args.redis is not None and not args.redis.startswith(("redis://", "rediss://", "unix://")):
         raise ArenaError(f"--redis must be a redis://, rediss:// or unix:// URL: {args.redis!r}")
-    if not APP.is_file():
-        raise ArenaError(f"the dashboard script {APP} is missing (run from a source checkout)")
+    app = app_path()
     if importlib.util.find_spec("streamlit") is None:
         raise ArenaError("streamlit is not installed: pip install 'werewolf-arena[dashboard]'")
     command = [
-        sys.executable, "-m", "streamlit", "run", str(APP),
+        sys.executable, "-m", "streamlit", "run", str(app),
         "--server.port", str(args.port), "--server.address", args.address,
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
         "--", "--replays", str(args.replays.resolve()),

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.dashboard.loading import Loaded, load
 from arena.rules import events as ev
 from arena.rules.roles import spec
 from arena.rules.types import Role
 from arena.rules.visibility import SeatViewer
-from dashboard.loading import Loaded, load
 from tests.dashboard.games import APP, make_game
 from tests.dashboard.leaks import leaks
 

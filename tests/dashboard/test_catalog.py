@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.dashboard import catalog
+from arena.dashboard.catalog import Filters, HeaderIndex, select
+from arena.dashboard.loading import resolve, trace_steps
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import ReplayError
-from dashboard import catalog
-from dashboard.catalog import Filters, HeaderIndex, select
-from dashboard.loading import resolve, trace_steps
 from tests.dashboard.conftest import MARKED
 
 

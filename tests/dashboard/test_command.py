@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
+import arena
 from arena.cli import main, parser
-from arena.commands.dashboard import APP, streamlit_command
+from arena.commands.dashboard import app_path, streamlit_command
 from arena.rules.errors import ArenaError
 
 
@@ -17,12 +20,12 @@ def args(*argv: str) -> argparse.Namespace:
 
 def test_command_runs_streamlit_on_the_entry_file_with_the_folder(tmp_path: Path) -> None:
     command = streamlit_command(args("--replays", str(tmp_path), "--port", "8765"))
-    assert command[:5] == [sys.executable, "-m", "streamlit", "run", str(APP)]
+    assert command[:5] == [sys.executable, "-m", "streamlit", "run", str(app_path())]
     assert command[command.index("--server.port") + 1] == "8765"
     assert command[command.index("--") :] == ["--", "--replays", str(tmp_path.resolve())]
     with_redis = streamlit_command(args("--replays", str(tmp_path), "--redis", "redis://h:1/2"))
     assert with_redis[-2:] == ["--redis", "redis://h:1/2"]
-    assert APP.is_file()
+    assert app_path() == Path(arena.__file__).parent / "dashboard" / "app.py"
 
 
 @pytest.mark.parametrize(
@@ -43,3 +46,11 @@ def test_missing_folder_is_a_one_line_error(
     assert main(["dashboard", "--replays", str(tmp_path / "nope")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err
+
+
+def test_every_page_the_entry_script_names_is_in_the_installed_package() -> None:
+    pages = re.findall(r'st\.Page\(\s*"([^"]+)"', app_path().read_text("utf-8"))
+    assert len(pages) >= 4
+    root = files("arena.dashboard")
+    assert all(root.joinpath(page).is_file() for page in pages), pages
+    assert root.joinpath("screens", "__init__.py").is_file(), "a package, so the wheel ships it"

@@ -25,7 +25,7 @@ def imported(path: Path) -> set[str]:
 
 
 def test_no_dashboard_module_imports_agents_providers_or_workers() -> None:
-    files = sorted((ROOT / "dashboard").rglob("*.py"))
+    files = sorted((ROOT / "arena" / "dashboard").rglob("*.py"))
     assert len(files) > 10
     for path in files:
         bad = {n for n in imported(path) if n.startswith(FORBIDDEN) and n not in ALLOWED}
@@ -35,7 +35,8 @@ def test_no_dashboard_module_imports_agents_providers_or_workers() -> None:
 def test_loading_the_dashboard_pulls_in_no_model_caller() -> None:
     code = (
         "import sys\n"
-        "import dashboard.player_ui, dashboard.live, dashboard.session, dashboard.standings\n"
+        "import arena.dashboard.player_ui, arena.dashboard.live, arena.dashboard.session\n"
+        "import arena.dashboard.standings, arena.dashboard.charts, arena.dashboard.catalog\n"
         "print('\\n'.join(sys.modules))\n"
     )
     out = subprocess.run(

@@ -11,10 +11,10 @@ import pytest
 import redis
 from streamlit.testing.v1 import AppTest
 
+from arena.dashboard.live import INDEX_KEY, Tail, loaded, poll, running, stream_key
+from arena.dashboard.loading import load
 from arena.rules.visibility import parse_viewer
 from arena.storage.replay_file import ReplayError, read_replay
-from dashboard.live import INDEX_KEY, Tail, loaded, poll, running, stream_key
-from dashboard.loading import load
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.games import APP, page_text
 from tests.dashboard.leaks import leaks

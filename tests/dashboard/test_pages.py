@@ -5,7 +5,7 @@ from collections.abc import Callable
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.i18n import viewpoints
+from arena.dashboard.i18n import viewpoints
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.games import page_text
 

@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
+from arena.dashboard.loading import Loaded, load
+from arena.dashboard.projection import project, public_phases
 from arena.rules import events as ev
 from arena.rules.roles import team_of
 from arena.rules.types import Phase, Role, Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer, Viewer
-from dashboard.loading import Loaded, load
-from dashboard.projection import project, public_phases
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.leaks import leaks, marker_count
 

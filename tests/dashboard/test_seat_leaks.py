@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from arena.dashboard.i18n import viewpoints
+from arena.dashboard.loading import Loaded, load
 from arena.rules import events as ev
 from arena.rules.visibility import GodViewer, Viewer, parse_viewer
 from arena.transcript import Lang
-from dashboard.i18n import viewpoints
-from dashboard.loading import Loaded, load
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.games import page_text
 from tests.dashboard.leaks import leaks

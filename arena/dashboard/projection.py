@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.dashboard.catalog import agent_label
+from arena.dashboard.loading import Loaded
 from arena.llm.types import ModelCallRecord
 from arena.rules import events as ev
 from arena.rules.actions import Claims
@@ -23,8 +25,6 @@ from arena.rules.types import Role, SeatId, SpeechContext
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer
 from arena.storage.replay_file import Replay
 from arena.transcript import Lang, render
-from dashboard.catalog import agent_label
-from dashboard.loading import Loaded
 
 
 @dataclass(frozen=True, slots=True)

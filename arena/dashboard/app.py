@@ -1,23 +1,24 @@
-"""Werewolf Arena dashboard: `arena dashboard` or `streamlit run dashboard/app.py -- --replays DIR`.
+"""Werewolf Arena dashboard: `arena dashboard` (`streamlit run arena/dashboard/app.py -- ...`).
 
 The entry page sets up the sidebar (language) and the navigation; each page is a script
-in `dashboard/screens/` (not `pages/`: Streamlit runs a `pages/` folder's scripts without
-the entry file, which would skip the navigation and settings set up here).
+in `arena/dashboard/screens/` (not `pages/`: Streamlit runs a `pages/` folder's scripts
+without the entry file, which would skip the navigation and settings set up here).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
-_ROOT = Path(__file__).resolve().parent.parent
-if str(_ROOT) not in sys.path:  # `streamlit run` puts only this file's folder on the path
+_ROOT = Path(__file__).resolve().parents[2]
+if importlib.util.find_spec("arena") is None:  # a source checkout run without installing
     sys.path.insert(0, str(_ROOT))
 
 import streamlit as st  # noqa: E402
 
-from dashboard.i18n import t  # noqa: E402
-from dashboard.session import language  # noqa: E402
+from arena.dashboard.i18n import t  # noqa: E402
+from arena.dashboard.session import language  # noqa: E402
 
 
 def main() -> None:

@@ -13,13 +13,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from arena.ratings import Report, build_report, load_games, to_csv
-from arena.rules.errors import ArenaError
-from arena.transcript import Lang
-from dashboard.catalog import candidate_files
-from dashboard.i18n import t
-from dashboard.session import header_index, language, settings
-from dashboard.standings import (
+from arena.dashboard.catalog import candidate_files
+from arena.dashboard.i18n import t
+from arena.dashboard.session import header_index, language, settings
+from arena.dashboard.standings import (
     cost_chart,
     deception_chart,
     interval_chart,
@@ -27,6 +24,9 @@ from dashboard.standings import (
     table,
     win_frame,
 )
+from arena.ratings import Report, build_report, load_games, to_csv
+from arena.rules.errors import ArenaError
+from arena.transcript import Lang
 
 ALL = "—"  # the tournament choice meaning "every game"
 

@@ -13,14 +13,14 @@ from typing import Any
 import redis
 import streamlit as st
 
+from arena.dashboard.i18n import t, viewer_of
+from arena.dashboard.live import Tail, loaded, poll, running, stream_key
+from arena.dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
+from arena.dashboard.projection import project
+from arena.dashboard.session import language, settings
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import parse_replay_lines
 from arena.transcript import Lang
-from dashboard.i18n import t, viewer_of
-from dashboard.live import Tail, loaded, poll, running, stream_key
-from dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
-from dashboard.projection import project
-from dashboard.session import language, settings
 
 REFRESH_S = 2.0  # Seconds between polls of the running game's stream.
 

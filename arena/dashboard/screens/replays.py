@@ -7,11 +7,11 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
+from arena.dashboard.catalog import Catalog, Filters, GameRow, select
+from arena.dashboard.i18n import t
+from arena.dashboard.session import header_index, language, settings
 from arena.storage.replay_file import ReplayError
 from arena.transcript import Lang
-from dashboard.catalog import Catalog, Filters, GameRow, select
-from dashboard.i18n import t
-from dashboard.session import header_index, language, settings
 
 # How many of the filtered games the 'open' picker lists (the table shows them all).
 PICK_LIMIT = 300

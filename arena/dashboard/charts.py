@@ -10,8 +10,8 @@ from collections.abc import Collection, Sequence
 import altair as alt
 import pandas as pd
 
+from arena.dashboard.projection import BallotRow, Belief
 from arena.transcript import Lang
-from dashboard.projection import BallotRow, Belief
 
 _ABSTAIN = {"en": "abstain", "zh": "棄票"}
 

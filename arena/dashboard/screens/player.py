@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from arena.dashboard.i18n import t, viewer_of
+from arena.dashboard.loading import Loaded, resolve
+from arena.dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
+from arena.dashboard.projection import project, public_phases
+from arena.dashboard.session import language, load_cached, settings
 from arena.rules.errors import ArenaError
 from arena.transcript import Lang
-from dashboard.i18n import t, viewer_of
-from dashboard.loading import Loaded, resolve
-from dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
-from dashboard.projection import project, public_phases
-from dashboard.session import language, load_cached, settings
 
 PLAY_INTERVAL_S = 0.8  # Seconds between steps while playing.
 

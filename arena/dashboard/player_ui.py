@@ -11,14 +11,20 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from arena.dashboard.charts import (
+    ballot_frame,
+    ballot_rounds,
+    belief_picture,
+    seat_name,
+    vote_picture,
+)
+from arena.dashboard.i18n import t, viewpoint_label, viewpoints
+from arena.dashboard.projection import SeatCard, View, role_label
 from arena.llm.types import ModelCallRecord
 from arena.rules.roles import spec
 from arena.rules.types import Role, Team
 from arena.transcript import Lang, claims_text
 from arena.transcript import seat as seat_text
-from dashboard.charts import ballot_frame, ballot_rounds, belief_picture, seat_name, vote_picture
-from dashboard.i18n import t, viewpoint_label, viewpoints
-from dashboard.projection import SeatCard, View, role_label
 
 ICONS: dict[Role, str] = {
     Role.VILLAGER: "🧑‍🌾",
