@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -239,6 +240,20 @@ def result_of(referee: Referee) -> ReplayResult:
         days=referee.state.day,
         events=len(referee.events),
     )
+
+
+def new_game_id(board: str) -> str:
+    """A fresh game id: the board and random letters, never the seed.
+
+    An id such as `wwk_guard-31` named the seed, and with the seed anyone can re-deal the
+    roles; a player sees the id, so it must tell them nothing.
+    """
+    return f"{board}-{secrets.token_hex(5)}"
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess (for games with people: the seed re-deals the roles)."""
+    return secrets.randbelow(2**31)
 
 
 def new_header(

@@ -20,7 +20,8 @@ from arena.agents.factory import (
     parse_seats,
     preflight,
 )
-from arena.match import Limits, new_header, run_game
+from arena.agents.human import TerminalHuman
+from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
 from arena.replay_check import check_replay
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig, RuleSet
@@ -28,7 +29,7 @@ from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.roles import spec
-from arena.rules.visibility import PublicViewer, Viewer, parse_viewer
+from arena.rules.visibility import PublicViewer, SeatViewer, Viewer, parse_viewer
 from arena.storage.replay_file import read_replay
 from arena.transcript import Lang, render
 
@@ -51,7 +52,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="KNOB=VALUE",
         help="override one rules knob, e.g. --set sheriff_vote_weight=2",
     )
-    play.add_argument("--seed", type=int, default=1)
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the deal's seed (default: 1, or a secret random one when a person plays)",
+    )
     play.add_argument(
         "--seat",
         dest="seats",
@@ -136,15 +142,24 @@ def _play(args: argparse.Namespace) -> int:
     viewer = _viewer(args.viewer)
     spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec(lang=args.lang)
     seats = parse_seats([*spec.seats, *args.seats], config.board_spec.seats)
-    agents = build_agents(seats, config, args.seed, spec)
-    game_id = f"{config.board}-{args.seed}"
+    human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
+    seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
+    agents = build_agents(seats, config, seed, spec)
+    game_id = new_game_id(config.board)
     path = args.out or Path("replays") / f"{game_id}.jsonl"
-    humans = any(spec.kind == "human" for spec in seats.values())
-    limits = Limits(call_timeout_s=900.0 if humans else 60.0, beliefs=args.beliefs)
-    referee = asyncio.run(_play_game(game_id, config, args.seed, agents, path, limits))
-    if not args.quiet:
+    limits = Limits(call_timeout_s=3600.0 if human_seat else 60.0, beliefs=args.beliefs)
+    try:
+        referee = asyncio.run(_play_game(game_id, config, seed, agents, path, limits))
+    except KeyboardInterrupt:
+        print(f"\n(stopped; the game so far is in {path})", file=sys.stderr)
+        return 130
+    human = agents.get(human_seat) if human_seat is not None else None
+    if isinstance(human, TerminalHuman):
+        human.catch_up(observe(referee.events, SeatViewer(seat=human_seat or 0)))
+    elif not args.quiet:
         _print(observe(referee.events, viewer).seen, args.lang)
-    print(f"{referee.winner} win · replay written to {path}")
+    revealed = f" · seed {seed}" if human_seat is not None else ""  # secret until the end
+    print(f"{referee.winner} win · replay written to {path}{revealed}")
     return 0
 
 

@@ -1,45 +1,71 @@
 from __future__ import annotations
 
 import asyncio
+import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from arena.agents.base import AgentReply
 from arena.agents.bot import BotAgent
-from arena.agents.human import TerminalHuman, parse_command
-from arena.match import Limits, new_header, run_game
+from arena.agents.human import HELP, TerminalHuman, describe, has_default
+from arena.agents.human_commands import build_menu, parse_command
+from arena.match import Limits, new_header, play, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.rules.actions import (
     CheckClaim,
     ChooseOrder,
     Claims,
+    Inspect,
     Pass,
+    Poison,
     RecommendExile,
+    RunForSheriff,
+    Save,
     SelfExplode,
     Speak,
     Vote,
 )
 from arena.rules.config import GameConfig
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import InvalidActionError
-from arena.rules.types import Direction, Role
+from arena.rules.observation import Observation, observe
+from arena.rules.referee import Referee
+from arena.rules.types import Direction, Phase, Role
+from arena.rules.visibility import SeatViewer
+from arena.transcript import render
 
 
 @pytest.mark.parametrize(
     ("line", "action"),
     [
         ("vote 3", Vote(target=3)),
+        ("投票 3號", Vote(target=3)),
         ("abstain", Pass()),
+        ("過", Pass()),
         ("explode", SelfExplode()),
-        ("explode 5", SelfExplode(target=5)),
+        ("自爆 5", SelfExplode(target=5)),
         ("order desc 4", ChooseOrder(direction=Direction.DESCENDING, start=4)),
+        ("順序 逆", ChooseOrder(direction=Direction.DESCENDING)),
         ("recommend 3 8", RecommendExile(targets=(3, 8))),
+        ("查驗 #7", Inspect(target=7)),
         (
             "speak 3號查殺 | claim=seer check=3:wolf suspect=3,5",
             Speak(
                 text="3號查殺",
                 claims=Claims(
                     role=Role.SEER, checks=(CheckClaim(seat=3, is_wolf=True),), suspects=(3, 5)
+                ),
+            ),
+        ),
+        (
+            "發言 我是預言家 | 身份=預言家 查驗=3:狼 信任=7",
+            Speak(
+                text="我是預言家",
+                claims=Claims(
+                    role=Role.SEER, checks=(CheckClaim(seat=3, is_wolf=True),), trusts=(7,)
                 ),
             ),
         ),
@@ -57,6 +83,7 @@ def test_commands_become_actions(line: str, action: object) -> None:
         ("vote three", "needs a seat number"),
         ("speak hi | claim=king", "role"),
         ("speak hi | mood=happy", "unknown speech tag"),
+        ("speak hi | check=3:maybe", "SEAT:wolf"),
         ("order sideways", "direction"),
     ],
 )
@@ -65,43 +92,175 @@ def test_bad_commands_are_invalid_with_a_reason(line: str, message: str) -> None
         parse_command(line)
 
 
-def test_a_human_seat_plays_a_whole_game_seeing_only_its_view(tmp_path: Path) -> None:
-    """A scripted 'person' types a bad command once, then the first legal option each time."""
+def request(kind: DecisionKind, *options: ActionOption, default: object = None) -> DecisionRequest:
+    return DecisionRequest(
+        step=7,
+        seat=4,
+        kind=kind,
+        day=2,
+        night=kind in (DecisionKind.WITCH, DecisionKind.SEER),
+        options=options,
+        default=default or Pass(),
+    )
+
+
+VOTE = request(
+    DecisionKind.VOTE,
+    ActionOption(action="vote", targets=(1, 2, 3, 5)),
+    ActionOption(action="pass"),
+)
+WITCH = request(
+    DecisionKind.WITCH,
+    ActionOption(action="save", targets=(6,)),
+    ActionOption(action="poison", targets=(1, 2, 3)),
+    ActionOption(action="pass"),
+)
+RUN = request(
+    DecisionKind.RUN_FOR_SHERIFF,
+    ActionOption(action="run_for_sheriff"),
+    ActionOption(action="pass"),
+)
+SPEECH = request(
+    DecisionKind.SPEECH,
+    ActionOption(action="speak", max_chars=100),
+    ActionOption(action="self_explode"),
+    default=Speak(text=""),
+)
+
+
+@pytest.mark.parametrize(
+    ("req", "line", "action"),
+    [
+        (VOTE, "3", Vote(target=3)),
+        (VOTE, "#5", Vote(target=5)),
+        (VOTE, "0", Pass()),
+        (VOTE, "投票 2", Vote(target=2)),
+        (WITCH, "2", Poison(target=2)),
+        (WITCH, "s", Save()),
+        (RUN, "1", RunForSheriff()),
+        (RUN, "0", Pass()),
+        (SPEECH, "我是好人 | trust=3", Speak(text="我是好人", claims=Claims(trusts=(3,)))),
+        (SPEECH, "x", SelfExplode()),
+    ],
+)
+def test_menu_keys_seat_numbers_and_words(req: DecisionRequest, line: str, action: object) -> None:
+    assert build_menu(req, "zh").pick(line) == action
+
+
+def test_chinese_prompts_use_no_english_command_words() -> None:
+    for req in (VOTE, WITCH, RUN, SPEECH):
+        text = describe(build_menu(req, "zh"), "zh")
+        for word in ("vote", "pass", "poison", "save", "run", "speak", "abstain", "Enter = p"):
+            assert word not in text.replace("Enter = ", "Enter ="), (word, text)
+    assert "0) 棄票" in describe(build_menu(VOTE, "zh"), "zh")
+    assert "1 2 3 5) 投給N號" in describe(build_menu(VOTE, "zh"), "zh")
+
+
+def scripted(lines: list[str]) -> tuple[TerminalHuman, list[str], Iterator[str]]:
+    shown: list[str] = []
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        shown.append(prompt)
+        return next(feed)
+
+    return TerminalHuman(lang="en", read=read, write=shown.append), shown, feed
+
+
+def test_bad_input_asks_again_and_never_takes_the_decision_away() -> None:
+    """Three (or more) bad lines used to default the decision; now each is just explained."""
+    human, shown, _ = scripted(["dance", "vote 9", "vote", "seven", "help", "3"])
+    view = observe([], SeatViewer(seat=4))
+    reply = asyncio.run(human.decide(view, VOTE))
+    assert reply.action == Vote(target=3)
+    errors = [line for line in shown if line.startswith("! ")]
+    assert len(errors) == 4 and "not a legal target" in errors[1]
+    assert HELP["en"] in shown
+
+
+def test_enter_takes_the_shown_default() -> None:
+    human, shown, _ = scripted([""])
+    reply = asyncio.run(human.decide(observe([], SeatViewer(seat=4)), SPEECH))
+    assert reply.action == Speak(text="")
+    assert "Enter = say nothing" in shown[0]
+
+
+def test_help_documents_the_claim_syntax_in_both_languages() -> None:
+    for lang, words in (("en", "claim=seer check=3:wolf"), ("zh", "身份=預言家 查驗=3:狼")):
+        assert words in HELP[lang]
+        assert "trust=" in HELP[lang]
+
+
+def play_as_person(tmp_path: Path) -> tuple[list[str], list[str], Path]:
+    """Seat 4 of a std9 game: one nonsense line, then Enter (the default) every time."""
     shown: list[str] = []
     typed: list[str] = []
 
     def read(prompt: str) -> str:
-        shown.append(prompt)
-        options = prompt.split(": ", 1)[1].split(" | ")
-        first = options[0].strip().removesuffix("\n>").strip()
-        action, _, seats = first.partition(" [")
-        seat = seats.rstrip("]").split()[0] if seats else ""
-        line = (
-            "nonsense"
-            if not typed
-            else {
-                "speak": "speak 我是好人",
-                "whisper": "whisper 刀3",
-                "choose_order": "order asc",
-                "recommend_exile": f"recommend {seat}",
-                "self_explode": "pass",
-            }.get(action, f"{action} {seat}".strip())
-        )
+        line = "nonsense" if not typed else ""
         typed.append(line)
         return line
 
     config = GameConfig(board="std9")
     agents = {s: BotAgent(s) for s in range(1, 10)}
-    agents[4] = TerminalHuman(lang="en", read=read, write=shown.append)
+    human = TerminalHuman(lang="en", read=read, write=shown.append)
+    agents[4] = human  # type: ignore[assignment]
     path = tmp_path / "human.jsonl"
     referee = asyncio.run(
-        run_game(new_header("h", config, 3, agents), agents, path, limits=Limits(retries=2))
+        run_game(new_header("h", config, 3, agents), agents, path, limits=Limits(retries=0))
     )
+    human.catch_up(observe(referee.events, SeatViewer(seat=4)))
     assert referee.finished and check_replay(path).ok
-    assert typed[0] == "nonsense" and any("unknown command" in line for line in shown)
     assert not any(isinstance(e, ev.ActionDefaulted) for e in referee.events)
-    others = [s for s in range(1, 10) if s != 4]
-    own_role = referee.state.role(4)
+    return shown, typed, path
+
+
+def test_a_human_seat_plays_a_whole_game_seeing_only_its_view(tmp_path: Path) -> None:
+    shown, typed, _ = play_as_person(tmp_path)
+    assert typed[0] == "nonsense" and any("unknown command" in line for line in shown)
     text = "\n".join(shown)
-    assert f"#4 is the {own_role.value.replace('_', ' ').capitalize()}" in text
-    assert not any(f"#{s} is the" in text for s in others)  # no other card before the end
+    end = text.index("Game over")
+    assert "#4 is the" in text[:end]
+    assert not any(f"#{s} is the" in text[:end] for s in range(1, 10) if s != 4)
+    lines = [
+        line
+        for line in shown
+        if line == render(ev.PhaseStarted.model_construct(phase=Phase.NIGHT, day=1), "en")
+    ]
+    assert len(lines) == 1, "the transcript is never shown twice"
+
+
+@pytest.mark.parametrize(
+    "board", ["std9", "wwk_guard", "wwk12", "idiot12", "yunv", "wolfking_guard"]
+)
+def test_every_menu_key_of_every_request_is_legal(board: str) -> None:
+    """A person picking random menu keys (or Enter) on every board never hits a refusal."""
+    rng = random.Random(board)
+    picked: list[str] = []
+
+    class Person:
+        name = "person"
+
+        async def decide(
+            self, view: Observation, req: DecisionRequest, feedback: str | None = None
+        ) -> AgentReply:
+            assert feedback is None
+            menu = build_menu(req, "zh" if rng.random() < 0.5 else "en")
+            describe(menu, "zh")
+            describe(menu, "en")
+            keys = [c.key for c in menu.choices] + ([""] if has_default(req) else [])
+            key = rng.choice(keys)
+            picked.append(key)
+            if not key:
+                return AgentReply(action=req.default)
+            action = menu.pick(key)
+            check_legal(req, action)
+            return AgentReply(action=action)
+
+    config = GameConfig(board=board)
+    for seed in range(3):
+        agents: dict[int, object] = {s: Person() for s in range(1, config.board_spec.seats + 1)}
+        referee = asyncio.run(play(Referee(config, seed), agents))  # type: ignore[arg-type]
+        assert referee.finished
+        assert not any(isinstance(e, ev.ActionDefaulted) for e in referee.events)
+    assert len(picked) > 100

@@ -1,0 +1,378 @@
+"""What a person types at a seat, in Chinese or English, and the menu they choose from.
+
+A `Menu` is built from a `DecisionRequest`'s legal options, so it offers nothing the
+referee would refuse. Seat choices are keyed by the seat number itself (a bare `3` at a
+vote prompt votes for seat 3); `0` is always the passive answer; the other answers are
+numbered from 1 when the request takes no seat, else keyed by a letter. Enter takes the
+request's default, and any prompt also accepts the full command words of `help`
+(`vote 3`, `投票 3`, `speak … | claim=seer check=3:wolf`).
+
+Speech and wolf-talk prompts take the typed line as the text itself; structured claims
+follow a `|`: `claim=ROLE` (`身份=`), `check=SEAT:wolf|good` (`查驗=3:狼`),
+`suspect=3,5` (`懷疑=`), `trust=7` (`信任=`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.rules.actions import Action, parse_action
+from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.rules.errors import InvalidActionError
+from arena.rules.roles import spec
+from arena.rules.types import Role
+from arena.transcript import Lang
+
+WORDS: dict[str, str] = {
+    "vote": "vote", "投票": "vote", "投": "vote", "票": "vote",
+    "pass": "pass", "abstain": "pass", "skip": "pass", "no": "pass", "stay": "pass",
+    "過": "pass", "过": "pass", "棄權": "pass", "弃权": "pass", "跳過": "pass", "跳过": "pass",
+    "不": "pass", "棄票": "pass", "弃票": "pass",
+    "inspect": "inspect", "check": "inspect", "查驗": "inspect", "查验": "inspect", "驗": "inspect",
+    "验": "inspect", "查": "inspect",
+    "protect": "protect", "guard": "protect", "守護": "protect", "守护": "protect", "守": "protect",
+    "kill": "kill", "knife": "kill", "殺": "kill", "杀": "kill", "刀": "kill",
+    "save": "save", "救": "save", "解藥": "save", "解药": "save",
+    "poison": "poison", "毒": "poison", "毒藥": "poison", "毒药": "poison",
+    "shoot": "shoot", "開槍": "shoot", "开枪": "shoot", "槍": "shoot", "枪": "shoot",
+    "explode": "self_explode", "self_explode": "self_explode", "自爆": "self_explode",
+    "爆": "self_explode",
+    "run": "run_for_sheriff", "run_for_sheriff": "run_for_sheriff", "上警": "run_for_sheriff",
+    "withdraw": "withdraw", "退水": "withdraw",
+    "order": "choose_order", "choose_order": "choose_order", "順序": "choose_order",
+    "顺序": "choose_order",
+    "recommend": "recommend_exile", "recommend_exile": "recommend_exile", "歸票": "recommend_exile",
+    "归票": "recommend_exile",
+    "badge": "pass_badge", "pass_badge": "pass_badge", "移交": "pass_badge", "警徽": "pass_badge",
+    "tear": "tear_badge", "tear_badge": "tear_badge", "撕": "tear_badge", "撕警徽": "tear_badge",
+    "speak": "speak", "say": "speak", "發言": "speak", "发言": "speak", "說": "speak",
+    "说": "speak",
+    "whisper": "whisper", "密語": "whisper", "密语": "whisper", "狼語": "whisper",
+}  # fmt: skip
+"""Command word → action kind, English and Chinese (traditional and simplified)."""
+HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
+DIRECTIONS = {
+    "asc": "ascending", "ascending": "ascending", "順": "ascending", "顺": "ascending",
+    "順序": "ascending", "顺序": "ascending",
+    "desc": "descending", "descending": "descending", "逆": "descending", "逆序": "descending",
+}  # fmt: skip
+TAGS = {
+    "claim": "claim", "身份": "claim", "身分": "claim", "跳": "claim",
+    "check": "check", "查驗": "check", "查验": "check", "驗": "check", "验": "check",
+    "suspect": "suspect", "懷疑": "suspect", "怀疑": "suspect", "踩": "suspect",
+    "trust": "trust", "信任": "trust", "保": "trust",
+}  # fmt: skip
+WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"})
+GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
+SEAT_KINDS = ("vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect")
+"""Actions that take exactly one seat: a bare seat number picks one of these."""
+TEXT_KINDS = ("speak", "whisper")
+
+
+def _role_names() -> dict[str, Role]:
+    names: dict[str, Role] = {}
+    for role in Role:
+        names[role.value] = role
+        names[spec(role).zh] = role
+        names[spec(role).en.lower()] = role
+        names[spec(role).en.lower().replace(" ", "_")] = role
+    return names
+
+
+ROLE_NAMES = _role_names()
+
+
+def seat_number(text: str, what: str) -> int:
+    """A seat number typed as `3`, `#3` or `3號`.
+
+    Raises:
+        InvalidActionError: not a number.
+    """
+    cleaned = text.strip().lstrip("#").removesuffix("號").removesuffix("号")
+    if not cleaned.isdigit():
+        raise InvalidActionError(f"{what} needs a seat number, got {text or 'nothing'!r}")
+    return int(cleaned)
+
+
+def parse_command(line: str) -> Action:
+    """Turn a typed command (English or Chinese words) into an action.
+
+    Raises:
+        InvalidActionError: an unknown command or a missing or malformed argument.
+    """
+    head, _, rest = line.strip().partition(" ")
+    kind = WORDS.get(head.lower())
+    if kind is None:
+        raise InvalidActionError(f"unknown command {line.strip()!r}")
+    rest = rest.strip()
+    if kind in TEXT_KINDS:
+        return parse_speech(kind, rest)
+    args = rest.split()
+    if kind in SEAT_KINDS:
+        return parse_action({"kind": kind, "target": seat_number(args[0] if args else "", kind)})
+    if kind == "self_explode":
+        target = seat_number(args[0], kind) if args else None
+        return parse_action({"kind": kind, "target": target})
+    if kind == "recommend_exile":
+        return parse_action({"kind": kind, "targets": [seat_number(a, kind) for a in args]})
+    if kind == "choose_order":
+        direction = DIRECTIONS.get(args[0].lower() if args else "", "")
+        if not direction:
+            raise InvalidActionError("order needs a direction: asc or desc (順 or 逆)")
+        start = seat_number(args[1], kind) if len(args) > 1 else None
+        return parse_action({"kind": kind, "direction": direction, "start": start})
+    if args and kind in ("pass", "run_for_sheriff", "withdraw", "tear_badge", "save"):
+        raise InvalidActionError(f"{head} takes no seat")
+    return parse_action({"kind": kind})
+
+
+def parse_speech(kind: str, rest: str) -> Action:
+    """A speech or whisper: the text, then optional claim tags after a `|`.
+
+    Raises:
+        InvalidActionError: an unknown tag, role or seat in the tags.
+    """
+    text, _, tags = rest.partition("|")
+    if kind == "whisper":
+        return parse_action({"kind": kind, "text": rest.strip()})
+    claims: dict[str, object] = {}
+    checks: list[dict[str, object]] = []
+    for tag in tags.replace("＝", "=").replace("，", ",").replace("：", ":").split():
+        key, _, value = tag.partition("=")
+        match TAGS.get(key.lower()):
+            case "claim":
+                role = ROLE_NAMES.get(value.lower())
+                if role is None:
+                    raise InvalidActionError(f"unknown role {value!r} in claim=")
+                claims["role"] = role
+            case "check":
+                seat, _, verdict = value.partition(":")
+                if verdict.lower() not in WOLF_WORDS | GOOD_WORDS:
+                    raise InvalidActionError(f"check= needs SEAT:wolf or SEAT:good, got {value!r}")
+                checks.append(
+                    {"seat": seat_number(seat, "check"), "is_wolf": verdict.lower() in WOLF_WORDS}
+                )
+            case "suspect" | "trust" as which:
+                claims[which + "s"] = [seat_number(s, which) for s in value.split(",") if s]
+            case _:
+                raise InvalidActionError(
+                    f"unknown speech tag {tag!r}; use claim=, check=, suspect=, trust="
+                )
+    if checks:
+        claims["checks"] = checks
+    return parse_action({"kind": kind, "text": text.strip(), "claims": claims})
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One line of a menu: the key to type, and the action it stands for."""
+
+    key: str
+    action: Action
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """The answers a request offers, keyed for typing."""
+
+    request: DecisionRequest
+    choices: tuple[Choice, ...]
+    text_kind: str | None
+    """`speak` or `whisper` when the prompt takes free text."""
+
+    def pick(self, line: str) -> Action:
+        """The action a typed line stands for (not yet checked against the rules).
+
+        Raises:
+            InvalidActionError: the line is neither a key, seats, nor a command.
+        """
+        stripped = line.strip()
+        keyed = {c.key: c.action for c in self.choices}
+        if stripped.lower() in keyed:
+            return keyed[stripped.lower()]
+        seat_kind = self._seat_kind()
+        parts = stripped.replace(",", " ").split()
+        if parts and all(_is_seat(p) for p in parts):
+            if seat_kind == "recommend_exile":
+                targets = [seat_number(p, seat_kind) for p in parts]
+                return parse_action({"kind": seat_kind, "targets": targets})
+            if seat_kind is not None and len(parts) == 1:
+                return parse_action({"kind": seat_kind, "target": seat_number(parts[0], "")})
+            raise InvalidActionError(f"{stripped!r} is not one of the choices shown")
+        head = stripped.partition(" ")[0].lower()
+        if head in WORDS or self.text_kind is None:
+            return parse_command(stripped)
+        return parse_speech(self.text_kind, stripped)
+
+    def _seat_kind(self) -> str | None:
+        kinds = [
+            o.action
+            for o in self.request.options
+            if o.targets and o.action in (*SEAT_KINDS, "recommend_exile")
+        ]
+        return kinds[0] if len(kinds) == 1 else None
+
+
+def _is_seat(text: str) -> bool:
+    return text.lstrip("#").removesuffix("號").removesuffix("号").isdigit()
+
+
+def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
+    """The menu of `request`: seats by number, `0` for the passive answer, others keyed."""
+    choices: list[Choice] = []
+    others: list[tuple[str, Action, str]] = []
+    has_seats = any(
+        o.targets and o.action in (*SEAT_KINDS, "recommend_exile") for o in request.options
+    )
+    text_kind: str | None = None
+    for option in request.options:
+        kind = option.action
+        if kind in SEAT_KINDS:
+            for seat in option.targets:
+                action = parse_action({"kind": kind, "target": seat})
+                choices.append(Choice(str(seat), action, label(action, lang)))
+        elif kind == "recommend_exile":
+            for seat in option.targets:
+                action = parse_action({"kind": kind, "targets": [seat]})
+                choices.append(Choice(str(seat), action, label(action, lang)))
+        elif kind == "pass":
+            choices.append(Choice("0", parse_action({"kind": "pass"}), pass_label(request, lang)))
+        elif kind in TEXT_KINDS:
+            text_kind = kind
+        elif kind == "choose_order":
+            for start in option.targets or (None,):
+                for direction in ("ascending", "descending"):
+                    action = parse_action({"kind": kind, "direction": direction, "start": start})
+                    others.append(("", action, label(action, lang)))
+        elif kind == "self_explode":
+            if not option.target_required:
+                action = parse_action({"kind": kind})
+                others.append(("x", action, label(action, lang)))
+            for seat in option.targets:
+                action = parse_action({"kind": kind, "target": seat})
+                others.append((f"x{seat}", action, label(action, lang)))
+        else:
+            action = parse_action({"kind": kind})
+            letters = {"save": "s", "tear_badge": "t", "run_for_sheriff": "r", "withdraw": "w"}
+            others.append((letters.get(kind, kind[0]), action, label(action, lang, option.targets)))
+    for number, (letter, action, text) in enumerate(others, start=1):
+        key = letter if has_seats or text_kind is not None else str(number)
+        choices.append(Choice(key or str(number), action, text))
+    return Menu(request, tuple(choices), text_kind)
+
+
+_ACTION = {
+    "zh": {
+        "vote": "投給{s}",
+        "shoot": "開槍帶走{s}",
+        "pass_badge": "警徽移交{s}",
+        "protect": "守護{s}",
+        "kill": "刀{s}",
+        "poison": "毒{s}",
+        "inspect": "查驗{s}",
+        "recommend_exile": "歸票{s}",
+        "save": "用解藥救{s}",
+        "tear_badge": "撕毀警徽",
+        "run_for_sheriff": "上警",
+        "withdraw": "退水",
+        "self_explode": "自爆",
+        "self_explode_t": "自爆並帶走{s}",
+        "ascending": "順序發言",
+        "descending": "逆序發言",
+        "from": "（從{s}起）",
+        "speak": "發言",
+        "whisper": "狼隊密語",
+        "pass": "過",
+    },
+    "en": {
+        "vote": "vote for {s}",
+        "shoot": "shoot {s}",
+        "pass_badge": "pass the badge to {s}",
+        "protect": "protect {s}",
+        "kill": "knife {s}",
+        "poison": "poison {s}",
+        "inspect": "check {s}",
+        "recommend_exile": "recommend exiling {s}",
+        "save": "save {s} with the antidote",
+        "tear_badge": "tear the badge up",
+        "run_for_sheriff": "run for sheriff",
+        "withdraw": "withdraw",
+        "self_explode": "self-explode",
+        "self_explode_t": "self-explode and take {s}",
+        "ascending": "speak in ascending order",
+        "descending": "speak in descending order",
+        "from": " (from {s})",
+        "speak": "speak",
+        "whisper": "whisper to the wolves",
+        "pass": "pass",
+    },
+}
+
+_PASS = {
+    "zh": {
+        DecisionKind.VOTE: "棄票",
+        DecisionKind.SHERIFF_VOTE: "棄票",
+        DecisionKind.RUN_FOR_SHERIFF: "不上警",
+        DecisionKind.WITHDRAW: "不退水",
+        DecisionKind.GUARD: "空守",
+        DecisionKind.WITCH: "不用藥",
+        DecisionKind.SHOOT: "不開槍",
+        DecisionKind.INTERRUPT: "不自爆",
+        DecisionKind.WOLF_TALK: "不說話",
+        DecisionKind.RECOMMEND: "不歸票",
+        DecisionKind.KNIFE: "空刀",
+    },
+    "en": {
+        DecisionKind.VOTE: "abstain",
+        DecisionKind.SHERIFF_VOTE: "abstain",
+        DecisionKind.RUN_FOR_SHERIFF: "don't run",
+        DecisionKind.WITHDRAW: "stay in the race",
+        DecisionKind.GUARD: "guard nobody",
+        DecisionKind.WITCH: "use no potion",
+        DecisionKind.SHOOT: "don't shoot",
+        DecisionKind.INTERRUPT: "don't explode",
+        DecisionKind.WOLF_TALK: "say nothing",
+        DecisionKind.RECOMMEND: "recommend nobody",
+        DecisionKind.KNIFE: "knife nobody",
+    },
+}
+
+
+def seat_name(seat: int | None, lang: Lang) -> str:
+    """`3號` or `#3`."""
+    return "" if seat is None else (f"{seat}號" if lang == "zh" else f"#{seat}")
+
+
+def pass_label(request: DecisionRequest, lang: Lang) -> str:
+    """What passing means for this request (abstain, don't shoot, …)."""
+    return _PASS[lang].get(request.kind, _ACTION[lang]["pass"])
+
+
+def label_template(kind: str, lang: Lang) -> str:
+    """The description of a seat action with `{s}` for the seat."""
+    return _ACTION[lang][kind]
+
+
+def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
+    """A short description of `action` in `lang`."""
+    words = _ACTION[lang]
+    target = getattr(action, "target", None)
+    match action.kind:
+        case "recommend_exile":
+            seats = "、".join(seat_name(s, lang) for s in getattr(action, "targets", ()))
+            return words["recommend_exile"].format(s=seats)
+        case "choose_order":
+            direction = str(getattr(action, "direction", "ascending"))
+            start = getattr(action, "start", None)
+            tail = words["from"].format(s=seat_name(start, lang)) if start else ""
+            return words[direction] + tail
+        case "self_explode" if target is not None:
+            return words["self_explode_t"].format(s=seat_name(target, lang))
+        case "save":
+            return words["save"].format(s=seat_name(targets[0] if targets else None, lang)).strip()
+        case "speak":
+            text = getattr(action, "text", "")
+            return words["speak"] + (f"「{text}」" if text else "")
+        case kind:
+            return words[kind].format(s=seat_name(target, lang))
