@@ -15,7 +15,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from arena import __version__
 from arena.llm.types import ModelCallRecord
@@ -47,6 +54,19 @@ class SeatAgent(BaseModel):
     prompt_version: str | None = None
 
 
+class SeatHandover(BaseModel):
+    """A person's seat handed to a bot mid-game, after repeated timeouts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int
+    step: int
+    """The first request step the bot answered."""
+    agent: str
+    """The agent that took over, e.g. `bot`."""
+    reason: str
+
+
 class ReplayResult(BaseModel):
     """How the game ended."""
 
@@ -76,6 +96,16 @@ class ReplayHeader(BaseModel):
     endpoints: dict[str, Any] = Field(default_factory=dict)
     """Per model endpoint: the capabilities probed and the fallbacks in use."""
     result: ReplayResult | None = None
+    handovers: tuple[SeatHandover, ...] = ()
+    """Seats whose person was replaced by a bot (written only when there are some, so
+    files without handovers are unchanged and older readers still load them)."""
+
+    @model_serializer(mode="wrap")
+    def _drop_empty_handovers(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("handovers"):
+            data.pop("handovers", None)
+        return data
 
 
 class Replay(BaseModel):

@@ -1,0 +1,142 @@
+"""The only door from a person's page to a hosted game: join tokens, seat views, answers.
+
+Each human seat has its own secret join token (in its join link); only its sha256 is
+kept in the game's `Table`. Every read of a seat's view and every answer needs the
+seat's token: none, a wrong one, or another seat's is refused with `AccessDenied`. There
+is no god, public or other-seat view of a live game here at all: a page can only ask
+for its own seat, and what it gets (`SeatPage`) is built from that seat's `observe`
+projection, the game's public card and the seat's own pending decision — never the
+seed, never who plays the other seats.
+
+An answer names the request `step` it answers. One for a step that is not the seat's
+pending one is refused as stale (a replayed or forged answer); a second one for the
+pending step is a harmless duplicate (the first wins).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from arena.humans.desk import Desk, Pending, Status, Table
+from arena.rules.actions import Action
+from arena.rules.decisions import check_legal
+from arena.rules.errors import ArenaError
+from arena.rules.events import EVENT_ADAPTER, Event
+from arena.rules.observation import Knowledge, Observation, Seen, know
+from arena.rules.visibility import SeatViewer
+
+
+class AccessDenied(ArenaError):
+    """No token, a wrong one, or another seat's; or a seat or game that is not there."""
+
+
+class StaleAnswer(ArenaError):
+    """An answer for a request that is not the seat's pending one (late or replayed)."""
+
+
+def new_token() -> str:
+    """A fresh secret join token."""
+    return secrets.token_urlsafe(18)
+
+
+def token_hash(token: str) -> str:
+    """What the table keeps of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def authorize(desk: Desk, game_id: str, seat: int, token: str | None) -> Table:
+    """The game's card, if `token` is `seat`'s join token.
+
+    Raises:
+        AccessDenied: an unknown game, a seat that is not a person's, or a token that is
+            missing, wrong, or another seat's. The message never says which.
+    """
+    table = desk.table(game_id)
+    expected = table.token_hashes.get(seat) if table is not None else None
+    if table is None or expected is None or not token:
+        raise AccessDenied("this join link is not valid")
+    if not hmac.compare_digest(token_hash(token), expected):
+        raise AccessDenied("this join link is not valid")
+    return table
+
+
+class SeatPage(BaseModel):
+    """Everything one seat's page shows (and nothing else)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game_id: str
+    board: str
+    lang: str
+    seat: int
+    name: str
+    seats: int
+    observation: Observation
+    """The seat's own projection of the log so far."""
+    pending: Pending | None
+    status: Status
+
+
+def seen_line(seq: int, event: Event) -> str:
+    """A view line as the host publishes it."""
+    return json.dumps({"seq": seq, "event": event.model_dump(mode="json")}, ensure_ascii=False)
+
+
+def parse_view(lines: list[str], seat: int, log_length: int) -> Observation:
+    """A seat's `Observation` from its published view lines."""
+    seen = []
+    for line in lines:
+        obj = json.loads(line)
+        event = EVENT_ADAPTER.validate_python(obj["event"])
+        seen.append(Seen(int(obj["seq"]), event))
+    viewer = SeatViewer(seat=seat)
+    knowledge: Knowledge = know(viewer, [s.event for s in seen])
+    return Observation.model_construct(
+        viewer=viewer, seen=tuple(seen), knowledge=knowledge, log_length=log_length
+    )
+
+
+def seat_page(desk: Desk, game_id: str, seat: int, token: str | None) -> SeatPage:
+    """The seat's page data.
+
+    Raises:
+        AccessDenied: see `authorize`.
+    """
+    table = authorize(desk, game_id, seat, token)
+    status = desk.status(game_id)
+    return SeatPage(
+        game_id=game_id,
+        board=table.board,
+        lang=table.lang,
+        seat=seat,
+        name=table.seats[seat].name,
+        seats=len(table.seats),
+        observation=parse_view(desk.view(game_id, seat), seat, status.events),
+        pending=desk.pending(game_id, seat),
+        status=status,
+    )
+
+
+def submit(
+    desk: Desk, game_id: str, seat: int, token: str | None, step: int, action: Action
+) -> Literal["accepted", "duplicate"]:
+    """Post a person's answer to their pending request `step`.
+
+    Raises:
+        AccessDenied: see `authorize`.
+        StaleAnswer: `step` is not the seat's pending request.
+        IllegalActionError: the action is not among the request's legal options.
+    """
+    authorize(desk, game_id, seat, token)
+    pending = desk.pending(game_id, seat)
+    if pending is None or pending.request.step != step:
+        raise StaleAnswer(f"request {step} is not waiting for an answer")
+    check_legal(pending.request, action)
+    posted = desk.post(game_id, seat, step, action.model_dump_json())
+    return "accepted" if posted else "duplicate"
