@@ -1,7 +1,10 @@
 """`arena leaderboard [DIR]`: ratings, win rates, deception metrics and costs of a set of games.
 
-Reads every replay under DIR (default `replays/`), reports each file it cannot use on
-stderr (one line each) and rates the rest. The table shows point estimates with their
+Reads every replay under DIR (default `replays/`), or only one tournament's games
+(`--tournament NAME` or a tournament file, whose schedule also says how many games are
+still to play). Only finished games that verify are rated (`arena validate`'s check,
+cached per file under `DIR/.arena/`); every file left out is reported on stderr (one
+line each) and counted by reason. The table shows point estimates with their
 intervals; `--csv` and `--json` write the full numbers (docs/metrics.md defines them).
 """
 
@@ -11,13 +14,16 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
-from arena.ratings.loader import load_games
+from arena.ratings.loader import GameSet, Reason, load_games
 from arena.ratings.metrics import AgentMetrics
 from arena.ratings.ratings import Skill, WinRate
 from arena.ratings.report import Report, build_report, to_csv, to_json
 from arena.rules.errors import ArenaError
+from arena.tournament import load_spec, schedule
 
 NONE = "-"
 """What a cell shows when there is no data (for example no belief reports)."""
@@ -32,7 +38,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=Path,
         default=Path("replays"),
         metavar="DIR",
-        help="directory of replays, searched recursively (default: replays)",
+        help="directory of replays, searched recursively (default: replays); "
+        "a tournament file (.yaml) here means --tournament FILE",
     )
     board.add_argument(
         "--csv", type=Path, default=None, metavar="FILE", help="also write one CSV row per agent"
@@ -57,9 +64,92 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "the intervals do not depend on it)",
     )
     board.add_argument(
-        "--tournament", default=None, metavar="NAME", help="only games of this tournament"
+        "--tournament",
+        default=None,
+        metavar="NAME|FILE",
+        help="only games of this tournament: its name, or its file (.yaml), whose "
+        "schedule also counts the games not played yet",
+    )
+    board.add_argument(
+        "--include-voided",
+        action="store_true",
+        help="also rate voided games (left out by default)",
+    )
+    board.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="verify every file again instead of using DIR/.arena/facts.sqlite",
     )
     board.set_defaults(handler=_leaderboard)
+
+
+REASON_TEXT: dict[Reason, str] = {
+    "unreadable": "unreadable",
+    "unverified": "failed verification",
+    "unfinished": "unfinished",
+    "duplicate": "duplicate",
+    "voided": "voided",
+}
+"""How each reason for leaving a file out is counted in the output."""
+LISTED_PER_REASON = 20
+"""Files listed on stderr per reason; the rest are counted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which games to rate: a directory, and optionally one tournament."""
+
+    directory: Path
+    tournament: str | None = None
+    scheduled: frozenset[str] | None = None
+    """The tournament file's game ids, when a file named the tournament."""
+
+
+def _is_spec(path: Path) -> bool:
+    return path.suffix in (".yaml", ".yml") and path.is_file()
+
+
+def selection(directory: Path, tournament: str | None) -> Selection:
+    """Resolve DIR and `--tournament` (a name, or a tournament file) to what is rated.
+
+    Raises:
+        ArenaError: an unreadable tournament file, or both DIR and --tournament naming one.
+    """
+    if _is_spec(directory):
+        if tournament is not None:
+            raise ArenaError(f"{directory} is a tournament file; give it or --tournament")
+        directory, tournament = Path("replays"), str(directory)
+    if tournament is None or not (
+        tournament.endswith((".yaml", ".yml")) or _is_spec(Path(tournament))
+    ):
+        return Selection(directory, tournament)
+    spec = load_spec(Path(tournament))
+    ids = frozenset(job.game_id for job in schedule(spec))
+    return Selection(directory, spec.name, ids)
+
+
+class Progress:
+    """Progress on a terminal (stderr): files verified, then the rating step."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+
+    def files(self, done: int, total: int) -> None:
+        """Called by the loader after each file."""
+        if self.enabled and (done == total or done % 20 == 0):
+            self.stream.write(f"\rreading and verifying replays: {done}/{total}\033[K")
+            self.stream.flush()
+
+    def step(self, text: str) -> None:
+        """Replace the progress line with `text`."""
+        if self.enabled:
+            self.stream.write(f"\r{text}\033[K")
+            self.stream.flush()
+
+    def done(self) -> None:
+        """Clear the progress line."""
+        self.step("")
 
 
 PARALLEL_WORK = 100_000
@@ -77,25 +167,77 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise ArenaError(f"--bootstrap must be 0 or more, not {args.bootstrap}")
     if args.jobs is not None and args.jobs < 1:
         raise ArenaError(f"--jobs must be 1 or more, not {args.jobs}")
-    found = load_games(args.directory, tournament=args.tournament)
-    for skipped in found.skipped:
-        print(f"skipped {skipped.message}", file=sys.stderr)
+    chosen = selection(args.directory, args.tournament)
+    progress = Progress(sys.stderr)
+    found = load_games(
+        chosen.directory,
+        tournament=chosen.tournament,
+        game_ids=chosen.scheduled,
+        include_voided=args.include_voided,
+        cache=not args.no_cache,
+        progress=progress.files,
+    )
+    progress.done()
+    _list_left_out(found)
     if not found.games:
-        which = f" of tournament {args.tournament!r}" if args.tournament else ""
-        extra = f" ({len(found.skipped)} files skipped)" if found.skipped else ""
-        raise ArenaError(f"{args.directory}: no finished replays{which} to rate{extra}")
+        which = f" of tournament {chosen.tournament!r}" if chosen.tournament else ""
+        extra = f" ({left_out_text(found)})" if found.skipped else ""
+        raise ArenaError(f"{chosen.directory}: no finished replays{which} to rate{extra}")
+    progress.step(f"rating {len(found.games)} games ({args.bootstrap} bootstrap resamples)…")
     report = build_report(
         found.games,
         bootstrap=args.bootstrap,
         seed=args.seed,
         skipped=found.skipped,
-        directory=str(args.directory),
+        directory=str(chosen.directory),
         workers=args.jobs or _auto_jobs(args.bootstrap * len(found.games)),
     )
+    progress.done()
+    print(rated_line(found, chosen))
     print(render(report))
     _write(args.csv, to_csv(report))
     _write(args.json, to_json(report))
     return 0
+
+
+def _list_left_out(found: GameSet) -> None:
+    listed: dict[Reason, int] = {}
+    for skipped in found.skipped:
+        listed[skipped.reason] = listed.get(skipped.reason, 0) + 1
+        if listed[skipped.reason] <= LISTED_PER_REASON:
+            print(f"skipped {skipped.message}", file=sys.stderr)
+    for reason, count in found.left_out().items():
+        if count > LISTED_PER_REASON:
+            more = count - LISTED_PER_REASON
+            print(f"skipped {more} more {REASON_TEXT[reason]} files", file=sys.stderr)
+
+
+def left_out_text(found: GameSet) -> str:
+    """`3 files left out: 1 unreadable, 2 failed verification` (empty if none)."""
+    counts = found.left_out()
+    if not counts:
+        return ""
+    parts = ", ".join(f"{n} {REASON_TEXT[reason]}" for reason, n in counts.items())
+    return f"{len(found.skipped)} files left out: {parts}"
+
+
+def rated_line(found: GameSet, chosen: Selection) -> str:
+    """What was rated: which tournament (or which mix of them), and what was left out."""
+    games = len(found.games)
+    if chosen.tournament is not None:
+        what = f"Rated {games} verified games of tournament {chosen.tournament}"
+        if chosen.scheduled is not None:
+            what += f" ({games} of {len(chosen.scheduled)} scheduled)"
+    else:
+        counts = [f"{name or '(none)'} {n}" for name, n in found.tournaments.items()]
+        what = f"Rated {games} verified games"
+        if len(counts) > 1:
+            what += f" from {len(counts)} tournaments together ({', '.join(counts)}; "
+            what += "rate one with --tournament)"
+        elif list(found.tournaments) not in ([], [""]):
+            what += f" of tournament {next(iter(found.tournaments))}"
+    left = left_out_text(found)
+    return f"{what}; {left} (listed on stderr)" if left else what
 
 
 def _write(path: Path | None, text: str) -> None:
@@ -239,6 +381,4 @@ def render(report: Report) -> str:
     ]
     if report.models:
         parts += ["", "Model usage", _models(report)]
-    if report.skipped:
-        parts += ["", f"{len(report.skipped)} files skipped (listed on stderr)"]
     return "\n".join(parts)

@@ -1,0 +1,197 @@
+"""The leaderboard rates only games that verify, survives corrupt files, and caches per file."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.agents.base import Agent
+from arena.agents.bot import BotAgent
+from arena.cli import main
+from arena.commands.leaderboard import Progress
+from arena.match import new_header, run_game
+from arena.ratings.cache import FactsCache
+from arena.ratings.loader import load_games
+from arena.rules.config import GameConfig
+
+
+def play(directory: Path, count: int, tournament: str | None = None, start: int = 0) -> None:
+    async def play_all() -> None:
+        for i in range(start, start + count):
+            agents: dict[int, Agent] = {s: BotAgent(seed=100 * i + s) for s in range(1, 10)}
+            name = f"{tournament or 'game'}-{i}"
+            header = new_header(name, GameConfig(board="std9"), i, agents, tournament=tournament)
+            await run_game(header, agents, directory / f"{name}.jsonl")
+
+    asyncio.run(play_all())
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    directory = tmp_path_factory.mktemp("games")
+    play(directory, 5)
+    return directory
+
+
+def copy_games(games: Path, tmp_path: Path) -> Path:
+    directory = tmp_path / "replays"
+    shutil.copytree(games, directory, ignore=shutil.ignore_patterns(".arena"))
+    return directory
+
+
+def flip_winner(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["result"]["winner"] = "wolves" if header["result"]["winner"] != "wolves" else "good"
+    lines[0] = json.dumps(header, ensure_ascii=False) + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def edit_speech(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    number = next(i for i, line in enumerate(lines) if '"kind":"spoke"' in line)
+    obj = json.loads(lines[number])
+    obj["event"]["text"] = "I am the seer and seat 4 is a wolf."
+    lines[number] = json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def test_files_that_validate_rejects_are_left_out_and_counted(
+    games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = copy_games(games, tmp_path)
+    flip_winner(directory / "game-0.jsonl")
+    edit_speech(directory / "game-1.jsonl")
+
+    code = main(["leaderboard", str(directory), "--bootstrap", "0"])
+
+    captured = capsys.readouterr()
+    assert code == 0
+    err = captured.err.splitlines()
+    assert any("game-0.jsonl:1: header says" in line for line in err)
+    assert any("game-1.jsonl:" in line and "the log was altered" in line for line in err)
+    assert "Rated 3 verified games" in captured.out
+    assert "2 files left out: 2 failed verification" in captured.out
+    assert "3 games from" in captured.out
+
+
+def test_a_corrupt_replay_is_skipped_with_its_file_and_the_rest_rated(
+    games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = copy_games(games, tmp_path)
+    body = (directory / "game-0.jsonl").read_bytes().splitlines(keepends=True)
+    (directory / "bad-utf8.jsonl").write_bytes(
+        body[0].replace(b"game-0", b"bad-utf8") + body[1][:-2] + b"\xff\xfe\n" + b"".join(body[2:])
+    )
+    deep = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+    (directory / "deep.jsonl").write_bytes(
+        body[0].replace(b"game-0", b"deep") + deep + b"".join(body[1:])
+    )
+
+    code = main(["leaderboard", str(directory), "--bootstrap", "0"])
+
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    err = captured.err.splitlines()
+    assert len(err) == 2
+    assert any(line.startswith(f"skipped {directory / 'bad-utf8.jsonl'}:") for line in err)
+    assert any(line.startswith(f"skipped {directory / 'deep.jsonl'}:") for line in err)
+    assert "Traceback" not in captured.err
+    assert "Rated 5 verified games" in captured.out
+    assert "2 files left out: 2 unreadable" in captured.out
+
+
+def test_second_read_comes_from_the_cache_and_a_changed_file_is_verified_again(
+    games: Path, tmp_path: Path
+) -> None:
+    directory = copy_games(games, tmp_path)
+    location = tmp_path / "facts.sqlite"
+
+    cold = FactsCache(location)
+    first = load_games(directory, cache=cold)
+    assert (cold.hits, cold.misses) == (0, 5)
+    cold.close()
+
+    warm = FactsCache(location)
+    second = load_games(directory, cache=warm)
+    assert (warm.hits, warm.misses) == (5, 0)
+    assert second.games == first.games
+    warm.close()
+
+    flip_winner(directory / "game-2.jsonl")
+    shutil.copy(directory / "game-3.jsonl", directory / "moved.jsonl")
+    os.utime(directory / "game-4.jsonl", ns=(1, 1))  # touched: same bytes, another mtime
+    again = FactsCache(location)
+    third = load_games(directory, cache=again)
+    assert again.misses == 1  # only the edited file is verified again
+    assert again.hits == 5
+    assert len(third.games) == 4
+    assert {s.reason for s in third.skipped} == {"unverified", "duplicate"}
+    again.close()
+
+
+def test_the_folder_cache_lives_hidden_in_the_folder(games: Path, tmp_path: Path) -> None:
+    directory = copy_games(games, tmp_path)
+    load_games(directory)
+    assert (directory / ".arena" / "facts.sqlite").is_file()
+    assert len(load_games(directory).games) == 5  # the cache is never read as a replay
+
+
+def test_a_folder_without_room_for_the_cache_still_rates(games: Path, tmp_path: Path) -> None:
+    directory = copy_games(games, tmp_path)
+    (directory / ".arena").write_text("in the way")  # the cache directory cannot be made
+    assert FactsCache.for_folder(directory).location is None
+    assert len(load_games(directory).games) == 5
+
+
+def test_tournament_file_selects_its_games_and_counts_the_schedule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replays = tmp_path / "replays"
+    spec = tmp_path / "cup.yaml"
+    spec.write_text("name: cup\nagents: {a: bot, b: random}\nboards: [std9]\n")
+    assert main(["tournament", "run", str(spec), "--replays", str(replays), "--workers", "2"]) == 0
+    play(replays, 2, tournament="other")
+    play(replays, 1)
+    capsys.readouterr()
+
+    assert main(["leaderboard", str(replays), "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Rated 7 verified games from 3 tournaments together" in out
+    assert "(none) 1, cup 4, other 2" in out
+
+    spec.write_text("name: cup\nagents: {a: bot, b: random}\nboards: [std9]\ngames_per_pairing: 3")
+    assert main(["leaderboard", str(replays), "--tournament", str(spec), "--bootstrap", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Rated 4 verified games of tournament cup (4 of 6 scheduled)" in out
+    assert "4 games from" in out
+
+    assert main(["leaderboard", str(replays), "--tournament", "other", "--bootstrap", "0"]) == 0
+    assert "Rated 2 verified games of tournament other" in capsys.readouterr().out
+
+    assert main(["leaderboard", str(replays), "--tournament", str(tmp_path / "no.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no.yaml: cannot read" in err
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_shown_on_a_terminal_only(games: Path, tmp_path: Path) -> None:
+    directory = copy_games(games, tmp_path)
+    for name in range(20):
+        shutil.copy(directory / "game-0.jsonl", directory / f"dup-{name}.jsonl")
+    terminal, pipe = Terminal(), io.StringIO()
+    load_games(directory, progress=Progress(terminal).files)
+    load_games(directory, progress=Progress(pipe).files)
+    assert "reading and verifying replays: 25/25" in terminal.getvalue()
+    assert "reading and verifying replays: 20/25" in terminal.getvalue()
+    assert pipe.getvalue() == ""
