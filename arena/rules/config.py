@@ -87,6 +87,10 @@ class RuleSet(BaseModel):
     """001: an explosion in the withdrawal step (退水環節) loses the badge at once."""
     exploded_wolf_joins_knife: bool = False
     """The wolf who exploded that day joins the night's knife (001 自爆狼參與夜間指刀; 003)."""
+    flipped_idiot_exile: Literal["not_a_target", "dies"] = "not_a_target"
+    """A flipped idiot in a later vote: no longer a legal exile target, so the wolves must
+    knife him (001:205 即要追刀, 003:92), or a legal target who dies when voted out again
+    (000:6 愚者第一次被投出時翻牌免死: the flip saves him the first time only)."""
     hunter_shoots_when_taken_by_wwk: bool = True
     """000's table: yes; 003: a hunter taken by the white wolf king cannot shoot."""
     wolf_king_shoots_on_explode: bool = False
@@ -166,6 +170,7 @@ _SITE = dict(
     sheriff_order_anchor="death",
     order_without_sheriff="after_last_death",
     knife_first=False,
+    flipped_idiot_exile="dies",
 )
 _CLASSIC = dict(
     knife_decision="unanimous",

@@ -7,8 +7,9 @@
   more are tied); they defend; everyone votes again (defenders too); a tie goes to PK and a
   re-vote by the others; a tie again is settled by lots.
 
-Every voter's ballot is public once all are in. A flipped idiot neither votes nor can be
-voted out (003: the wolves must knife him at night). A first round in which nobody votes
+Every voter's ballot is public once all are in. A flipped idiot never votes, and cannot be
+voted out (003: the wolves must knife him at night) except under `flipped_idiot_exile=
+"dies"` (000: the flip saves him the first time only). A first round in which nobody votes
 exiles nobody.
 """
 
@@ -29,7 +30,7 @@ def exile_vote(t: Table) -> Flow[SeatId | None]:
     A self-explosion during a PK or defence speech ends the day (returns None).
     """
     voters = _voters(t)
-    targets = tuple(s for s in t.state.present() if s not in t.state.revealed_idiots)
+    targets = tuple(s for s in t.state.present() if can_be_exiled(t, s))
     first_ballot: ev.Ballot = "nomination" if t.rules.exile_nomination else "exile"
     top = yield from ballot(t, voters, targets, first_ballot, DecisionKind.VOTE)
     if not top:
@@ -53,6 +54,11 @@ def exile_vote(t: Table) -> Flow[SeatId | None]:
     if len(top) == 1:
         return top[0]
     return _second_tie(t, top) if t.rules.exile_second_tie == "lots" else None
+
+
+def can_be_exiled(t: Table, seat: SeatId) -> bool:
+    """A flipped idiot is a legal exile target only where `flipped_idiot_exile="dies"`."""
+    return seat not in t.state.revealed_idiots or t.rules.flipped_idiot_exile == "dies"
 
 
 def _voters(t: Table) -> tuple[SeatId, ...]:
