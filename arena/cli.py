@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from arena import __version__
 from arena.rules.errors import ArenaError
 
 COMMAND_MODULES = (
@@ -24,11 +25,35 @@ COMMAND_MODULES = (
 """Modules that add subcommands, in help order."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Shows each option's default, unless its help already says it or there is none."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if "default" in text or not action.option_strings or _no_default(default):
+            return text
+        return f"{text} (default: {default})"
+
+
+def _no_default(value: object) -> bool:
+    return value is None or value is False or value == [] or value == argparse.SUPPRESS
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """`argparse` with `HelpFormatter` for the parser and every subcommand's parser."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
 def parser() -> argparse.ArgumentParser:
     """The full argument parser."""
-    top = argparse.ArgumentParser(
+    top = ArgumentParser(
         prog="arena", description="Werewolf Arena: language models playing Werewolf (狼人杀)."
     )
+    top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -2,297 +2,57 @@
 
 A transcript is a projection of the log through `observe`; it never sees an event the
 viewer could not, so the terminal, prompts and the dashboard can all use it safely.
+
+Each event kind has one small renderer below, registered with `@_renders`; every word
+comes from the display catalog (`arena.text`). Lines hold player text as written: a
+terminal shows them through `arena.text.inert`, a prompt sends them as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from arena.rules import events as ev
 from arena.rules.actions import Claims
+from arena.rules.boards import BOARDS
 from arena.rules.observation import Observation, Seen
 from arena.rules.roles import spec
-from arena.rules.types import DeathCause, Phase, Role, SeatId
+from arena.rules.types import Role, SeatId, Winner
+from arena.text import Lang, t
 
-Lang = Literal["zh", "en"]
+__all__ = [
+    "Lang",
+    "claims_text",
+    "defaulted_text",
+    "numbered",
+    "reason_text",
+    "render",
+    "role_name",
+    "seat",
+    "seats",
+    "transcript",
+]
 
-_PHASE = {
-    "zh": {
-        Phase.NIGHT: "第{d}夜",
-        Phase.SHERIFF_ELECTION: "第{d}天 · 警長競選",
-        Phase.ANNOUNCEMENT: "第{d}天 · 天亮了",
-        Phase.SPEECHES: "第{d}天 · 發言",
-        Phase.VOTE: "第{d}天 · 放逐投票",
-        Phase.GAME_OVER: "遊戲結束",
-    },
-    "en": {
-        Phase.NIGHT: "Night {d}",
-        Phase.SHERIFF_ELECTION: "Day {d} · sheriff election",
-        Phase.ANNOUNCEMENT: "Day {d} · dawn",
-        Phase.SPEECHES: "Day {d} · speeches",
-        Phase.VOTE: "Day {d} · exile vote",
-        Phase.GAME_OVER: "Game over",
-    },
-}
-_CONTEXT = {
-    "zh": {
-        "sheriff": "競選發言",
-        "sheriff_pk": "警長PK發言",
-        "day": "發言",
-        "pk": "PK發言",
-        "defence": "辯護",
-        "last_words": "遺言",
-    },
-    "en": {
-        "sheriff": "campaign",
-        "sheriff_pk": "sheriff PK",
-        "day": "speech",
-        "pk": "PK",
-        "defence": "defence",
-        "last_words": "last words",
-    },
-}
-_CAUSE = {
-    "zh": {
-        DeathCause.KNIFE: "被刀",
-        DeathCause.POISON: "被毒",
-        DeathCause.EXILE: "被放逐",
-        DeathCause.SHOT: "被槍殺",
-        DeathCause.TAKEN: "被白狼王帶走",
-        DeathCause.EXPLODED: "自爆",
-    },
-    "en": {
-        DeathCause.KNIFE: "knifed",
-        DeathCause.POISON: "poisoned",
-        DeathCause.EXILE: "exiled",
-        DeathCause.SHOT: "shot",
-        DeathCause.TAKEN: "taken by the white wolf king",
-        DeathCause.EXPLODED: "exploded",
-    },
-}
+R = TypeVar("R", bound=Callable[..., "str | None"])
+
+RENDERERS: dict[type[Any], Callable[[Any, Lang], str | None]] = {}
+"""The renderer of each event kind (a test checks that every kind of `ev.Event` has one)."""
 
 
-_REASON_ZH = {
-    "every wolf is dead": "狼人全部出局",
-    "the wolves killed every god or every villager": "屠邊：神職或平民全部出局",
-    "the wolves took the town": "屠城",
-    "the knife landed first (狼刀在先)": "狼刀在先",
-}
+def _renders(*kinds: type[Any]) -> Callable[[R], R]:
+    def register(fn: R) -> R:
+        for kind in kinds:
+            RENDERERS[kind] = fn
+        return fn
+
+    return register
 
 
-def reason_text(reason: str, lang: Lang) -> str:
-    """The game-end reason in the transcript's language (the log keeps the English one)."""
-    if lang == "en":
-        return reason
-    if reason.startswith("no winner after "):
-        return f"{reason.removeprefix('no winner after ').split()[0]}天後仍無勝負"
-    return _REASON_ZH.get(reason, reason)
-
-
-def role_name(role: Role, lang: Lang) -> str:
-    """The role's display name."""
-    return spec(role).zh if lang == "zh" else spec(role).en
-
-
-def seat(n: SeatId | None, lang: Lang) -> str:
-    """`3號` / `#3`, or `—` for nobody."""
-    if n is None:
-        return "無" if lang == "zh" else "nobody"
-    return f"{n}號" if lang == "zh" else f"#{n}"
-
-
-def seats(ns: Iterable[SeatId], lang: Lang) -> str:
-    """A list of seats."""
-    items = [seat(n, lang) for n in ns]
-    return ("、" if lang == "zh" else ", ").join(items) or ("無" if lang == "zh" else "none")
-
-
-def claims_text(claims: Claims, lang: Lang) -> str:
-    """The structured part of a speech, compactly."""
-    parts = []
-    if claims.role is not None:
-        parts.append(("自稱" if lang == "zh" else "claims ") + role_name(claims.role, lang))
-    for c in claims.checks:
-        verdict = (
-            ("查殺" if c.is_wolf else "金水") if lang == "zh" else ("wolf" if c.is_wolf else "good")
-        )
-        parts.append(f"{seat(c.seat, lang)} {verdict}")
-    if claims.suspects:
-        parts.append(("懷疑 " if lang == "zh" else "suspects ") + seats(claims.suspects, lang))
-    if claims.trusts:
-        parts.append(("相信 " if lang == "zh" else "trusts ") + seats(claims.trusts, lang))
-    return f" [{'; '.join(parts)}]" if parts else ""
-
-
-def render(event: ev.Event, lang: Lang = "en") -> str | None:  # noqa: C901 - a flat table
+def render(event: ev.Event, lang: Lang = "en") -> str | None:
     """One line for `event`, or None for events that only carry state."""
-    zh = lang == "zh"
-    match event:
-        case ev.PhaseStarted(phase=phase, day=day):
-            return f"── {_PHASE[lang][phase].format(d=day)} ──"
-        case ev.GameStarted(board=board, seats=n):
-            return f"{board}：{n}人局" if zh else f"Board {board}, {n} players"
-        case ev.RolesDealt(roles=roles) | ev.RolesRevealed(roles=roles):
-            cards = ", ".join(
-                f"{seat(i, lang)} {role_name(r, lang)}" for i, r in enumerate(roles, 1)
-            )
-            return ("底牌：" if zh else "Roles: ") + cards
-        case ev.RoleAssigned(seat=s, role=r):
-            return (
-                f"{seat(s, lang)} 的身份是 {role_name(r, lang)}"
-                if zh
-                else (f"{seat(s, lang)} is the {role_name(r, lang)}")
-            )
-        case ev.WolvesMet(seats=ws):
-            return f"狼隊：{seats(ws, lang)}" if zh else f"The wolves are {seats(ws, lang)}"
-        case ev.GuardProtected(seat=s, target=t):
-            return (
-                f"守衛 {seat(s, lang)} 守護 {seat(t, lang)}"
-                if zh
-                else (f"Guard {seat(s, lang)} protects {seat(t, lang)}")
-            )
-        case ev.WolfWhispered(seat=s, text=text):
-            return f"[狼隊] {seat(s, lang)}：{text}" if zh else f"[wolves] {seat(s, lang)}: {text}"
-        case ev.KnifeNominated(seat=s, target=t, round=r):
-            return (
-                f"[狼隊] {seat(s, lang)} 第{r}輪指刀 {seat(t, lang)}"
-                if zh
-                else (f"[wolves] {seat(s, lang)} nominates {seat(t, lang)} (round {r})")
-            )
-        case ev.KnifeChosen(target=t, how=how):
-            return (
-                f"[狼隊] 今晚刀口：{seat(t, lang)}（{how}）"
-                if zh
-                else (f"[wolves] tonight's knife: {seat(t, lang)} ({how})")
-            )
-        case ev.KnifeShownToWitch(target=t):
-            return (
-                f"女巫看到今晚倒牌的是 {seat(t, lang)}"
-                if zh
-                else (f"The witch is shown tonight's victim: {seat(t, lang)}")
-            )
-        case ev.WitchActed(saved=saved, poisoned=poisoned):
-            if saved is None and poisoned is None:
-                return "女巫沒有用藥" if zh else "The witch uses no potion"
-            if saved is not None:
-                return (
-                    f"女巫救了 {seat(saved, lang)}"
-                    if zh
-                    else f"The witch saves {seat(saved, lang)}"
-                )
-            return (
-                f"女巫毒了 {seat(poisoned, lang)}"
-                if zh
-                else f"The witch poisons {seat(poisoned, lang)}"
-            )
-        case ev.SeerChecked(target=t, is_wolf=w):
-            verdict = ("狼人" if w else "好人") if zh else ("a wolf" if w else "good")
-            return (
-                f"預言家查驗 {seat(t, lang)}：{verdict}"
-                if zh
-                else (f"The seer checks {seat(t, lang)}: {verdict}")
-            )
-        case ev.SkillStatusTold(seat=s, usable=u):
-            return (
-                f"{seat(s, lang)} 的技能狀態：{'可用' if u else '不可用'}"
-                if zh
-                else (f"{seat(s, lang)}'s skill is {'usable' if u else 'disabled'}")
-            )
-        case ev.PlayerDied(seat=s, cause=c):
-            return (
-                f"（{seat(s, lang)} {_CAUSE[lang][c]}）"
-                if zh
-                else f"({seat(s, lang)} {_CAUSE[lang][c]})"
-            )
-        case ev.DeathsAnnounced(seats=ds):
-            if not ds:
-                return "昨夜是平安夜" if zh else "Nobody died last night"
-            return f"{seats(ds, lang)} 出局" if zh else f"Out: {seats(ds, lang)}"
-        case ev.SheriffCandidates(seats=cs):
-            return f"上警：{seats(cs, lang)}" if zh else f"Running for sheriff: {seats(cs, lang)}"
-        case ev.SpeakingOrderSet(order=order, context=ctx):
-            return (
-                f"{_CONTEXT[lang][ctx]}順序：{seats(order, lang)}"
-                if zh
-                else (f"{_CONTEXT[lang][ctx]} order: {seats(order, lang)}")
-            )
-        case ev.Spoke(seat=s, text=text, claims=claims, context=ctx):
-            body = text.strip() or ("（沒有發言）" if zh else "(says nothing)")
-            return (
-                f"{seat(s, lang)}（{_CONTEXT[lang][ctx]}）：{body}{claims_text(claims, lang)}"
-                if zh
-                else (f"{seat(s, lang)} ({_CONTEXT[lang][ctx]}): {body}{claims_text(claims, lang)}")
-            )
-        case ev.SelfExploded(seat=s):
-            return f"{seat(s, lang)} 自爆！" if zh else f"{seat(s, lang)} self-explodes!"
-        case ev.SheriffWithdrew(seats=ws):
-            return f"退水：{seats(ws, lang)}" if zh else f"Withdrew: {seats(ws, lang)}"
-        case ev.VoteCast(voter=v, target=t, weight=w):
-            mark = f" ×{w:g}" if w != 1 else ""
-            return (
-                f"{seat(v, lang)}{mark} 投 {seat(t, lang) if t else '棄票'}"
-                if zh
-                else (f"{seat(v, lang)}{mark} votes {seat(t, lang) if t else 'abstain'}")
-            )
-        case ev.VotesCounted(tally=tally, leaders=leaders):
-            counts = ", ".join(f"{seat(s, lang)}:{n:g}" for s, n in tally) or "-"
-            return (
-                f"計票 {counts}；最高 {seats(leaders, lang)}"
-                if zh
-                else (f"Tally {counts}; leading {seats(leaders, lang)}")
-            )
-        case ev.TieBroken(among=among, chosen=chosen):
-            return (
-                f"平票抽籤（{seats(among, lang)}）：{seats(chosen, lang)}"
-                if zh
-                else (f"Lots among {seats(among, lang)}: {seats(chosen, lang)}")
-            )
-        case ev.SheriffElected(seat=s):
-            return f"{seat(s, lang)} 當選警長" if zh else f"{seat(s, lang)} is elected sheriff"
-        case ev.SheriffElectionPostponed():
-            return "警長競選延到明天" if zh else "The sheriff election moves to tomorrow"
-        case ev.BadgeLost(reason=reason):
-            return f"警徽流失（{reason}）" if zh else f"The badge is lost ({reason})"
-        case ev.BadgePassed(seat=s, to=to):
-            return (
-                f"{seat(s, lang)} 把警徽移交給 {seat(to, lang)}"
-                if zh
-                else (f"{seat(s, lang)} passes the badge to {seat(to, lang)}")
-            )
-        case ev.ExileRecommended(seat=s, targets=ts):
-            return (
-                f"警長 {seat(s, lang)} 歸票 {seats(ts, lang)}"
-                if zh
-                else (f"Sheriff {seat(s, lang)} recommends exiling {seats(ts, lang)}")
-            )
-        case ev.PlayerExiled(seat=s):
-            return f"{seat(s, lang)} 被放逐" if zh else f"{seat(s, lang)} is exiled"
-        case ev.IdiotRevealed(seat=s):
-            return (
-                f"{seat(s, lang)} 翻牌：白痴，免於放逐"
-                if zh
-                else (f"{seat(s, lang)} flips: the idiot, spared from exile")
-            )
-        case ev.PlayerShot(seat=s, role=r, target=t):
-            return (
-                f"{role_name(r, lang)} {seat(s, lang)} 帶走 {seat(t, lang)}"
-                if zh
-                else (f"The {role_name(r, lang)} {seat(s, lang)} takes {seat(t, lang)}")
-            )
-        case ev.ActionDefaulted(seat=s, decision=d, reason=reason):
-            return (
-                f"（{seat(s, lang)} 的 {d} 採用預設：{reason}）"
-                if zh
-                else (f"({seat(s, lang)}'s {d} defaulted: {reason})")
-            )
-        case ev.GameEnded(winner=w, reason=reason):
-            text = reason_text(reason, lang)
-            if w.value == "draw":
-                return f"遊戲結束：和局（{text}）" if zh else f"Game over: a draw ({text})"
-            side = "好人" if w.value == "good" else "狼人"
-            return f"遊戲結束：{side}勝利（{text}）" if zh else f"Game over: {w.value} win ({text})"
-    return None
+    renderer = RENDERERS.get(type(event))
+    return renderer(event, lang) if renderer is not None else None
 
 
 def transcript(observation: Observation, lang: Lang = "en") -> list[str]:
@@ -303,3 +63,296 @@ def transcript(observation: Observation, lang: Lang = "en") -> list[str]:
 def numbered(seen: Iterable[Seen], lang: Lang = "en") -> list[tuple[int, str]]:
     """(event index, line) pairs, for views that let the reader scrub by step."""
     return [(s.seq, line) for s in seen if (line := render(s.event, lang)) is not None]
+
+
+# -- words shared by many lines ---------------------------------------------------------
+
+
+def role_name(role: Role, lang: Lang) -> str:
+    """The role's display name (names are part of each role's rules data, `RoleSpec`)."""
+    return spec(role).zh if lang == "zh" else spec(role).en
+
+
+def seat(n: SeatId | None, lang: Lang) -> str:
+    """`3號` / `#3`, or `無` / `nobody` for nobody."""
+    return t("seat.nobody", lang) if n is None else t("seat.one", lang, n=n)
+
+
+def seats(ns: Iterable[SeatId], lang: Lang) -> str:
+    """A list of seats, or `無` / `none`."""
+    return t("seat.sep", lang).join(seat(n, lang) for n in ns) or t("seat.none", lang)
+
+
+def claims_text(claims: Claims, lang: Lang) -> str:
+    """The structured part of a speech, compactly (empty when it claims nothing)."""
+    parts = []
+    if claims.role is not None:
+        parts.append(t("claim.role", lang, role=role_name(claims.role, lang)))
+    for c in claims.checks:
+        verdict = t("claim.wolf" if c.is_wolf else "claim.good", lang)
+        parts.append(t("claim.check", lang, seat=seat(c.seat, lang), verdict=verdict))
+    if claims.suspects:
+        parts.append(t("claim.suspects", lang, seats=seats(claims.suspects, lang)))
+    if claims.trusts:
+        parts.append(t("claim.trusts", lang, seats=seats(claims.trusts, lang)))
+    return t("claim.wrap", lang, parts=t("claim.sep", lang).join(parts)) if parts else ""
+
+
+_END_REASONS = {
+    "every wolf is dead": "end.wolves_dead",
+    "the wolves killed every god or every villager": "end.side",
+    "the wolves took the town": "end.city",
+    "the knife landed first (狼刀在先)": "end.knife_first",
+}
+"""The referee's game-end reasons (the log keeps them in English) and their catalog keys."""
+
+
+def reason_text(reason: str, lang: Lang) -> str:
+    """The game-end reason in `lang`; a reason the catalog does not know is shown as is."""
+    if reason.startswith("no winner after ") and reason.endswith(" days"):
+        days = reason.removeprefix("no winner after ").removesuffix(" days")
+        return t("end.day_limit", lang, days=days)
+    key = _END_REASONS.get(reason)
+    return t(key, lang) if key is not None else reason
+
+
+def defaulted_text(reason: str, lang: Lang) -> str:
+    """Why a decision was defaulted, in `lang`, from the match runner's English wording.
+
+    The runner's own phrases are translated; the last error it quotes (a model's parse
+    error, the referee's illegality message) is diagnostic text and stays as recorded.
+    """
+    if reason == "game time limit reached":
+        return t("defaulted.time_limit", lang)
+    head, sep, feedback = reason.partition(" tries: ")
+    if sep and head.startswith("after ") and head.removeprefix("after ").isdigit():
+        n = head.removeprefix("after ")
+        return t("defaulted.after_tries", lang, n=n, feedback=_feedback_text(feedback, lang))
+    return reason
+
+
+def _feedback_text(feedback: str, lang: Lang) -> str:
+    if feedback == "no action in the reply":
+        return t("defaulted.no_action", lang)
+    if feedback.startswith("no answer within ") and feedback.endswith(" s"):
+        seconds = feedback.removeprefix("no answer within ").removesuffix(" s")
+        return t("defaulted.no_answer", lang, seconds=seconds)
+    return feedback
+
+
+# -- one renderer per event kind ---------------------------------------------------------
+
+
+@_renders(ev.PhaseStarted)
+def _phase_started(e: ev.PhaseStarted, lang: Lang) -> str:
+    return t("event.phase_started", lang, phase=t(f"phase.{e.phase.value}", lang, day=e.day))
+
+
+@_renders(ev.GameStarted)
+def _game_started(e: ev.GameStarted, lang: Lang) -> str:
+    board = BOARDS.get(e.board)
+    name = e.board if board is None else board.zh if lang == "zh" else board.en
+    return t("event.game_started", lang, board=name, seats=e.seats)
+
+
+@_renders(ev.RolesDealt, ev.RolesRevealed)
+def _roles(e: ev.RolesDealt | ev.RolesRevealed, lang: Lang) -> str:
+    cards = t("event.card_sep", lang).join(
+        t("event.card", lang, seat=seat(i, lang), role=role_name(r, lang))
+        for i, r in enumerate(e.roles, 1)
+    )
+    return t("event.roles", lang, cards=cards)
+
+
+@_renders(ev.RoleAssigned)
+def _role_assigned(e: ev.RoleAssigned, lang: Lang) -> str:
+    return t("event.role_assigned", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))
+
+
+@_renders(ev.WolvesMet)
+def _wolves_met(e: ev.WolvesMet, lang: Lang) -> str:
+    return t("event.wolves_met", lang, seats=seats(e.seats, lang))
+
+
+@_renders(ev.GuardProtected)
+def _guard_protected(e: ev.GuardProtected, lang: Lang) -> str:
+    return t("event.guard_protected", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.WolfWhispered)
+def _wolf_whispered(e: ev.WolfWhispered, lang: Lang) -> str:
+    return t("event.wolf_whispered", lang, seat=seat(e.seat, lang), text=e.text)
+
+
+@_renders(ev.KnifeNominated)
+def _knife_nominated(e: ev.KnifeNominated, lang: Lang) -> str:
+    target = seat(e.target, lang)
+    return t("event.knife_nominated", lang, seat=seat(e.seat, lang), target=target, round=e.round)
+
+
+@_renders(ev.KnifeChosen)
+def _knife_chosen(e: ev.KnifeChosen, lang: Lang) -> str:
+    how = t(f"knife_how.{e.how}", lang)
+    return t("event.knife_chosen", lang, target=seat(e.target, lang), how=how)
+
+
+@_renders(ev.KnifeShownToWitch)
+def _knife_shown(e: ev.KnifeShownToWitch, lang: Lang) -> str:
+    return t("event.knife_shown_to_witch", lang, target=seat(e.target, lang))
+
+
+@_renders(ev.WitchActed)
+def _witch_acted(e: ev.WitchActed, lang: Lang) -> str:
+    if e.saved is not None:
+        return t("event.witch_saved", lang, target=seat(e.saved, lang))
+    if e.poisoned is not None:
+        return t("event.witch_poisoned", lang, target=seat(e.poisoned, lang))
+    return t("event.witch_passed", lang)
+
+
+@_renders(ev.SeerChecked)
+def _seer_checked(e: ev.SeerChecked, lang: Lang) -> str:
+    verdict = t("verdict.wolf" if e.is_wolf else "verdict.good", lang)
+    return t("event.seer_checked", lang, target=seat(e.target, lang), verdict=verdict)
+
+
+@_renders(ev.SkillStatusTold)
+def _skill_status(e: ev.SkillStatusTold, lang: Lang) -> str:
+    status = t("skill.usable" if e.usable else "skill.disabled", lang)
+    return t("event.skill_status_told", lang, seat=seat(e.seat, lang), status=status)
+
+
+@_renders(ev.PlayerDied)
+def _player_died(e: ev.PlayerDied, lang: Lang) -> str:
+    cause = t(f"cause.{e.cause.value}", lang)
+    return t("event.player_died", lang, seat=seat(e.seat, lang), cause=cause)
+
+
+@_renders(ev.DeathsAnnounced)
+def _deaths_announced(e: ev.DeathsAnnounced, lang: Lang) -> str:
+    if not e.seats:
+        return t("event.no_deaths", lang)
+    return t("event.deaths_announced", lang, seats=seats(e.seats, lang))
+
+
+@_renders(ev.SheriffCandidates)
+def _sheriff_candidates(e: ev.SheriffCandidates, lang: Lang) -> str:
+    return t("event.sheriff_candidates", lang, seats=seats(e.seats, lang))
+
+
+@_renders(ev.SpeakingOrderSet)
+def _speaking_order(e: ev.SpeakingOrderSet, lang: Lang) -> str:
+    context = t(f"speech.{e.context}", lang)
+    return t("event.speaking_order_set", lang, context=context, seats=seats(e.order, lang))
+
+
+@_renders(ev.Spoke)
+def _spoke(e: ev.Spoke, lang: Lang) -> str:
+    return t(
+        "event.spoke",
+        lang,
+        seat=seat(e.seat, lang),
+        context=t(f"speech.{e.context}", lang),
+        text=e.text.strip() or t("event.silent", lang),
+        claims=claims_text(e.claims, lang),
+    )
+
+
+@_renders(ev.SelfExploded)
+def _self_exploded(e: ev.SelfExploded, lang: Lang) -> str:
+    return t("event.self_exploded", lang, seat=seat(e.seat, lang))
+
+
+@_renders(ev.SheriffWithdrew)
+def _sheriff_withdrew(e: ev.SheriffWithdrew, lang: Lang) -> str:
+    return t("event.sheriff_withdrew", lang, seats=seats(e.seats, lang))
+
+
+@_renders(ev.VoteCast)
+def _vote_cast(e: ev.VoteCast, lang: Lang) -> str:
+    weight = t("event.vote_weight", lang, weight=f"{e.weight:g}") if e.weight != 1 else ""
+    target = seat(e.target, lang) if e.target else t("event.abstain", lang)
+    return t("event.vote_cast", lang, voter=seat(e.voter, lang), weight=weight, target=target)
+
+
+@_renders(ev.VotesCounted)
+def _votes_counted(e: ev.VotesCounted, lang: Lang) -> str:
+    counts = t("event.tally_sep", lang).join(
+        t("event.tally", lang, seat=seat(s, lang), votes=f"{n:g}") for s, n in e.tally
+    )
+    leaders = seats(e.leaders, lang)
+    return t(
+        "event.votes_counted", lang, counts=counts or t("event.no_tally", lang), leaders=leaders
+    )
+
+
+@_renders(ev.TieBroken)
+def _tie_broken(e: ev.TieBroken, lang: Lang) -> str:
+    return t("event.tie_broken", lang, among=seats(e.among, lang), chosen=seats(e.chosen, lang))
+
+
+@_renders(ev.SheriffElected)
+def _sheriff_elected(e: ev.SheriffElected, lang: Lang) -> str:
+    return t("event.sheriff_elected", lang, seat=seat(e.seat, lang))
+
+
+@_renders(ev.SheriffElectionPostponed)
+def _sheriff_postponed(e: ev.SheriffElectionPostponed, lang: Lang) -> str:
+    return t("event.sheriff_election_postponed", lang)
+
+
+@_renders(ev.BadgeLost)
+def _badge_lost(e: ev.BadgeLost, lang: Lang) -> str:
+    return t("event.badge_lost", lang, reason=t(f"badge_lost.{e.reason}", lang))
+
+
+@_renders(ev.BadgePassed)
+def _badge_passed(e: ev.BadgePassed, lang: Lang) -> str:
+    return t("event.badge_passed", lang, seat=seat(e.seat, lang), target=seat(e.to, lang))
+
+
+@_renders(ev.ExileRecommended)
+def _exile_recommended(e: ev.ExileRecommended, lang: Lang) -> str:
+    return t(
+        "event.exile_recommended", lang, seat=seat(e.seat, lang), targets=seats(e.targets, lang)
+    )
+
+
+@_renders(ev.PlayerExiled)
+def _player_exiled(e: ev.PlayerExiled, lang: Lang) -> str:
+    return t("event.player_exiled", lang, seat=seat(e.seat, lang))
+
+
+@_renders(ev.IdiotRevealed)
+def _idiot_revealed(e: ev.IdiotRevealed, lang: Lang) -> str:
+    return t("event.idiot_revealed", lang, seat=seat(e.seat, lang))
+
+
+@_renders(ev.PlayerShot)
+def _player_shot(e: ev.PlayerShot, lang: Lang) -> str:
+    return t(
+        "event.player_shot",
+        lang,
+        role=role_name(e.role, lang),
+        seat=seat(e.seat, lang),
+        target=seat(e.target, lang),
+    )
+
+
+@_renders(ev.ActionDefaulted)
+def _action_defaulted(e: ev.ActionDefaulted, lang: Lang) -> str:
+    return t(
+        "event.action_defaulted",
+        lang,
+        seat=seat(e.seat, lang),
+        decision=t(f"decision.{e.decision.value}", lang),
+        reason=defaulted_text(e.reason, lang),
+    )
+
+
+@_renders(ev.GameEnded)
+def _game_ended(e: ev.GameEnded, lang: Lang) -> str:
+    reason = reason_text(e.reason, lang)
+    if e.winner is Winner.DRAW:
+        return t("event.game_drawn", lang, reason=reason)
+    return t("event.game_ended", lang, side=t(f"winner.{e.winner.value}", lang), reason=reason)

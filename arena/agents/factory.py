@@ -102,8 +102,12 @@ def parse_seat_spec(text: str, seats: int) -> dict[SeatId, SeatSpec]:
     for chunk in left.replace(" ", "").split(","):
         low, _, high = chunk.partition("-")
         first, last = int(low), int(high or low)
+        if first > last:
+            raise ArenaError(f"bad seat spec {text!r}: write the range {chunk} as {last}-{first}")
         if not 1 <= first <= last <= seats:
             raise ArenaError(f"bad seat spec {text!r}: seats must be within 1-{seats}")
+        if set(numbers) & set(range(first, last + 1)):
+            raise ArenaError(f"bad seat spec {text!r}: it names a seat twice")
         numbers.extend(range(first, last + 1))
     return dict.fromkeys(numbers, _agent_spec(right, text))
 
@@ -126,19 +130,39 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
     )
 
 
-def parse_seats(specs: Sequence[str], seats: int) -> dict[SeatId, SeatSpec]:
-    """Every seat's spec: later specs override earlier ones; unassigned seats are `bot`.
+def parse_seats(
+    specs: Sequence[str], seats: int, *, overrides: Sequence[str] = ()
+) -> dict[SeatId, SeatSpec]:
+    """Every seat's spec; seats no spec names are `bot`.
+
+    `overrides` (the command line's `--seat`) replace `specs` (a spec file's) seat by seat.
+    Within either list each seat may be named once: `1-6=bot` with `5-8=random` is an error,
+    not a silent choice of one.
 
     Raises:
-        ArenaError: a bad spec, or more than one human seat (one terminal, one reader).
+        ArenaError: a bad spec, a seat named twice in one list, or more than one human seat
+            (one terminal, one reader).
     """
     table = dict.fromkeys(range(1, seats + 1), SeatSpec(kind="bot"))
-    for text in specs:
-        table.update(parse_seat_spec(text, seats))
+    table.update(_assigned(specs, seats))
+    table.update(_assigned(overrides, seats))
     humans = [seat for seat, spec in table.items() if spec.kind == "human"]
     if len(humans) > 1:
         raise ArenaError(f"only one human seat per terminal; got seats {humans}")
     return table
+
+
+def _assigned(specs: Sequence[str], seats: int) -> dict[SeatId, SeatSpec]:
+    assigned: dict[SeatId, SeatSpec] = {}
+    named_by: dict[SeatId, str] = {}
+    for text in specs:
+        for seat, spec in parse_seat_spec(text, seats).items():
+            if seat in named_by:
+                raise ArenaError(
+                    f"seat {seat} is named twice: by {named_by[seat]!r} and by {text!r}"
+                )
+            named_by[seat], assigned[seat] = text, spec
+    return assigned
 
 
 def load_spec_file(path: Path) -> MatchSpec:

@@ -35,6 +35,7 @@ from arena.rules.actions import Action
 from arena.rules.decisions import DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.observation import Observation
+from arena.text import inert
 from arena.transcript import Lang, render
 
 _TITLE = {
@@ -198,7 +199,7 @@ class TerminalHuman:
         """Write the lines of `view` the person has not seen yet (and only those)."""
         for seen in view.seen:
             if seen.seq >= self._shown and (line := render(seen.event, self.lang)) is not None:
-                self._write(line)
+                self._write(inert(line))  # other players' text never acts on the terminal
         self._shown = max(self._shown, view.log_length)
 
     async def decide(
@@ -207,7 +208,7 @@ class TerminalHuman:
         """Show what is new in the seat's view, then read until a legal answer comes."""
         self.catch_up(view)
         if feedback:
-            self._write(f"! {feedback}")
+            self._write(inert(f"! {feedback}"))
         menu = build_menu(request, self.lang)
         self._write(describe(menu, self.lang))
         while True:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
+import os
 import sys
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +30,18 @@ from arena.replay_check import check_replay
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig, RuleSet
 from arena.rules.errors import ArenaError, ConfigError
-from arena.rules.observation import observe
+from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
 from arena.rules.roles import spec
 from arena.rules.visibility import PublicViewer, SeatViewer, Viewer, parse_viewer
 from arena.storage.replay_file import read_replay
-from arena.transcript import Lang, render
+from arena.text import Lang, inert, t
+from arena.transcript import render
+
+SEAT_KINDS = "bot, random, human, openai:MODEL or langchain:PROVIDER:MODEL"
+"""The agents a `--seat` spec may name (`arena.agents.factory` parses them)."""
+
+VIEWERS = "god, public, wolves or seat:N"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,13 +60,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         metavar="KNOB=VALUE",
-        help="override one rules knob, e.g. --set sheriff_vote_weight=2",
+        help="override one rules knob, e.g. --set sheriff_vote_weight=2 (repeatable)",
     )
     play.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="the deal's seed (default: 1, or a secret random one when a person plays)",
+        help="seed of the deal, speaking orders, lots and bots (default: 1, or a secret "
+        "random one when a person plays)",
     )
     play.add_argument(
         "--seat",
@@ -64,11 +75,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         metavar="SEATS=AGENT",
-        help="who plays which seats: bot, random, openai:MODEL or langchain:PROVIDER:MODEL, "
-        "e.g. 1-6=openai:gpt-4.1-mini (default: bot)",
+        help=f"who plays which seats (repeatable; a seat may be named once): {SEAT_KINDS}, "
+        "e.g. 1-6=openai:gpt-4.1-mini (default: bot in every seat not named); these "
+        "replace the spec file's seats seat by seat",
     )
     play.add_argument(
-        "--spec", type=Path, default=None, help="a YAML match spec (seats, language, endpoints)"
+        "--spec",
+        type=Path,
+        default=None,
+        help="a YAML match spec (seats, language, endpoints); --seat and --lang given on "
+        "the command line win over it",
     )
     play.add_argument(
         "--beliefs",
@@ -76,39 +92,59 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="daily",
         help="when seats report private wolf probabilities (per_speech measures persuasion)",
     )
-    play.add_argument("--out", type=Path, default=None, help="replay file (default: replays/)")
     play.add_argument(
-        "--as",
-        dest="viewer",
-        default="public",
-        help="print the game as god, public, wolves or seat:N",
+        "--out",
+        default=None,
+        metavar="FILE|DIR",
+        help="replay file, or a folder (an existing one, or a path ending in /) to put the "
+        "default-named file in (default: replays/BOARD-SEED-TIME.jsonl); an existing file "
+        "is never replaced without --force",
     )
-    play.add_argument("--lang", choices=["zh", "en"], default="zh")
+    play.add_argument("--force", action="store_true", help="replace an existing --out file")
+    play.add_argument("--as", dest="viewer", default="public", help=f"print as {VIEWERS}")
+    play.add_argument(
+        "--lang",
+        choices=["zh", "en"],
+        default=None,
+        help="language of the transcript and of the model and human seats "
+        "(default: the spec's lang, else zh; given here, it wins over the spec)",
+    )
     play.add_argument("--quiet", action="store_true", help="print only the result line")
     play.set_defaults(handler=_play)
 
     replay = sub.add_parser("replay", help="print a replay as one viewer saw it")
-    replay.add_argument("file", type=Path)
-    replay.add_argument(
-        "--as", dest="viewer", default="public", help="god, public, wolves or seat:N"
-    )
+    replay.add_argument("file", type=Path, help="a replay file (.jsonl)")
+    replay.add_argument("--as", dest="viewer", default="public", help=f"print as {VIEWERS}")
     replay.add_argument(
         "--until",
-        type=int,
+        type=_step,
         default=None,
         metavar="STEP",
-        help="stop before event STEP (what the viewer knew at that moment)",
+        help="stop before event STEP, 0 or more (what the viewer knew at that moment; "
+        "default: the whole game)",
     )
-    replay.add_argument("--lang", choices=["zh", "en"], default="zh")
+    replay.add_argument(
+        "--lang", choices=["zh", "en"], default="zh", help="language of the transcript"
+    )
     replay.set_defaults(handler=_replay)
 
     validate = sub.add_parser("validate", help="re-run a replay's answers and compare the log")
-    validate.add_argument("files", type=Path, nargs="+")
+    validate.add_argument("files", type=Path, nargs="+", metavar="FILE", help="replay files")
     validate.set_defaults(handler=_validate)
 
     boards = sub.add_parser("boards", help="list the boards")
     boards.add_argument("--json", action="store_true", help="machine-readable output")
     boards.set_defaults(handler=_boards)
+
+
+def _step(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expects a step number, 0 or more; got {text!r}")
+    return value
 
 
 def parse_knobs(items: list[str]) -> dict[str, Any]:
@@ -130,37 +166,97 @@ def parse_knobs(items: list[str]) -> dict[str, Any]:
     return overrides
 
 
-def _viewer(text: str) -> Viewer:
+def _viewer(text: str, seats: int) -> Viewer:
     try:
-        return parse_viewer(text)
+        viewer = parse_viewer(text)
     except ValueError as exc:
         raise ArenaError(str(exc)) from None
+    if isinstance(viewer, SeatViewer) and viewer.seat > seats:
+        raise ArenaError(f"--as {text}: this game has seats 1-{seats}")
+    return viewer
 
 
 def _play(args: argparse.Namespace) -> int:
     config = GameConfig(board=args.board, preset=args.preset, overrides=parse_knobs(args.knobs))
-    viewer = _viewer(args.viewer)
-    spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec(lang=args.lang)
-    seats = parse_seats([*spec.seats, *args.seats], config.board_spec.seats)
+    viewer = _viewer(args.viewer, config.board_spec.seats)
+    spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec()
+    if args.lang is not None:
+        spec = spec.model_copy(update={"lang": args.lang})
+    seats = parse_seats(spec.seats, config.board_spec.seats, overrides=args.seats)
     human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
     agents = build_agents(seats, config, seed, spec)
     game_id = new_game_id(config.board)
-    path = args.out or Path("replays") / f"{game_id}.jsonl"
     limits = Limits(call_timeout_s=3600.0 if human_seat else 60.0, beliefs=args.beliefs)
+    shown_seed = seed if human_seat is None else None  # a person's seed stays secret
+    path = replay_path(args.out, config.board, shown_seed, force=args.force)
     try:
         referee = asyncio.run(_play_game(game_id, config, seed, agents, path, limits))
     except KeyboardInterrupt:
         print(f"\n(stopped; the game so far is in {path})", file=sys.stderr)
         return 130
+    finally:
+        if path.exists() and path.stat().st_size == 0:
+            path.unlink()  # reserved, then nothing written: the game never started
     human = agents.get(human_seat) if human_seat is not None else None
     if isinstance(human, TerminalHuman):
         human.catch_up(observe(referee.events, SeatViewer(seat=human_seat or 0)))
     elif not args.quiet:
-        _print(observe(referee.events, viewer).seen, args.lang)
-    revealed = f" · seed {seed}" if human_seat is not None else ""  # secret until the end
-    print(f"{referee.winner} win · replay written to {path}{revealed}")
+        _print(observe(referee.events, viewer).seen, spec.lang)
+    outcome = t(f"outcome.{referee.winner}", spec.lang)
+    line = t("cli.played", spec.lang, outcome=outcome, path=path)
+    revealed = t("cli.seed", spec.lang, seed=seed) if human_seat is not None else ""
+    print(inert(line + revealed))  # the seed is secret until the end
     return 0
+
+
+def replay_path(out: str | None, board: str, seed: int | None, *, force: bool = False) -> Path:
+    """Where `arena play` writes its replay; the file is created (empty) to reserve it.
+
+    `out` may name a file, or a folder (an existing one, or a path written with a trailing
+    slash) for the default name `BOARD-SEED-YYYYMMDD-HHMMSS.jsonl` (without the seed when
+    it is secret), numbered `-2`, `-3` … when taken. A default name never replaces a
+    file; a named file only with `force`.
+
+    Raises:
+        ArenaError: `out` exists and `force` is not set, or cannot be created.
+    """
+    if out is not None and not Path(out).is_dir() and not out.endswith(("/", os.sep)):
+        try:
+            return _reserve(Path(out), force=force)
+        except FileExistsError:
+            raise ArenaError(
+                f"{out} exists: pass --force to replace it, or name another --out"
+            ) from None
+    folder = Path("replays" if out is None else out)
+    stamp = f"{datetime.now(UTC):%Y%m%d-%H%M%S}"
+    stem = f"{board}-{seed}-{stamp}" if seed is not None else f"{board}-{stamp}"
+    for n in itertools.count(1):
+        try:
+            return _reserve(folder / (stem + (f"-{n}" if n > 1 else "") + ".jsonl"))
+        except FileExistsError:
+            continue
+    raise AssertionError("unreachable")
+
+
+def _reserve(path: Path, *, force: bool = False) -> Path:
+    """Create `path` empty (exclusively unless `force`), so no other game takes it.
+
+    Raises:
+        FileExistsError: `path` exists and `force` is not set.
+        ArenaError: `path` cannot be created (a folder is in the way, no permission).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w" if force else "x", encoding="utf-8"):
+            pass
+    except FileExistsError:
+        if path.is_dir():
+            raise ArenaError(f"cannot write the replay to {path}: it is a folder") from None
+        raise
+    except OSError as exc:
+        raise ArenaError(f"cannot write the replay to {path}: {exc.strerror}") from None
+    return path
 
 
 async def _play_game(
@@ -180,16 +276,17 @@ async def _play_game(
         await aclose_models(agents)
 
 
-def _print(seen: Any, lang: Lang) -> None:
+def _print(seen: Iterable[Seen], lang: Lang) -> None:
+    """Print each visible event's line, inert: player text never acts on the terminal."""
     for item in seen:
         line = render(item.event, lang)
         if line is not None:
-            print(line)
+            print(inert(line))
 
 
 def _replay(args: argparse.Namespace) -> int:
-    viewer = _viewer(args.viewer)
     replay = read_replay(args.file)
+    viewer = _viewer(args.viewer, len(replay.header.seats) or replay.header.config.board_spec.seats)
     observation = observe(replay.events, viewer, until=args.until)
     _print(observation.seen, args.lang)
     if (
@@ -197,7 +294,7 @@ def _replay(args: argparse.Namespace) -> int:
         and args.until < len(replay.events)
         and not isinstance(viewer, PublicViewer)
     ):
-        print(f"(cut at step {args.until} of {len(replay.events)})")
+        print(t("cli.cut", args.lang, step=args.until, total=len(replay.events)))
     return 0
 
 
@@ -206,7 +303,7 @@ def _validate(args: argparse.Namespace) -> int:
     for path in args.files:
         report = check_replay(path)
         where = f"{report.path}:{report.line}" if report.line else report.path
-        print(f"{'ok ' if report.ok else 'BAD'} {where}: {report.message}")
+        print(inert(f"{'ok ' if report.ok else 'BAD'} {where}: {report.message}"))
         bad += not report.ok
     return 1 if bad else 0
 

@@ -9,6 +9,7 @@ from arena.rules.observation import observe
 from arena.rules.visibility import GodViewer
 from arena.scenario import ScenarioResult, load_scenario, run_scenario, scenario_files
 from arena.scenario.model import ScenarioError
+from arena.text import inert
 from arena.transcript import render
 
 
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         failed += 1
         more = len(result.mismatches) - 1
         extra = f" (+{more} more)" if more else ""
-        print(f"FAIL  {path}  {scenario.name}: {result.mismatches[0]}{extra}")
+        print(inert(f"FAIL  {path}  {scenario.name}: {result.mismatches[0]}{extra}"))
         if args.log:
             _print_log(result)
     total = passed + failed + broken
@@ -64,4 +65,4 @@ def _print_log(result: ScenarioResult) -> None:
     for item in seen:
         line = render(item.event, "en")
         if line is not None:
-            print(f"      {result.run.phases[item.seq]:>8} | {line}")
+            print(inert(f"      {result.run.phases[item.seq]:>8} | {line}"))

@@ -45,13 +45,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     run = actions.add_parser("run", help="play a tournament in this process")
     run.add_argument("spec", type=Path, help="tournament file (YAML)")
-    run.add_argument("--workers", type=_positive, default=4, help="matches at once (4)")
+    run.add_argument("--workers", type=_positive, default=4, help="matches at once")
     run.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
     run.set_defaults(handler=_run)
 
     submit = actions.add_parser("submit", help="queue a tournament on Redis")
-    submit.add_argument("spec", type=Path)
-    submit.add_argument("--redis", required=True, metavar="URL", help="redis://host:6379/0")
+    submit.add_argument("spec", type=Path, help="tournament file (YAML)")
+    submit.add_argument(
+        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
+    )
     submit.add_argument(
         "--replays",
         type=Path,
@@ -67,27 +69,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     submit.set_defaults(handler=_submit)
 
     status = actions.add_parser("status", help="progress, failures, tokens and money")
-    status.add_argument("spec", type=Path)
+    status.add_argument("spec", type=Path, help="tournament file (YAML)")
     status.add_argument(
         "--redis",
         default=None,
         metavar="URL",
         help="read the queue (default: the replay directory)",
     )
-    status.add_argument("--replays", type=Path, default=Path("replays"))
+    status.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
     _add_prefix(status)
     status.set_defaults(handler=_status)
 
     worker = sub.add_parser("worker", help="play queued matches from Redis")
-    worker.add_argument("--redis", required=True, metavar="URL")
-    worker.add_argument("--concurrency", type=_positive, default=4, help="matches at once (4)")
-    worker.add_argument("--replays", type=Path, default=Path("replays"))
+    worker.add_argument(
+        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
+    )
+    worker.add_argument("--concurrency", type=_positive, default=4, help="matches at once")
+    worker.add_argument(
+        "--replays", type=Path, default=Path("replays"), help="where finished replays go"
+    )
     worker.add_argument(
         "--heartbeat",
         type=float,
         default=15.0,
         metavar="SECONDS",
-        help="heartbeat lifetime; a dead worker's match resumes after it (15)",
+        help="heartbeat lifetime; a dead worker's match resumes after it",
     )
     _add_prefix(worker)
     worker.set_defaults(handler=_worker)

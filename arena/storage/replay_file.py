@@ -183,7 +183,9 @@ class ReplayWriter:
         """Close the file, rewriting the header (with `result`) atomically."""
         self._file.close()
         self.header = self.header.model_copy(update={"result": result})
-        lines = self.path.read_text(encoding="utf-8").splitlines()
+        # Split on "\n" only: `str.splitlines` also breaks at U+2028, U+0085 and other
+        # characters a JSON string may hold raw, and would cut a player's speech in two.
+        lines = self.path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
         lines[0] = _dump(self.header.model_dump(mode="json"))
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")

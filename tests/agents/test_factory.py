@@ -26,15 +26,11 @@ from arena.rules.errors import ArenaError
 CONFIG = GameConfig(board="wwk_guard")
 
 
-def test_specs_parse_with_later_ones_overriding_and_bot_as_default() -> None:
+def test_specs_parse_with_overrides_replacing_and_bot_as_default() -> None:
     seats = parse_seats(
-        [
-            "1-6=openai:gpt-4.1-mini",
-            "7-10=random",
-            "3=langchain:anthropic:claude-sonnet-4-5",
-            "5, 9=bot",
-        ],
+        ["1-6=openai:gpt-4.1-mini", "7-10=random"],
         12,
+        overrides=["3=langchain:anthropic:claude-sonnet-4-5", "5, 9=bot"],
     )
     assert seats[1] == SeatSpec(kind="openai", model="gpt-4.1-mini")
     assert seats[3].label == "langchain:anthropic:claude-sonnet-4-5"
@@ -51,7 +47,8 @@ def test_specs_parse_with_later_ones_overriding_and_bot_as_default() -> None:
         ("x=bot", "use SEATS=AGENT"),
         ("0=bot", "within 1-12"),
         ("11-13=bot", "within 1-12"),
-        ("6-1=bot", "within 1-12"),
+        ("6-1=bot", "write the range 6-1 as 1-6"),
+        ("1-3,2=bot", "names a seat twice"),
         ("1=openai", "openai:MODEL"),
         ("1=langchain:anthropic", "langchain:PROVIDER:MODEL"),
         ("1=gpt-4", "bot, random"),

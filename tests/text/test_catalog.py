@@ -1,0 +1,78 @@
+import re
+import typing
+from enum import StrEnum
+
+import pytest
+
+from arena.rules import events as ev
+from arena.rules.decisions import DecisionKind
+from arena.rules.types import DeathCause, Phase, SpeechContext, Winner
+from arena.text import LANGS, Lang, MissingText, keys, t
+from arena.text.catalog import fields
+from arena.transcript import RENDERERS, render
+from tests.text.samples import event_kinds, samples
+
+
+def test_every_key_exists_in_every_language_with_the_same_fields() -> None:
+    reference = keys("en")
+    for lang in LANGS:
+        assert keys(lang) == reference, f"{lang}: {sorted(keys(lang) ^ reference)}"
+        for key in reference:
+            assert fields(t(key, lang)) == fields(t(key, "en")), (lang, key)
+
+
+def test_a_missing_key_is_an_error_not_a_raw_identifier() -> None:
+    with pytest.raises(MissingText, match="no zh text for 'event.nonsense'"):
+        t("event.nonsense", "zh")
+
+
+def _literal(kind: type, field: str) -> tuple[str, ...]:
+    return typing.get_args(kind.model_fields[field].annotation)  # type: ignore[attr-defined]
+
+
+CLOSED_SETS: dict[str, tuple[str, ...]] = {
+    "phase": tuple(Phase),
+    "cause": tuple(DeathCause),
+    "decision": tuple(DecisionKind),
+    "winner": tuple(Winner),
+    "outcome": tuple(Winner),
+    "speech": typing.get_args(SpeechContext),
+    "knife_how": _literal(ev.KnifeChosen, "how"),
+    "badge_lost": _literal(ev.BadgeLost, "reason"),
+}
+
+
+@pytest.mark.parametrize("area", CLOSED_SETS)
+def test_every_value_of_a_closed_set_has_a_text(area: str) -> None:
+    values = {v.value if isinstance(v, StrEnum) else v for v in CLOSED_SETS[area]}
+    assert {k.removeprefix(f"{area}.") for k in keys("en") if k.startswith(f"{area}.")} == values
+
+
+def test_every_event_kind_has_a_renderer() -> None:
+    assert set(event_kinds()) <= set(RENDERERS)
+
+
+_ALLOWED_LATIN = {"PK"}
+"""Latin words that are ordinary Chinese game vocabulary."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", event_kinds(), ids=lambda k: k.__name__)
+def test_every_event_renders_without_raw_identifiers(kind: type, lang: Lang) -> None:
+    for event in samples(kind, lang):
+        line = render(event, lang)  # type: ignore[arg-type]
+        assert line, event
+        assert "{" not in line and "}" not in line, line
+        assert not re.search(r"[a-z]_[a-z]", line), line
+        if lang == "zh":
+            latin = set(re.findall(r"[A-Za-z]+", line)) - _ALLOWED_LATIN
+            assert not latin, f"{line!r} has {latin}"
+
+
+def test_chinese_knife_and_badge_lines_are_chinese() -> None:
+    from arena.rules.visibility import PUBLIC
+
+    knife = ev.KnifeChosen(visibility=PUBLIC, target=3, how="unanimous")
+    assert render(knife, "zh") == "[狼隊] 今晚刀口：3號（意見一致）"
+    badge = ev.BadgeLost(visibility=PUBLIC, reason="no_candidates")
+    assert render(badge, "zh") == "警徽流失（無人競選）"
