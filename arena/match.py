@@ -29,6 +29,7 @@ from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.draw import CURRENT_DRAW
 from arena.rules.errors import ArenaError, IllegalActionError
 from arena.rules.events import GameEnded, PhaseStarted, Spoke
 from arena.rules.observation import Observation, Projector
@@ -275,6 +276,7 @@ def new_header(
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "config": config,
             "seed": seed,
+            "draw": CURRENT_DRAW,
             "seats": seats,
             **extra,
         }
@@ -291,7 +293,7 @@ async def run_game(
     """Play a new game, writing its replay to `path` (None: keep it in memory only)."""
     _check_seats(header.config, agents)
     writer = ReplayWriter(path, header) if path is not None else None
-    referee = Referee(header.config, header.seed)
+    referee = Referee(header.config, header.seed, draw=header.draw)
     await play(referee, agents, writer=writer, limits=limits)
     if writer is not None:
         writer.finish(result_of(referee))
@@ -308,7 +310,8 @@ async def resume_game(
     """
     replay = read_replay(_drop_torn_tail(path))
     _check_seats(replay.header.config, agents)
-    referee = play_answers(replay.header.config, replay.header.seed, replay.answers)
+    header = replay.header
+    referee = play_answers(header.config, header.seed, replay.answers, draw=header.draw)
     writer = ReplayWriter(path, replay.header.model_copy(update={"result": None}))
     for trace in replay.traces:
         writer.trace(trace)

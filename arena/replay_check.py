@@ -45,7 +45,7 @@ def check_replay(path: Path) -> CheckReport:
         line = _line_of(str(exc), where)
         return CheckReport(path=where, ok=False, message=str(exc), line=line)
     header = replay.header
-    referee = Referee(header.config, header.seed)
+    referee = Referee(header.config, header.seed, draw=header.draw)
     for answer in replay.answers:
         request = referee.request_for(answer.seat)
         if request is None or request.step != answer.step:

@@ -275,8 +275,9 @@ class Worker:
                     )
                 }
             )
-            return Referee(job.config, job.seed), FencedWriter(self.queue, lease, header, None)
-        referee = play_answers(job.config, job.seed, logged.answers)
+            referee = Referee(job.config, job.seed, draw=header.draw)
+            return referee, FencedWriter(self.queue, lease, header, None)
+        referee = play_answers(job.config, job.seed, logged.answers, draw=logged.header.draw)
         return referee, FencedWriter(self.queue, lease, logged.header, logged)
 
     async def _play(

@@ -109,12 +109,12 @@ def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, 
             )
         )
         return order
-    direction = t.rng.choice((Direction.ASCENDING, Direction.DESCENDING))
+    direction = t.draw.pick((Direction.ASCENDING, Direction.DESCENDING))
     last = _last_death(t)
     if t.rules.order_without_sheriff == "after_last_death" and last is not None:
         order = after(t.state.seats, last, direction, present)
     else:
-        order = around(t.state.seats, t.rng.choice(present), direction, present)
+        order = around(t.state.seats, t.draw.pick(present), direction, present)
     t.emit(
         ev.SpeakingOrderSet(
             visibility=PUBLIC, order=order, context="day", direction=direction, drawn=True

@@ -37,7 +37,7 @@ def exile_vote(t: Table) -> Flow[SeatId | None]:
         return None
     if t.rules.exile_nomination:
         if len(top) > 3:
-            chosen = tuple(sorted(t.rng.sample(top, 3)))
+            chosen = tuple(sorted(t.draw.sample(top, 3)))
             t.emit(ev.TieBroken(visibility=PUBLIC, purpose="nomination", among=top, chosen=chosen))
             top = chosen
         if (yield from _speeches(t, top, "defence")):
@@ -80,6 +80,6 @@ def _speeches(t: Table, seats: tuple[SeatId, ...], context: SpeechContext) -> Fl
 
 
 def _second_tie(t: Table, tied: tuple[SeatId, ...]) -> SeatId:
-    chosen = t.rng.choice(tied)
+    chosen = t.draw.pick(tied)
     t.emit(ev.TieBroken(visibility=PUBLIC, purpose="exile", among=tied, chosen=(chosen,)))
     return chosen

@@ -197,7 +197,7 @@ def _plurality_knife(
     if len(tied) == 1:
         t.emit(ev.KnifeChosen(visibility=channel, target=tied[0], how="plurality"))
         return tied[0]
-    chosen = t.rng.choice(tied)
+    chosen = t.draw.pick(tied)
     t.emit(ev.TieBroken(visibility=channel, purpose="knife", among=tied, chosen=(chosen,)))
     t.emit(ev.KnifeChosen(visibility=channel, target=chosen, how="lots"))
     return chosen

@@ -1,8 +1,9 @@
 """The referee: asks for decisions, validates answers, writes the event log.
 
 `Referee(config, seed)` is deterministic: the same config, seed and answers always give
-the same events (that is how a replay is validated and how a crashed game resumes). It
-never blocks and never does I/O; the match runner owns the agents and the clock.
+the same events (that is how a replay is validated and how a crashed game resumes), on
+every Python version, because every draw goes through `arena.rules.draw`. It never blocks
+and never does I/O; the match runner owns the agents and the clock.
 
 Answers to a batch of simultaneous requests may arrive in any order; the referee acts on
 a batch once it is complete, always in seat order, so arrival order never changes the log.
@@ -11,7 +12,6 @@ a batch once it is complete, always in seat order, so arrival order never change
 from __future__ import annotations
 
 from collections.abc import Sequence
-from random import Random
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,6 +20,7 @@ from arena.rules.actions import Action
 from arena.rules.config import GameConfig
 from arena.rules.day import day
 from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.draw import CURRENT_DRAW, DrawName, new_draw
 from arena.rules.errors import IllegalActionError
 from arena.rules.night import night
 from arena.rules.roles import is_wolf
@@ -44,10 +45,12 @@ class Answer(BaseModel):
 class Referee:
     """One game of Werewolf, driven by answers to the requests it issues."""
 
-    def __init__(self, config: GameConfig, seed: int) -> None:
+    def __init__(self, config: GameConfig, seed: int, *, draw: DrawName = CURRENT_DRAW) -> None:
+        """Start a game; `draw` is the algorithm a replay recorded (new games: the current)."""
         self.config = config
         self.seed = seed
-        self._table = Table(config, Random(seed))
+        self.draw: DrawName = draw
+        self._table = Table(config, new_draw(draw, seed))
         self._flow = _game(self._table)
         self._pending: dict[SeatId, DecisionRequest] = {}
         self._received: dict[SeatId, Action] = {}
@@ -152,9 +155,7 @@ def _deal(t: Table) -> None:
             visibility=PUBLIC, board=board.id, seats=board.seats, role_counts=board.role_counts()
         )
     )
-    roles = list(t.config.deal) if t.config.deal is not None else list(board.roles)
-    if t.config.deal is None:
-        t.rng.shuffle(roles)
+    roles = list(t.config.deal) if t.config.deal is not None else t.draw.shuffled(board.roles)
     t.emit(ev.RolesDealt(visibility=REFEREE, roles=tuple(roles)))
     for seat, role in enumerate(roles, start=1):
         t.emit(ev.RoleAssigned(visibility=to_seats(seat), seat=seat, role=role))
@@ -168,13 +169,21 @@ def _deal(t: Table) -> None:
     )
 
 
-def play_answers(config: GameConfig, seed: int, answers: Sequence[Answer]) -> Referee:
+def play_answers(
+    config: GameConfig,
+    seed: int,
+    answers: Sequence[Answer],
+    *,
+    draw: DrawName = CURRENT_DRAW,
+) -> Referee:
     """Re-run a game on recorded answers (replay validation, resume after a crash).
+
+    Pass the `draw` the replay header records, so an old file is re-dealt as it was.
 
     Raises:
         IllegalActionError: an answer does not fit the request the referee issued.
     """
-    referee = Referee(config, seed)
+    referee = Referee(config, seed, draw=draw)
     for answer in answers:
         request = referee.request_for(answer.seat)
         if request is None or request.step != answer.step:

@@ -60,8 +60,8 @@ def election(t: Table, day: int) -> Flow[bool]:
         case "highest_first":
             start, direction = t.state.seats, Direction.DESCENDING
         case "drawn":
-            start = t.rng.randint(1, t.state.seats)
-            direction = t.rng.choice((Direction.ASCENDING, Direction.DESCENDING))
+            start = t.draw.below(t.state.seats) + 1
+            direction = t.draw.pick((Direction.ASCENDING, Direction.DESCENDING))
     order = around(t.state.seats, start, direction, candidates)
     drawn = t.rules.campaign_order == "drawn"
     t.emit(

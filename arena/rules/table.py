@@ -2,7 +2,7 @@
 
 The flows are generators: they `yield` a batch of simultaneous `DecisionRequest`s and
 receive the answers, keyed by seat. `Table` holds what they share: the config, the seeded
-random source, the event log and the state folded from it. Nothing here does I/O.
+`Draw` (the only randomness), the event log and the state folded from it. No I/O here.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from random import Random
 from typing import TypeVar
 
 from arena.rules import events as ev
@@ -18,6 +17,7 @@ from arena.rules.actions import Action
 from arena.rules.boards import Board
 from arena.rules.config import GameConfig, RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.draw import Draw
 from arena.rules.roles import is_wolf
 from arena.rules.state import GameState, evolve, initial_state
 from arena.rules.types import DeathCause, Role, SeatId, SpeechContext, Team, Winner
@@ -39,7 +39,8 @@ class Table:
     """Mutable context of one running game (the referee's scratch pad)."""
 
     config: GameConfig
-    rng: Random
+    draw: Draw
+    """The game's only source of randomness (see `arena.rules.draw`)."""
     board: Board = field(init=False)
     rules: RuleSet = field(init=False)
     state: GameState = field(init=False)

@@ -28,6 +28,7 @@ from arena import __version__
 from arena.llm.types import ModelCallRecord
 from arena.records import BeliefReport
 from arena.rules.config import GameConfig
+from arena.rules.draw import LEGACY_DRAW, DrawName
 from arena.rules.errors import ArenaError
 from arena.rules.events import EVENT_ADAPTER, Event
 from arena.rules.referee import Answer
@@ -91,6 +92,9 @@ class ReplayHeader(BaseModel):
     software_version: str = __version__
     config: GameConfig
     seed: int
+    draw: DrawName = LEGACY_DRAW
+    """How the referee drew from `seed` (`arena.rules.draw`); absent in files written before
+    the draw was fixed, which were dealt by `python_random`. New games record `CURRENT_DRAW`."""
     seats: tuple[SeatAgent, ...] = ()
     tournament: str | None = None
     endpoints: dict[str, Any] = Field(default_factory=dict)

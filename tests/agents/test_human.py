@@ -192,7 +192,8 @@ def test_help_documents_the_claim_syntax_in_both_languages() -> None:
 
 
 def play_as_person(tmp_path: Path) -> tuple[list[str], list[str], Path]:
-    """Seat 4 of a std9 game: one nonsense line, then Enter (the default) every time."""
+    """Seat 4 (the seer) of a std9 game: one nonsense line, then Enter (the default) every
+    time (a wolf could not: a knife has no default)."""
     shown: list[str] = []
     typed: list[str] = []
 
@@ -207,7 +208,7 @@ def play_as_person(tmp_path: Path) -> tuple[list[str], list[str], Path]:
     agents[4] = human  # type: ignore[assignment]
     path = tmp_path / "human.jsonl"
     referee = asyncio.run(
-        run_game(new_header("h", config, 3, agents), agents, path, limits=Limits(retries=0))
+        run_game(new_header("h", config, 4, agents), agents, path, limits=Limits(retries=0))
     )
     human.catch_up(observe(referee.events, SeatViewer(seat=4)))
     assert referee.finished and check_replay(path).ok
