@@ -4,6 +4,11 @@
 slots); `submit` queues it on Redis for `arena worker` processes on any machines;
 `status` reports progress from Redis or, without it, from the replay directory. Every
 check (the file, the agents, the boards, the server) happens before anything is queued.
+
+`submit` warns when the server does not keep its data across a restart, and leaves a
+receipt of what it queued under the replay folder (`.arena/submitted.json`), so
+`status` can tell a game the server lost (submitted, no longer known) from one never
+submitted, and games finished on disk are counted as done whatever the server says.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -20,7 +26,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from arena.queue.jobs import FINAL_STATES, GameState, GameStatus, MatchJob, Spend, spend_of
+from arena.queue.jobs import (
+    FINAL_STATES,
+    Durability,
+    GameState,
+    GameStatus,
+    MatchJob,
+    Spend,
+    spend_of,
+)
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.seating import build_seats, is_model, preflight
@@ -36,6 +50,8 @@ SHUTDOWN_GRACE_S = 10.0
 """How long a stopping worker may take to hand its matches back before it exits anyway."""
 
 BAR_WIDTH = 30
+RECEIPTS = Path(".arena") / "submitted.json"
+"""Under the replay folder: per `prefix/name`, the server epoch and the game ids queued."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -151,6 +167,11 @@ def progress_lines(
         f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {final}/{total}  "
         + "  ".join(f"{state.value} {counts[state]}" for state in GameState if counts[state])
     ]
+    if counts[GameState.LOST]:
+        lines.append(
+            f"  lost {counts[GameState.LOST]}: submitted, but the server no longer knows them "
+            "(restarted without its data?); `arena tournament submit` queues them again"
+        )
     for name, used in sorted(spend.items()):
         lines.append(f"  {name}: {used.tokens:,} tokens, ${used.usd:.4f}")
     for s in statuses:
@@ -207,17 +228,76 @@ def _submit(args: argparse.Namespace) -> int:
     jobs, finished = pending_jobs(spec, args.replays)
     if not args.no_preflight:
         asyncio.run(check_endpoints(jobs))
-    return asyncio.run(_submit_jobs(args.redis, args.prefix, spec.name, jobs, finished))
+    return asyncio.run(
+        _submit_jobs(args.redis, args.prefix, spec.name, jobs, finished, args.replays)
+    )
+
+
+def durability_warning(durability: Durability, url: str) -> str | None:
+    """One line on what a restart of the server at `url` would lose, or None if nothing."""
+    if not durability.known:
+        return (
+            f"note: cannot tell whether Redis at {url} keeps its data across a restart "
+            "(it refused CONFIG GET); without persistence a restart loses every queued and "
+            "running game (docs/tournaments.md)"
+        )
+    if durability.appendonly:
+        return None
+    if durability.save:
+        return (
+            f"note: Redis at {url} keeps snapshots only (save {durability.save!r}, appendonly "
+            "no): a restart loses what changed since the last snapshot; appendonly yes is "
+            "safer (docs/tournaments.md)"
+        )
+    return (
+        f"warning: Redis at {url} does not persist its data (appendonly no, no snapshots): "
+        "a restart loses every queued and running game; start it with --appendonly yes "
+        "(docs/tournaments.md)"
+    )
+
+
+def read_receipts(replays: Path) -> dict[str, dict[str, object]]:
+    """What `submit` queued from here, by `prefix/name` (empty if nothing or unreadable)."""
+    try:
+        data = json.loads((replays / RECEIPTS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def submitted_ids(replays: Path, prefix: str, name: str) -> set[str]:
+    """The game ids `submit` queued from here for this tournament."""
+    entry = read_receipts(replays).get(f"{prefix}/{name}", {})
+    games = entry.get("games", []) if isinstance(entry, dict) else []
+    return {g for g in games if isinstance(g, str)} if isinstance(games, list) else set()
+
+
+def write_receipt(replays: Path, prefix: str, name: str, epoch: str | None, ids: list[str]) -> None:
+    """Remember what was queued (best effort: a read-only folder only loses the receipt)."""
+    receipts = read_receipts(replays)
+    ids = sorted(submitted_ids(replays, prefix, name) | set(ids))
+    receipts[f"{prefix}/{name}"] = {"epoch": epoch, "games": ids}
+    path = replays / RECEIPTS
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(receipts, indent=1), encoding="utf-8")
+        tmp.replace(path)
 
 
 async def _submit_jobs(
-    url: str, prefix: str, name: str, jobs: list[MatchJob], finished: int
+    url: str, prefix: str, name: str, jobs: list[MatchJob], finished: int, replays: Path
 ) -> int:
     queue = await RedisQueue.connect(url, prefix=prefix)
     try:
+        warning = durability_warning(await queue.durability(), queue.url)
+        if warning is not None:
+            print(warning, file=sys.stderr)
         report = await queue.submit(jobs)
+        epoch = await queue.epoch()
     finally:
         await queue.close()
+    write_receipt(replays, prefix, name, epoch, [job.game_id for job in jobs])
     print(
         f"{name}: queued {len(report.queued)}, re-queued {len(report.requeued)} failed, "
         f"{len(report.existing)} already known, {finished} finished here"
@@ -231,7 +311,9 @@ def _status(args: argparse.Namespace) -> int:
     if args.redis is None:
         lines = _status_from_disk(jobs, args.replays)
     else:
-        lines = asyncio.run(_status_from_redis(args.redis, args.prefix, spec.name, jobs))
+        lines = asyncio.run(
+            _status_from_redis(args.redis, args.prefix, spec.name, jobs, args.replays)
+        )
     print(f"{spec.name}")
     print("\n".join(lines))
     return 0
@@ -252,13 +334,42 @@ def _status_from_disk(jobs: list[MatchJob], replays: Path) -> list[str]:
     return progress_lines(statuses, spend)
 
 
-async def _status_from_redis(url: str, prefix: str, name: str, jobs: list[MatchJob]) -> list[str]:
+async def _status_from_redis(
+    url: str, prefix: str, name: str, jobs: list[MatchJob], replays: Path
+) -> list[str]:
     queue = await RedisQueue.connect(url, prefix=prefix)
     try:
         statuses = await queue.statuses([job.game_id for job in jobs])
-        return progress_lines(statuses, await queue.spend(name))
+        spend = await queue.spend(name)
+        lost_at = await queue.lost_at()
     finally:
         await queue.close()
+    submitted = submitted_ids(replays, prefix, name)
+    statuses = [
+        _known_here(status, job, replays, submitted)
+        for status, job in zip(statuses, jobs, strict=True)
+    ]
+    lines = progress_lines(statuses, spend)
+    unknown = sum(s.state is GameState.UNKNOWN for s in statuses)
+    if lost_at is not None and unknown:
+        lines.append(
+            f"  note: a worker saw Redis lose its data at {lost_at}; {unknown} games it does "
+            "not know may have been lost (no receipt of their submission here)"
+        )
+    return lines
+
+
+def _known_here(
+    status: GameStatus, job: MatchJob, replays: Path, submitted: set[str]
+) -> GameStatus:
+    """A game the server does not know: done if its replay is here, lost if queued from here."""
+    if status.state is not GameState.UNKNOWN:
+        return status
+    if finished_replay(replay_path(replays, job.game_id), job) is not None:
+        return status.model_copy(update={"state": GameState.DONE})
+    if job.game_id in submitted:
+        return status.model_copy(update={"state": GameState.LOST})
+    return status
 
 
 def worker_argv(
@@ -293,7 +404,12 @@ async def _serve(url: str, prefix: str, heartbeat: float, concurrency: int, repl
     queue = await RedisQueue.connect(url, prefix=prefix, heartbeat_s=heartbeat)
     worker = Worker(queue, replays, concurrency=concurrency)
     log = logging.getLogger("arena.worker")
-    log.info("worker %s: %d slots on %s (prefix %s)", worker.consumer, concurrency, url, prefix)
+    log.info(
+        "worker %s: %d slots on %s (prefix %s)", worker.consumer, concurrency, queue.url, prefix
+    )
+    warning = durability_warning(await queue.durability(), queue.url)
+    if warning is not None:
+        log.warning("%s", warning)
     task = asyncio.create_task(worker.run())
     loop = asyncio.get_running_loop()
 

@@ -14,6 +14,8 @@ in-process twin for `arena tournament run`). The contract, in words:
   line is written twice. A takeover resumes from that log.
 - `complete` acknowledges the job (after the caller made the replay durable); `fail`
   re-queues it, or dead-letters it once it has been started `max_attempts` times.
+- A backend that loses its data (a Redis restarted without persistence) says so once,
+  with `StateLost` from `check_state` or `claim`, and works again, empty.
 """
 
 from __future__ import annotations
@@ -50,7 +52,18 @@ class JobQueue(Protocol):
         ...
 
     async def claim(self, consumer: str) -> Lease | None:
-        """A job to play (new, retried, or taken over after its heartbeat expired), or None."""
+        """A job to play (new, retried, or taken over after its heartbeat expired), or None.
+
+        Raises:
+            StateLost: the backend lost its data since the last claim (once per loss).
+        """
+        ...
+
+    async def check_state(self) -> None:
+        """Raise `StateLost` once if the backend lost its data since this client saw it.
+
+        The backend is usable again (empty) when this returns or raises.
+        """
         ...
 
     async def heartbeat(self, lease: Lease) -> bool:

@@ -40,6 +40,34 @@ class QueueUnavailable(ArenaError):
     """The queue's backend cannot be reached (wrong URL, server down)."""
 
 
+class StateLost(ArenaError):
+    """The queue's server came back without its data (a restart without persistence).
+
+    Every queued and running game it held is gone: leases, logs, the jobs stream and
+    its consumer group. Raised once per loss to the client that notices it, which has
+    already re-created the stream and group so the queue works again (empty).
+    """
+
+
+class Durability(_Frozen):
+    """Whether the queue's server keeps its data across a restart."""
+
+    appendonly: bool | None = None
+    """The append-only file is on (None: the server refused to say)."""
+    save: str | None = None
+    """The RDB snapshot schedule (`""`: no snapshots; None: the server refused to say)."""
+
+    @property
+    def known(self) -> bool:
+        """Whether the server answered `CONFIG GET`."""
+        return self.appendonly is not None and self.save is not None
+
+    @property
+    def persists(self) -> bool:
+        """A restart keeps the data: append-only file, or at least snapshots."""
+        return bool(self.appendonly) or bool(self.save)
+
+
 class PriceSpec(_Frozen):
     """US dollars per million tokens, overriding the built-in price table."""
 
@@ -175,6 +203,8 @@ class GameState(StrEnum):
 
     UNKNOWN = "unknown"
     """Never submitted."""
+    LOST = "lost"
+    """Submitted, but the server no longer knows it (it restarted without its data)."""
     QUEUED = "queued"
     RUNNING = "running"
     DONE = "done"

@@ -56,10 +56,15 @@ if attempts > limit then
   drop()
   return {'dead'}
 end
+local now = redis.call('TIME')
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  -- no counter (a new game, or a server that lost its data): start from the clock, so a
+  -- token can never repeat one handed out before the loss
+  redis.call('SET', KEYS[2], now[1] .. string.format('%06d', now[2]))
+end
 local token = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[3], token, 'PX', ARGV[3])
 redis.call('HSET', KEYS[1], 'state', 'running', 'consumer', ARGV[2])
-local now = redis.call('TIME')
 redis.call('ZADD', KEYS[4], 'NX', now[1] .. '.' .. string.format('%06d', now[2]), ARGV[1])
 return {'ok', token, attempts, job}
 """

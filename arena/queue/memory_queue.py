@@ -281,5 +281,8 @@ class MemoryQueue:
         """Give a call slot back."""
         self._slots.get(endpoint, {}).pop(holder, None)
 
+    async def check_state(self) -> None:
+        """Memory is never lost while the process lives."""
+
     async def close(self) -> None:
         """Nothing to release."""

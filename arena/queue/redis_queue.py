@@ -15,6 +15,15 @@ Key layout (prefix `arena` by default; the dashboard reads the two `live` keys):
 | `{p}:tournament:{name}` | set | the tournament's game ids |
 | `{p}:spend:{name}` | hash | `{agent}:tokens`, `{agent}:usd` over finished games |
 | `{p}:slots:{endpoint}` | sorted set | model-call slots in use, by expiry |
+| `{p}:epoch` | string | a random id made by the first client of an empty server |
+| `{p}:lost` | hash | `at`, `by`, `epoch`: the last loss of state a worker noticed |
+
+A server that restarts without its data (no append-only file, no snapshot) comes back
+empty: the epoch key is gone. Every client remembers the epoch it saw; a worker's claim
+compares it first, so the loss is noticed within one claim cycle even when another
+client has already re-created the keys (`check_state` raises `StateLost` once). Lease
+tokens start from the server clock (microseconds) for a game the server has no counter
+for, so a lease taken before a loss can never equal one taken after it.
 
 A worker takes new messages with XREADGROUP; before that it looks for pending messages
 idle longer than a heartbeat (XPENDING IDLE) and takes one over only if its heartbeat
@@ -25,9 +34,13 @@ with a Redis event store, that imports `redis`.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import secrets
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
@@ -35,6 +48,7 @@ from redis.exceptions import RedisError, ResponseError
 from arena.queue import lua
 from arena.queue.jobs import (
     DeadLetter,
+    Durability,
     FencedOut,
     GameState,
     GameStatus,
@@ -43,6 +57,7 @@ from arena.queue.jobs import (
     MatchResult,
     QueueUnavailable,
     Spend,
+    StateLost,
     SubmitReport,
 )
 from arena.rules.errors import ArenaError
@@ -50,6 +65,16 @@ from arena.rules.errors import ArenaError
 GROUP = "workers"
 LIVE_TTL_S = 3600
 """How long a finished game's live stream stays readable."""
+
+
+def redacted(url: str) -> str:
+    """`url` without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 class RedisQueue:
@@ -88,6 +113,11 @@ class RedisQueue:
             )
         }
         self._group_ready = False
+        self._epoch: str | None = None
+        """The server's epoch as this client first saw it (None before the first use)."""
+        self._state_lock = asyncio.Lock()
+        self.url = "redis"
+        """Where the server is, for messages (set by `connect`)."""
 
     @classmethod
     async def connect(cls, url: str, **kwargs: Any) -> RedisQueue:
@@ -102,8 +132,10 @@ class RedisQueue:
             )
             await client.ping()
         except (RedisError, ValueError, OSError) as exc:
-            raise QueueUnavailable(f"cannot reach Redis at {url}: {exc}") from None
-        return cls(client, **kwargs)
+            raise QueueUnavailable(f"cannot reach Redis at {redacted(url)}: {exc}") from None
+        queue = cls(client, **kwargs)
+        queue.url = redacted(url)
+        return queue
 
     @property
     def heartbeat_s(self) -> float:
@@ -130,7 +162,56 @@ class RedisQueue:
         except ResponseError as exc:
             if "BUSYGROUP" not in str(exc):
                 raise
+        await self._r.set(self._k("epoch"), secrets.token_hex(8), nx=True)
+        self._epoch = await self._r.get(self._k("epoch"))
         self._group_ready = True
+
+    async def epoch(self) -> str | None:
+        """The server's current epoch (None: no client has used this empty server yet)."""
+        value: str | None = await self._r.get(self._k("epoch"))
+        return value
+
+    async def check_state(self) -> None:
+        """Raise `StateLost` once if the server lost its data since this client saw it.
+
+        Before raising, the jobs stream, its group and a new epoch are re-created (so
+        the queue works again, empty) and the loss is recorded under `{p}:lost`.
+        """
+        async with self._state_lock:  # one slot notices; the others find the keys re-made
+            seen = self._epoch
+            if seen is None:
+                await self._ensure_group()
+                return
+            if await self.epoch() == seen:
+                return
+            self._epoch, self._group_ready = None, False
+            await self._ensure_group()
+            now = datetime.now(UTC).isoformat(timespec="seconds")
+            await self._r.hset(self._k("lost"), mapping={"at": now, "epoch": self._epoch or ""})
+        raise StateLost(
+            f"Redis at {self.url} lost the queue's data (epoch {seen} is gone: restarted "
+            "without persistence?)"
+        )
+
+    async def lost_at(self) -> str | None:
+        """When a worker last noticed that the server lost its data, if ever."""
+        value: str | None = await self._r.hget(self._k("lost"), "at")
+        return value
+
+    async def durability(self) -> Durability:
+        """Whether the server persists its data (unknown where `CONFIG` is refused)."""
+        answers: dict[str, str | None] = {}
+        for name in ("appendonly", "save"):
+            try:
+                reply = await self._r.config_get(name)
+            except ResponseError:  # managed servers often rename or forbid CONFIG
+                reply = {}
+            answers[name] = reply.get(name)
+        appendonly = answers["appendonly"]
+        return Durability(
+            appendonly=None if appendonly is None else appendonly == "yes",
+            save=answers["save"],
+        )
 
     async def submit(self, jobs: Sequence[MatchJob]) -> SubmitReport:
         """Queue the jobs that are not already known (see `JobQueue.submit`)."""
@@ -165,23 +246,34 @@ class RedisQueue:
         return {g: v for g, v in zip(game_ids, values, strict=True) if v is not None}
 
     async def claim(self, consumer: str) -> Lease | None:
-        """A takeover of an expired match, else a new message (waiting `block_s`), else None."""
-        await self._ensure_group()
-        pending = await self._r.xpending_range(
-            self._k("jobs"),
-            GROUP,
-            min="-",
-            max="+",
-            count=20,
-            idle=int(self._heartbeat_s * 1000),
-        )
-        for entry in pending:
-            lease = await self._start(consumer, entry["message_id"], takeover=True)
-            if lease is not None:
-                return lease
-        reply = await self._r.xreadgroup(
-            GROUP, consumer, {self._k("jobs"): ">"}, count=1, block=self._block_ms
-        )
+        """A takeover of an expired match, else a new message (waiting `block_s`), else None.
+
+        Raises:
+            StateLost: the server lost its data since the last claim (see `check_state`).
+        """
+        await self.check_state()
+        try:
+            pending = await self._r.xpending_range(
+                self._k("jobs"),
+                GROUP,
+                min="-",
+                max="+",
+                count=20,
+                idle=int(self._heartbeat_s * 1000),
+            )
+            for entry in pending:
+                lease = await self._start(consumer, entry["message_id"], takeover=True)
+                if lease is not None:
+                    return lease
+            reply = await self._r.xreadgroup(
+                GROUP, consumer, {self._k("jobs"): ">"}, count=1, block=self._block_ms
+            )
+        except ResponseError as exc:
+            if "NOGROUP" not in str(exc):
+                raise
+            self._group_ready = False  # the stream was deleted under us: make it again
+            await self._ensure_group()
+            return None
         for _stream, messages in reply or []:
             for message_id, _fields in messages:
                 lease = await self._start(consumer, message_id, takeover=False)

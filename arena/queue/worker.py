@@ -13,6 +13,14 @@ lease it:
 A refused write or a lost heartbeat means another worker owns the match now: this one
 stops it without acknowledging or failing anything. Any other error `fail`s the job
 (re-queued, or dead-lettered after `max_attempts`).
+
+A queue that lost its data (a Redis restarted without persistence, `StateLost`) is
+noticed by the next claim or by the first refused write, and said once, in one line at
+ERROR: the worker stops the matches it was playing, queues them again on the emptied
+server (from the start: their logs are gone; a game whose replay is already on disk is
+only acknowledged), and keeps serving. Games it was not playing cannot be re-created
+here: submitting the tournament again queues them (docs/tournaments.md). A queue that
+cannot be reached is also logged once, and once more when it is back.
 """
 
 from __future__ import annotations
@@ -31,7 +39,16 @@ from arena.agents.base import Agent
 from arena.match import new_header, play, result_of
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
-from arena.queue.jobs import FencedOut, Lease, MatchJob, MatchResult, over_budget, spend_of
+from arena.queue.jobs import (
+    FencedOut,
+    GameState,
+    Lease,
+    MatchJob,
+    MatchResult,
+    StateLost,
+    over_budget,
+    spend_of,
+)
 from arena.queue.seating import EndpointGate, SeatBuilder, build_seats, preflight, throttle
 from arena.rules.errors import ArenaError
 from arena.rules.referee import Referee, play_answers
@@ -83,6 +100,10 @@ class WorkerStats:
     failed: int = 0
     fenced: int = 0
     resumed: int = 0
+    lost: int = 0
+    """Times the queue lost its data while this worker served it."""
+    requeued: int = 0
+    """Matches this worker queued again after such a loss."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -107,7 +128,11 @@ class Worker:
         self.poll_s = poll_s
         self.stats = WorkerStats()
         self._stopping = False
-        self._matches: set[asyncio.Task[None]] = set()
+        self._matches: dict[asyncio.Task[None], Lease] = {}
+        self._orphans: dict[str, MatchJob] = {}
+        """Jobs whose match was fenced while the queue could not be asked why."""
+        self._last_error: str | None = None
+        self._errors_in_row = 0
 
     async def run(self, until: Callable[[], Awaitable[bool]] | None = None) -> WorkerStats:
         """Play matches until `until()` is true (checked when idle), `stop()`, or forever."""
@@ -140,16 +165,62 @@ class Worker:
         while not self._stopping:
             try:
                 lease = await self.queue.claim(self.consumer)
+                self._queue_ok()
+                if self._orphans:
+                    await self._adopt_orphans()
                 if lease is not None:
                     await self._run_in_task(lease)
                     continue
                 if until is not None and await until():
                     self._stopping = True
                     return
+            except StateLost as lost:
+                await self._recover(lost)
             except Exception as exc:  # a queue outage must not end the worker
-                log.error("queue error, retrying in %g s: %s", RETRY_S, _describe(exc))
+                self._queue_error(exc)
                 await asyncio.sleep(RETRY_S)
             await asyncio.sleep(self.poll_s)
+
+    def _queue_error(self, exc: Exception) -> None:
+        """Log a queue error once, not once a second for as long as it lasts."""
+        text = _describe(exc)
+        self._errors_in_row += 1
+        if text != self._last_error:
+            self._last_error = text
+            log.error("queue error, retrying every %g s (said once): %s", RETRY_S, text)
+
+    def _queue_ok(self) -> None:
+        if self._last_error is not None:
+            log.info("queue reachable again after %d failed attempts", self._errors_in_row)
+            self._last_error, self._errors_in_row = None, 0
+
+    async def _recover(self, lost: StateLost, fenced: Lease | None = None) -> None:
+        """The queue lost its data: stop this worker's matches and queue them again."""
+        current = asyncio.current_task()
+        running = {task: lease for task, lease in self._matches.items() if task is not current}
+        for task in running:
+            task.cancel()
+        while running and not all(task.done() for task in running):
+            await asyncio.wait(running, timeout=RECANCEL_S)
+            for task in running:
+                task.cancel()  # again: a library may have swallowed the last one
+        jobs = {lease.job.game_id: lease.job for lease in running.values()}
+        jobs |= self._orphans
+        if fenced is not None:
+            jobs[fenced.job.game_id] = fenced.job
+        self._orphans = {}
+        self.stats.lost += 1
+        self.stats.requeued += len(jobs)
+        if jobs:
+            await self.queue.submit(list(jobs.values()))
+        log.error(
+            "%s. Queued again the %d matches this worker was playing%s; every other "
+            "queued or running game is gone: submit the tournament again (finished "
+            "replays are kept) and give Redis persistence (docs/tournaments.md)",
+            lost,
+            len(jobs),
+            f" ({', '.join(sorted(jobs))})" if jobs else "",
+        )
 
     async def _run_in_task(self, lease: Lease) -> None:
         """Play `lease` in its own task, so `stop()` cancels the match and not the slot."""
@@ -157,7 +228,7 @@ class Worker:
             await self.queue.abandon(lease)
             return
         match = asyncio.create_task(self.run_match(lease))
-        self._matches.add(match)
+        self._matches[match] = lease
         try:
             while not match.done():
                 await asyncio.wait([match], timeout=RECANCEL_S)
@@ -167,7 +238,7 @@ class Worker:
             if not match.done():  # this slot itself was cancelled mid-match
                 match.cancel()
                 await asyncio.wait([match])  # let it hand the lease back first
-            self._matches.discard(match)
+            self._matches.pop(match, None)
         if not match.cancelled() and (error := match.exception()) is not None:
             raise error
 
@@ -186,24 +257,73 @@ class Worker:
 
     async def _attempt(self, lease: Lease) -> None:
         job = lease.job
+        fenced: BaseException | None = None
         try:
             await self._run(lease)
         except* FencedOut as group:
-            self.stats.fenced += 1
-            log.warning("game %s: lease %d lost: %s", job.game_id, lease.token, _first(group))
+            fenced = _first(group)
         except* Exception as group:
             error = _describe(_first(group))
             self.stats.errors.append(f"{job.game_id}: {error}")
-            with contextlib.suppress(FencedOut):
-                dead = await self.queue.fail(lease, error)
-                self.stats.failed += dead
-                log.error(
-                    "game %s: attempt %d failed%s: %s",
-                    job.game_id,
-                    lease.attempt,
-                    " (dead-lettered)" if dead else "",
-                    error,
-                )
+            await self._fail(lease, error)
+        if fenced is not None:
+            await self._fenced(lease, fenced)
+
+    async def _fail(self, lease: Lease, error: str) -> None:
+        job = lease.job
+        try:
+            dead = await self.queue.fail(lease, error)
+        except FencedOut as exc:  # taken over, or the queue lost the game
+            await self._fenced(lease, exc)
+            return
+        except Exception as exc:  # the queue itself is out: keep the job for a recovery
+            self._orphans[job.game_id] = job
+            self._queue_error(exc)
+            return
+        self.stats.failed += dead
+        log.error(
+            "game %s: attempt %d failed%s: %s",
+            job.game_id,
+            lease.attempt,
+            " (dead-lettered)" if dead else "",
+            error,
+        )
+
+    async def _fenced(self, lease: Lease, why: BaseException) -> None:
+        """A refused write: another worker took the match over, or the queue lost it."""
+        try:
+            await self.queue.check_state()
+        except StateLost as lost:
+            await self._recover(lost, fenced=lease)
+            return
+        except Exception:  # cannot ask now: queue it again if a loss turns up later
+            self._orphans[lease.job.game_id] = lease.job
+        else:
+            if await self._requeue_if_forgotten([lease.job]):
+                return
+        self.stats.fenced += 1
+        log.warning("game %s: lease %d lost: %s", lease.job.game_id, lease.token, why)
+
+    async def _requeue_if_forgotten(self, jobs: list[MatchJob]) -> bool:
+        """Queue again the jobs the queue no longer knows (lost with its data, said once)."""
+        statuses = await self.queue.statuses([job.game_id for job in jobs])
+        forgotten = [
+            job for job, s in zip(jobs, statuses, strict=True) if s.state is GameState.UNKNOWN
+        ]
+        if forgotten:
+            await self.queue.submit(forgotten)
+            self.stats.requeued += len(forgotten)
+            for job in forgotten:
+                log.info("game %s: queued again (lost with the queue's data)", job.game_id)
+        return bool(forgotten)
+
+    async def _adopt_orphans(self) -> None:
+        """Jobs that ended while the queue was out: queue again those it forgot since."""
+        jobs, self._orphans = list(self._orphans.values()), {}
+        try:
+            await self._requeue_if_forgotten(jobs)
+        except Exception:  # out again: try after the next claim
+            self._orphans |= {job.game_id: job for job in jobs}
 
     async def _run(self, lease: Lease) -> None:
         job = lease.job

@@ -91,7 +91,8 @@ def test_sigkilled_worker_match_is_finished_by_another(prefix: str, tmp_path: Pa
         second.wait(timeout=30)
 
     assert "resuming at event" in (tmp_path / "second.log").read_text()
-    assert sorted(p.name for p in replays.iterdir()) == sorted(f"{j.game_id}.jsonl" for j in jobs)
+    listed = sorted(p.name for p in replays.iterdir() if not p.name.startswith("."))
+    assert listed == sorted(f"{j.game_id}.jsonl" for j in jobs)
     for job in jobs:
         path = replay_path(replays, job.game_id)
         assert read_header(path).result is not None

@@ -1,0 +1,300 @@
+"""Lost state: a Redis without persistence restarts empty in the middle of a tournament.
+
+The drill starts its own `redis-server` (no snapshots, no append-only file) on a free
+loopback port, kills it mid-tournament and starts it again, empty. The worker must say
+so once and queue again what it was playing; `tournament status` must report the games
+nobody can re-create as lost; nothing may hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import fakeredis
+import pytest
+import redis
+from redis.exceptions import ResponseError
+
+from arena.agents.base import Agent, AgentReply
+from arena.cli import main
+from arena.commands.tournament import durability_warning, worker_argv
+from arena.queue.jobs import Durability, GameState, StateLost
+from arena.queue.redis_queue import RedisQueue, redacted
+from arena.queue.seating import StepSeededRandom
+from arena.queue.worker import WorkerStats, replay_path
+from arena.rules.decisions import DecisionRequest
+from arena.rules.observation import Observation
+from arena.tournament import load_spec, schedule
+from tests.queue.conftest import make_jobs, run_all
+
+LOST_LINE = "lost the queue's data"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """A throwaway redis-server without persistence, which the test can kill and restart."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = free_port()
+        self.directory = directory
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", str(self.directory)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port)
+        wait_for(lambda: _answers(client), "redis-server to answer")
+        client.close()
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=30)
+
+
+def _answers(client: redis.Redis) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.ConnectionError:
+        return False
+
+
+def wait_for(condition: Any, what: str, timeout_s: float = 90.0) -> None:
+    """Poll `condition`; fail (rather than hang) if it never holds."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    (tmp_path / "redis").mkdir()
+    srv = Server(tmp_path / "redis")
+    srv.start()
+    yield srv
+    if srv.process is not None and srv.process.poll() is None:
+        srv.kill()
+
+
+def test_redis_restart_drill(
+    server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec_path = tmp_path / "drill.yaml"
+    spec_path.write_text(
+        "name: drill\nagents: {a: 'delay:20:random', b: 'delay:20:random'}\n"
+        "boards: [wwk_guard]\ngames_per_pairing: 2\n"
+    )
+    jobs = schedule(load_spec(spec_path))
+    replays = tmp_path / "replays"
+    common = ["--redis", server.url, "--prefix", "drill", "--replays", str(replays)]
+    assert main(["tournament", "submit", str(spec_path), *common]) == 0
+    submitted = capsys.readouterr()
+    assert "queued 4" in submitted.out
+    assert "does not persist its data" in submitted.err
+
+    client: Any = redis.Redis(port=server.port, decode_responses=True)
+
+    def running() -> list[str]:
+        return [
+            j.game_id
+            for j in jobs
+            if client.hget(f"drill:game:{j.game_id}", "state") == "running"
+            and client.llen(f"drill:log:{j.game_id}") >= 20
+        ]
+
+    log_path = tmp_path / "worker.log"
+    worker = subprocess.Popen(
+        worker_argv(server.url, "drill", replays, concurrency=2, heartbeat=1.0),
+        stdout=log_path.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for(lambda: len(running()) == 2, "two matches under way")
+        server.kill()
+        finished_before = {j.game_id for j in jobs if replay_path(replays, j.game_id).exists()}
+        server.start()  # empty: nothing was saved
+        client = redis.Redis(port=server.port, decode_responses=True)
+        wait_for(lambda: LOST_LINE in log_path.read_text(), "the worker to notice the loss")
+        wait_for(lambda: client.exists("drill:epoch"), "the worker to re-create the queue")
+        requeued = {j.game_id for j in jobs if client.exists(f"drill:game:{j.game_id}")}
+        wait_for(
+            lambda: all(client.hget(f"drill:game:{g}", "state") == "done" for g in requeued),
+            "the re-queued matches to finish",
+        )
+        assert main(["tournament", "status", str(spec_path), *common]) == 0
+        status = capsys.readouterr().out
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=30)
+
+    log = log_path.read_text()
+    assert log.count(LOST_LINE) == 1
+    assert "NOGROUP" not in log
+    assert requeued and requeued.isdisjoint(finished_before)
+    gone = [
+        j.game_id
+        for j in jobs
+        if j.game_id not in requeued and not replay_path(replays, j.game_id).exists()
+    ]
+    assert gone  # the queued games nobody was playing cannot be re-created by a worker
+    assert f"lost {len(gone)}" in status
+    assert "unknown" not in status
+    assert "submit` queues them again" in status
+    assert f"done {len(requeued) + len(finished_before)}" in status
+    client.close()
+
+
+class Flushing:
+    """A random agent that empties the whole server once, at its game's `at`-th decision."""
+
+    def __init__(self, seed: int, client: Any, at: int, flushed: list[bool]) -> None:
+        self._inner = StepSeededRandom(seed)
+        self._client, self._at, self._flushed = client, at, flushed
+        self._calls = 0
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        self._calls += 1
+        if self._calls == self._at and not self._flushed:
+            self._flushed.append(True)
+            await self._client.flushall()
+        return await self._inner.decide(view, request, feedback)
+
+
+def test_worker_says_once_and_queues_its_match_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = fakeredis.FakeServer()
+    jobs = make_jobs("flush", games=1)
+
+    async def scenario() -> WorkerStats:
+        client = fakeredis.FakeAsyncRedis(server=server, decode_responses=True)
+        queue = RedisQueue(client, prefix="f", heartbeat_s=5.0, block_s=0.01)
+        flushed: list[bool] = []
+
+        def seats(job: Any, seed_of: Any) -> dict[int, Agent]:
+            return {
+                seat: Flushing(seed_of(seat), client, 5, flushed)
+                for seat in range(1, len(job.seats) + 1)
+            }
+
+        stats = await run_all(queue, jobs, tmp_path, seat_builder=seats, concurrency=2)
+        statuses = await queue.statuses([j.game_id for j in jobs])
+        assert all(s.state is GameState.DONE for s in statuses)
+        await queue.close()
+        return stats
+
+    with caplog.at_level(logging.INFO, logger="arena.worker"):
+        stats = asyncio.run(scenario())
+    assert (stats.lost, stats.requeued, stats.done, stats.fenced) == (1, 2, 2, 0)
+    lost = [r for r in caplog.records if LOST_LINE in r.getMessage()]
+    assert len(lost) == 1 and lost[0].levelno == logging.ERROR
+    assert (
+        "Queued again the 2 matches this worker was playing (flush-00000, flush-00001)"
+        in lost[0].getMessage()
+    )
+    assert not [r for r in caplog.records if "queue error" in r.getMessage()]
+    for job in jobs:
+        assert replay_path(tmp_path, job.game_id).exists()
+
+
+def test_check_state_raises_once_and_the_queue_works_again() -> None:
+    async def scenario() -> None:
+        server = fakeredis.FakeServer()
+        one = RedisQueue(fakeredis.FakeAsyncRedis(server=server, decode_responses=True), prefix="p")
+        two = RedisQueue(fakeredis.FakeAsyncRedis(server=server, decode_responses=True), prefix="p")
+        await one.submit(make_jobs("x"))
+        await two.check_state()
+        await one._r.flushall()
+        with pytest.raises(StateLost, match="lost the queue's data"):
+            await one.check_state()
+        await one.check_state()  # said once
+        with pytest.raises(StateLost):  # another client notices too, though keys exist again
+            await two.check_state()
+        assert await one.lost_at() is not None
+        assert await one.claim("c") is None  # no NOGROUP: the stream and group are back
+        await one.close()
+        await two.close()
+
+    asyncio.run(scenario())
+
+
+def test_status_reports_submitted_games_the_server_forgot(
+    server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "s.yaml"
+    spec.write_text("name: forgot\nagents: {a: random, b: random}\n")
+    common = ["--redis", server.url, "--replays", str(tmp_path / "replays")]
+    assert main(["tournament", "submit", str(spec), *common]) == 0
+    redis.Redis(port=server.port).flushall()
+    capsys.readouterr()
+    assert main(["tournament", "status", str(spec), *common]) == 0
+    out = capsys.readouterr().out
+    assert "0/4  lost 4" in out and "unknown" not in out
+    other = tmp_path / "o.yaml"
+    other.write_text("name: never\nagents: {a: random, b: random}\n")
+    assert main(["tournament", "status", str(other), *common]) == 0
+    assert "0/4  unknown 4" in capsys.readouterr().out  # never submitted is not lost
+
+
+def test_durability_warnings() -> None:
+    url = "redis://h:6379/0"
+    bare = durability_warning(Durability(appendonly=False, save=""), url)
+    assert bare is not None and bare.startswith("warning: Redis at redis://h:6379/0 does not")
+    snapshots = durability_warning(Durability(appendonly=False, save="3600 1"), url)
+    assert snapshots is not None and "snapshots only" in snapshots
+    assert durability_warning(Durability(appendonly=True, save=""), url) is None
+    refused = durability_warning(Durability(), url)
+    assert refused is not None and "refused CONFIG GET" in refused
+    assert redacted("redis://:s3cret@h:1/0") == "redis://:***@h:1/0"
+
+
+def test_servers_that_refuse_config_are_tolerated(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> Durability:
+        client = fakeredis.FakeAsyncRedis(decode_responses=True)
+
+        async def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise ResponseError("unknown command 'CONFIG'")
+
+        monkeypatch.setattr(client, "config_get", refuse)
+        queue = RedisQueue(client)
+        try:
+            return await queue.durability()
+        finally:
+            await queue.close()
+
+    durability = asyncio.run(scenario())
+    assert not durability.known
+
+
+def test_real_server_without_persistence_is_reported(server: Server) -> None:
+    async def scenario() -> Durability:
+        queue = await RedisQueue.connect(server.url)
+        try:
+            return await queue.durability()
+        finally:
+            await queue.close()
+
+    durability = asyncio.run(scenario())
+    assert durability.known and not durability.persists
