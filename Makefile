@@ -1,28 +1,37 @@
 # Two commands set everything up on a fresh machine:
-#   make play   — install into .venv and play one real game with the built-in bots
-#   make test   — install the dev tools, start Redis if needed, install Debian chromium if
+#   make play   — install the runtime into .venv (no dev tools) and play one game with the
+#                 built-in bots
+#   make test   — add the dev tools, start Redis if needed, install Debian chromium if
 #                 missing, then run ruff, mypy and the whole pytest suite
+# Each install is remembered by a stamp named after pyproject.toml's hash, so editing
+# pyproject.toml reinstalls and nothing else does.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
+HASH := $(shell sha1sum pyproject.toml | cut -c1-12)
+RUNTIME := $(VENV)/.runtime-$(HASH)
+DEV := $(VENV)/.dev-$(HASH)
 
 .PHONY: play test lint services
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
-	rm -f $(VENV)/.installed-* && touch $@
+	$(PY) -m pip install -q -e .
+	rm -f $(VENV)/.runtime-* $(VENV)/.installed-* && touch $@
 
-play: $(STAMP)
+$(DEV): $(RUNTIME)
+	$(PY) -m pip install -q -e '.[dev]'
+	rm -f $(VENV)/.dev-* && touch $@
+
+play: $(RUNTIME)
 	$(VENV)/bin/arena play --board wwk_guard --seed 1
 
 services:
 	bash scripts/ensure-services.sh
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-test: $(STAMP) services lint
+test: $(DEV) services lint
 	$(PY) -m pytest

@@ -1,0 +1,163 @@
+"""The built wheel works on its own: installed into a fresh venv, run from another folder.
+
+The wheel is built from a clean copy of the sources (git's files, so nothing stale from a
+`build/` folder leaks in) with the oldest build backend `pyproject.toml` allows (so the pin
+is one that builds this metadata), then installed with `--no-deps` into a new venv. Its
+runtime dependencies come from this test's own environment through a `.pth` line, after
+the venv's own site-packages: only the backend may be downloaded, and `arena` can only come
+from the wheel (the checkout's editable install is not on that path, and every command runs
+outside the checkout).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+import tomllib
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMIT_S = 240
+
+
+class Installed(NamedTuple):
+    """A fresh venv holding only the wheel, and a folder outside the checkout to run in."""
+
+    wheel: Path
+    python: Path
+    arena: Path
+    cwd: Path
+
+
+def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        [str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=LIMIT_S
+    )
+    assert done.returncode == 0, f"{argv}: {done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    return done.stdout
+
+
+def _clean_copy(dest: Path) -> Path:
+    listed = _run("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def _oldest_backend() -> str:
+    """`setuptools==X` for the lowest X the build-system table accepts."""
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    (pin,) = [r for r in requires if r.startswith("setuptools")]
+    return f"setuptools=={pin.removeprefix('setuptools>=').split(',')[0]}"
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    work = tmp_path_factory.mktemp("wheel")
+    source = _clean_copy(work / "src")
+    (work / "backend.txt").write_text(_oldest_backend() + "\n")
+    env = {**os.environ, "PIP_CONSTRAINT": str(work / "backend.txt")}
+    _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", work / "dist", source,
+         cwd=work, env=env)  # fmt: skip
+    (wheel,) = (work / "dist").glob("werewolf_arena-*.whl")
+    _run(sys.executable, "-m", "venv", work / "venv", cwd=work)
+    python = work / "venv" / "bin" / "python"
+    _run(python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel, cwd=work)
+    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+                     cwd=work).strip())  # fmt: skip
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site / "test_dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
+    outside = work / "elsewhere"
+    outside.mkdir()
+    yield Installed(wheel, python, work / "venv" / "bin" / "arena", outside)
+
+
+def test_the_wheel_holds_the_package_data(installed: Installed) -> None:
+    names = set(zipfile.ZipFile(installed.wheel).namelist())
+    assert {"arena/text/en.yaml", "arena/text/zh.yaml", "arena/dashboard/app.py"} <= names
+    metadata = zipfile.ZipFile(installed.wheel).read(
+        next(n for n in names if n.endswith(".dist-info/METADATA"))
+    )
+    assert b"License-Expression: MIT" in metadata
+
+
+def test_arena_comes_from_the_wheel(installed: Installed) -> None:
+    where = _run(installed.python, "-c", "import arena; print(arena.__file__)", cwd=installed.cwd)
+    assert Path(where.strip()).is_relative_to(installed.python.parents[1])
+    version = _run(installed.arena, "--version", cwd=installed.cwd)
+    assert version.startswith("arena ")
+
+
+def test_a_bot_game_plays_and_validates(installed: Installed) -> None:
+    out = _run(installed.arena, "play", "--board", "std9", "--lang", "en", "--out", "bots.jsonl",
+               cwd=installed.cwd)  # fmt: skip
+    assert "Night 1" in out and "replay written to bots.jsonl" in out
+    assert "intact" in _run(installed.arena, "validate", "bots.jsonl", cwd=installed.cwd)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as reply:  # noqa: S310 - loopback only
+        return str(reply.read().decode("utf-8"))
+
+
+def test_the_dashboard_serves_its_page(installed: Installed) -> None:
+    port = _free_port()
+    server = subprocess.Popen(
+        [str(installed.arena), "dashboard", "--replays", ".", "--port", str(port)],
+        cwd=installed.cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        health = f"http://127.0.0.1:{port}/_stcore/health"
+        deadline = time.monotonic() + 90
+        while True:
+            assert server.poll() is None, server.communicate()[0]
+            try:
+                if _get(health) == "ok":
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the dashboard did not come up"
+            time.sleep(0.5)
+        page = _get(f"http://127.0.0.1:{port}/")
+        assert "<title>" in page and "<noscript>" in page
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def test_the_installed_dashboard_script_runs(installed: Installed) -> None:
+    """The page's HTML is Streamlit's own: run the installed app script itself."""
+    script = (
+        "from importlib.resources import files\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "app = AppTest.from_file(str(files('arena.dashboard') / 'app.py'), default_timeout=120)\n"
+        "app.run()\n"
+        "assert not app.exception, app.exception\n"
+        "print(files('arena.dashboard'))\n"
+    )
+    env = {**os.environ, "ARENA_REPLAYS": str(installed.cwd)}
+    where = _run(installed.python, "-c", script, cwd=installed.cwd, env=env)
+    assert Path(where.strip()).is_relative_to(installed.python.parents[1])
