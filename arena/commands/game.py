@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,11 +33,10 @@ from arena.rules.config import GameConfig, RuleSet
 from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
-from arena.rules.roles import spec
 from arena.rules.visibility import PublicViewer, SeatViewer, Viewer, parse_viewer
 from arena.storage.replay_file import read_replay
 from arena.text import Lang, inert, t
-from arena.transcript import render
+from arena.transcript import render, role_name
 
 SEAT_KINDS = "bot, random, human, openai:MODEL or langchain:PROVIDER:MODEL"
 """The agents a `--seat` spec may name (`arena.agents.factory` parses them)."""
@@ -134,6 +134,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     boards = sub.add_parser("boards", help="list the boards")
     boards.add_argument("--json", action="store_true", help="machine-readable output")
+    boards.add_argument("--lang", choices=["zh", "en"], default="zh", help="language of the table")
     boards.set_defaults(handler=_boards)
 
 
@@ -315,12 +316,36 @@ def _boards(args: argparse.Namespace) -> int:
         )
         print()
         return 0
-    for b in BOARDS.values():
-        roles = "、".join(
-            f"{spec(r).zh}×{n}" if n > 1 else spec(r).zh for r, n in b.role_counts().items()
+    lang: Lang = args.lang
+    rows = [
+        (
+            b.id,
+            b.zh if lang == "zh" else b.en,
+            t("board.seats", lang, n=b.seats),
+            t(f"win_mode.{b.win}", lang),
+            b.preset,
+            t("seat.sep", lang).join(
+                t("board.role_count", lang, role=role_name(r, lang), n=n)
+                if n > 1
+                else role_name(r, lang)
+                for r, n in b.role_counts().items()
+            ),
         )
-        print(f"{b.id:<15} {b.zh:<12} {b.seats:>2} seats  {b.win:<5} {b.preset:<10} {roles}")
+        for b in BOARDS.values()
+    ]
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    for row in rows:
+        print("  ".join([*(_pad(cell, w) for cell, w in zip(row, widths, strict=False)), row[-1]]))
     return 0
+
+
+def _width(text: str) -> int:
+    """Terminal columns `text` takes (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
 
 
 def _board_row(b: Board) -> dict[str, Any]:

@@ -202,3 +202,13 @@ def test_chinese_output_has_no_raw_english_identifiers(
         assert result.startswith(("好人勝利 · 回放已寫入 ", "狼人勝利 · 回放已寫入 ", "和局 · "))
         latin = {w for line in lines for w in _LATIN.findall(line)} - {"PK"}
         assert not latin, f"{board}: {sorted(latin)[:10]}"
+
+
+def test_boards_speak_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["boards"]) == 0
+    zh = capsys.readouterr().out.splitlines()
+    assert zh[0].split()[:4] == ["std9", "9人標準屠城局", "9人", "屠城"]
+    assert not any(" seats " in line or " city " in line for line in zh)
+    assert main(["boards", "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert "9-player standard (city)" in en and "Villager×3, Werewolf×3" in en

@@ -5,6 +5,7 @@ from enum import StrEnum
 import pytest
 
 from arena.rules import events as ev
+from arena.rules.boards import WinMode
 from arena.rules.decisions import DecisionKind
 from arena.rules.types import DeathCause, Phase, SpeechContext, Winner
 from arena.text import LANGS, Lang, MissingText, keys, t
@@ -39,6 +40,7 @@ CLOSED_SETS: dict[str, tuple[str, ...]] = {
     "speech": typing.get_args(SpeechContext),
     "knife_how": _literal(ev.KnifeChosen, "how"),
     "badge_lost": _literal(ev.BadgeLost, "reason"),
+    "win_mode": typing.get_args(WinMode),
 }
 
 
