@@ -23,6 +23,7 @@ from arena.ratings.metrics import AgentMetrics
 from arena.ratings.ratings import Skill, WinRate
 from arena.ratings.report import Report, build_report, to_csv, to_json
 from arena.rules.errors import ArenaError
+from arena.text import inert, inert_lines
 from arena.tournament import load_spec, schedule
 
 NONE = "-"
@@ -193,8 +194,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
         workers=args.jobs or _auto_jobs(args.bootstrap * len(found.games)),
     )
     progress.done()
-    print(rated_line(found, chosen))
-    print(render(report))
+    print(inert(rated_line(found, chosen)))
+    print(inert_lines(render(report)))  # agent labels come from replay headers
     _write(args.csv, to_csv(report))
     _write(args.json, to_json(report))
     return 0
@@ -205,7 +206,7 @@ def _list_left_out(found: GameSet) -> None:
     for skipped in found.skipped:
         listed[skipped.reason] = listed.get(skipped.reason, 0) + 1
         if listed[skipped.reason] <= LISTED_PER_REASON:
-            print(f"skipped {skipped.message}", file=sys.stderr)
+            print(inert(f"skipped {skipped.message}"), file=sys.stderr)
     for reason, count in found.left_out().items():
         if count > LISTED_PER_REASON:
             more = count - LISTED_PER_REASON

@@ -9,6 +9,6 @@ to write to a terminal. Model prompts are versioned data of their own (`arena/ll
 """
 
 from arena.text.catalog import LANGS, Lang, MissingText, has, keys, t
-from arena.text.terminal import inert
+from arena.text.terminal import inert, inert_lines
 
-__all__ = ["LANGS", "Lang", "MissingText", "has", "inert", "keys", "t"]
+__all__ = ["LANGS", "Lang", "MissingText", "has", "inert", "inert_lines", "keys", "t"]

@@ -35,6 +35,14 @@ def inert(text: str) -> str:
     return "".join(_char(c) for c in text)
 
 
+def inert_lines(text: str) -> str:
+    """A block of our own lines (a table, a report) with each line made `inert`.
+
+    Only a newline separates lines here: any other break inside a cell is untrusted text.
+    """
+    return "\n".join(inert(line) for line in text.split("\n"))
+
+
 def _char(c: str) -> str:
     if c == "\t":
         return " "

@@ -34,3 +34,9 @@ def test_ordinary_text_is_unchanged(text: str) -> None:
 
 def test_a_tab_is_a_space() -> None:
     assert inert("a\tb") == "a b"
+
+
+def test_inert_lines_keeps_our_newlines_and_no_other_break() -> None:
+    from arena.text import inert_lines
+
+    assert inert_lines("a\u2028b\nc\x1b") == "a⏎b\nc\\x1b"
