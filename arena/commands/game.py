@@ -241,19 +241,23 @@ def replay_path(out: str | None, board: str, seed: int | None, *, force: bool = 
 
 
 def _reserve(path: Path, *, force: bool = False) -> Path:
-    """Create `path` empty (exclusively unless `force`), so no other game takes it.
+    """Create `path` empty, exclusively, so no other game takes it.
+
+    With `force` an existing file is left as it is until the game starts writing (a game
+    that fails before its first event replaces nothing).
 
     Raises:
         FileExistsError: `path` exists and `force` is not set.
         ArenaError: `path` cannot be created (a folder is in the way, no permission).
     """
+    if path.is_dir():
+        raise ArenaError(f"cannot write the replay to {path}: it is a folder")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w" if force else "x", encoding="utf-8"):
-            pass
+        if not (force and path.exists()):
+            with path.open("x", encoding="utf-8"):
+                pass
     except FileExistsError:
-        if path.is_dir():
-            raise ArenaError(f"cannot write the replay to {path}: it is a folder") from None
         raise
     except OSError as exc:
         raise ArenaError(f"cannot write the replay to {path}: {exc.strerror}") from None

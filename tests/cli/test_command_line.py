@@ -212,3 +212,20 @@ def test_boards_speak_the_chosen_language(capsys: pytest.CaptureFixture[str]) ->
     assert main(["boards", "--lang", "en"]) == 0
     en = capsys.readouterr().out
     assert "9-player standard (city)" in en and "Villager×3, Werewolf×3" in en
+
+
+def test_force_replaces_nothing_when_the_game_cannot_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    spec = tmp_path / "refused.yaml"  # nothing listens on port 9: the preflight fails
+    endpoint = {"base_url": "http://127.0.0.1:9/v1", "retries": 0}
+    spec.write_text(yaml.safe_dump({"seats": ["1=openai:m"], "endpoints": {"openai": endpoint}}))
+    out = tmp_path / "game.jsonl"
+    out.write_text("an earlier game\n")
+    assert main([*PLAY, "--spec", str(spec), "--out", str(out), "--force"]) == 2
+    assert "unreachable" in capsys.readouterr().err
+    assert out.read_text() == "an earlier game\n"
+    fresh = tmp_path / "fresh.jsonl"
+    assert main([*PLAY, "--spec", str(spec), "--out", str(fresh)]) == 2
+    assert not fresh.exists()
