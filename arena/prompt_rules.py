@@ -84,6 +84,11 @@ def _role_lines(roles: Mapping[Role, int], rules: RuleSet, texts: Mapping[str, A
         lines.append(texts["white_wolf_king"])
     if Role.IDIOT in roles:
         lines.append(texts["idiot"])
+        if rules.flipped_idiot_exile == "dies":
+            lines.append(texts["idiot_second_exile_dies"])
+    for role in (Role.WOLF_BEAUTY, Role.KNIGHT, Role.DREAMWEAVER):
+        if role in roles:
+            lines.append(texts[role.value])
     return [str(line) for line in lines]
 
 

@@ -222,6 +222,22 @@ def _skill_status(e: ev.SkillStatusTold, lang: Lang) -> str:
     return t("event.skill_status_told", lang, seat=seat(e.seat, lang), status=status)
 
 
+@_renders(ev.BeautyCharmed)
+def _beauty_charmed(e: ev.BeautyCharmed, lang: Lang) -> str:
+    return t("event.beauty_charmed", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.DreamerChosen)
+def _dreamer_chosen(e: ev.DreamerChosen, lang: Lang) -> str:
+    return t("event.dreamer_chosen", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.KnightDuelled)
+def _knight_duelled(e: ev.KnightDuelled, lang: Lang) -> str:
+    key = "event.knight_duelled_wolf" if e.is_wolf else "event.knight_duelled_good"
+    return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
 @_renders(ev.PlayerDied)
 def _player_died(e: ev.PlayerDied, lang: Lang) -> str:
     cause = t(f"cause.{e.cause.value}", lang)

@@ -15,7 +15,9 @@ workhorse of tests and benchmarks. Three properties matter more than its strengt
 - **Credible.** It plays the table's common lines: the seer claims and reports her checks,
   the witch saves early and poisons a seat she is sure of, the guard protects the seer he
   believes, wolves agree on the knife in their channel and sometimes fake the seer, good
-  seats weigh claims, checks and votes; see the modules of `arena.agents.bots`.
+  seats weigh claims, checks and votes; the knight duels a seat he is nearly sure of, the
+  wolf beauty charms the believed seer, the dreamweaver shields him and never dreams a seat
+  twice running; see the modules of `arena.agents.bots`.
 """
 
 from __future__ import annotations
@@ -91,10 +93,10 @@ class BotAgent:
             case DecisionKind.SHERIFF_VOTE:
                 return day.sheriff_vote(r, request, rng)
             case DecisionKind.SPEECH:
-                explode = wolves.explosion(r, request, self.seed)
-                return explode or speech.speak(r, request, rng, self.lang)
+                skill = wolves.explosion(r, request, self.seed) or day.duel(r, request)
+                return skill or speech.speak(r, request, rng, self.lang)
             case DecisionKind.INTERRUPT:
-                return wolves.explosion(r, request, self.seed) or Pass()
+                return wolves.explosion(r, request, self.seed) or day.duel(r, request) or Pass()
             case DecisionKind.SPEECH_ORDER:
                 return day.speech_order(r, request, rng)
             case DecisionKind.RECOMMEND:
@@ -115,6 +117,10 @@ class BotAgent:
                 return night.witch(r, request, rng)
             case DecisionKind.SEER:
                 return night.seer(r, request, rng)
+            case DecisionKind.CHARM:
+                return night.charm(r, request, rng)
+            case DecisionKind.DREAM:
+                return night.dream(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

@@ -1,7 +1,8 @@
 """A seeded agent that picks uniformly among legal actions: the baseline and the fuzzer.
 
-Only two choices are biased, so random games stay games: an explosion window is passed
-up 97% of the time, and a speaking wolf speaks rather than explodes 90% of the time.
+Only two choices are biased, so random games stay games: an interruption window (a wolf's
+explosion, a knight's duel) is passed up 97% of the time, and a speaking wolf or knight
+speaks rather than explodes or duels 90% of the time.
 """
 
 from __future__ import annotations
@@ -10,22 +11,16 @@ import random
 
 from arena.agents.base import AgentReply
 from arena.rules.actions import (
+    ACTION_ADAPTER,
     Action,
     ChooseOrder,
-    Inspect,
-    Kill,
     Pass,
-    PassBadge,
-    Poison,
-    Protect,
     RecommendExile,
     RunForSheriff,
     Save,
     SelfExplode,
-    Shoot,
     Speak,
     TearBadge,
-    Vote,
     Whisper,
     Withdraw,
 )
@@ -37,7 +32,7 @@ from arena.rules.types import Direction
 def random_action(request: DecisionRequest, rng: random.Random) -> Action:
     """A uniformly random legal answer to `request` (with the two biases above)."""
     option = rng.choice(request.options)
-    explode = request.option("self_explode")
+    explode = request.option("self_explode") or request.option("duel")
     if explode is not None and request.kind is DecisionKind.INTERRUPT:
         option = explode if rng.random() < 0.03 else ActionOption(action="pass")
     elif explode is not None and request.kind is DecisionKind.SPEECH:
@@ -69,16 +64,7 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return RecommendExile(targets=(target,))
     if target is None:
         return Pass()
-    targeted: dict[str, type[Vote | Shoot | PassBadge | Protect | Kill | Poison | Inspect]] = {
-        "vote": Vote,
-        "shoot": Shoot,
-        "pass_badge": PassBadge,
-        "protect": Protect,
-        "kill": Kill,
-        "poison": Poison,
-        "inspect": Inspect,
-    }
-    return targeted[option.action](target=target)
+    return ACTION_ADAPTER.validate_python({"kind": option.action, "target": target})
 
 
 class RandomAgent:

@@ -149,6 +149,27 @@ class Poison(_Action):
     target: SeatId
 
 
+class Charm(_Action):
+    """The wolf beauty charms a seat: if she dies, it dies with her (魅惑)."""
+
+    kind: Literal["charm"] = "charm"
+    target: SeatId
+
+
+class Dream(_Action):
+    """The dreamweaver chooses tonight's dreamer (攝夢): immune tonight, linked to him."""
+
+    kind: Literal["dream"] = "dream"
+    target: SeatId
+
+
+class Duel(_Action):
+    """The knight flips his card and duels a seat (決鬥): a wolf dies, else the knight."""
+
+    kind: Literal["duel"] = "duel"
+    target: SeatId
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -173,7 +194,10 @@ Action = Annotated[
     | Kill
     | Save
     | Poison
-    | Inspect,
+    | Inspect
+    | Charm
+    | Dream
+    | Duel,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -214,4 +238,7 @@ ActionKind = Literal[
     "save",
     "poison",
     "inspect",
+    "charm",
+    "dream",
+    "duel",
 ]

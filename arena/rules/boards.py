@@ -2,7 +2,7 @@
 
 Sources: seed 003 ("推荐配置": 9-player city, 10-player side, 12-player white wolf king,
 12-player idiot) and seed 001 §二(一) (night orders of the tournament boards 預女獵愚,
-狼王守衛, 白狼王守衛).
+狼王守衛, 白狼王守衛, 狼美騎士, 狼王攝夢人) and §三 (each board's rules and 備註).
 """
 
 from __future__ import annotations
@@ -14,8 +14,24 @@ from typing import Literal
 from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
-NightStep = Literal["guard", "wolves", "witch", "seer", "hunter_status", "white_wolf_king_status"]
-"""One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped."""
+NightStep = Literal[
+    "dreamweaver",
+    "guard",
+    "wolves",
+    "wolf_beauty",
+    "witch",
+    "seer",
+    "hunter_status",
+    "white_wolf_king_status",
+    "knight",
+    "idiot",
+]
+"""One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped.
+
+`knight` and `idiot` open their eyes and close them again (001 騎士請睜眼，騎士請閉眼): the
+steps are listed for the board's order and write nothing. Steps before `wolves` are
+written before the wolves' events; every step's decision that depends on nothing before
+it is asked in the first batch of the night (docs/rules.md)."""
 
 PresetName = Literal["tournament", "site", "classic"]
 WinMode = Literal["city", "side"]
@@ -107,7 +123,7 @@ BOARDS: dict[str, Board] = {
             _deal(seer=1, witch=1, hunter=1, idiot=1, villager=4, werewolf=4),
             win="side",
             preset="tournament",
-            night_order=("wolves", "witch", "seer", "hunter_status"),
+            night_order=("wolves", "witch", "seer", "hunter_status", "idiot"),
             source="001:95,185-236",
         ),
         Board(
@@ -137,14 +153,38 @@ BOARDS: dict[str, Board] = {
             ),
             source="001:105,1007-1058",
         ),
+        Board(
+            "wolf_beauty_knight",
+            "狼美騎士",
+            "Wolf beauty + knight (tournament)",
+            _deal(seer=1, witch=1, knight=1, guard=1, villager=4, werewolf=3, wolf_beauty=1),
+            win="side",
+            preset="tournament",
+            night_order=("guard", "wolves", "wolf_beauty", "witch", "seer", "knight"),
+            source="001:101,595-646",
+        ),
+        Board(
+            "wolfking_dreamweaver",
+            "狼王攝夢人",
+            "Wolf king + dreamweaver (tournament)",
+            _deal(seer=1, witch=1, hunter=1, dreamweaver=1, villager=4, werewolf=3, wolf_king=1),
+            win="side",
+            preset="tournament",
+            night_order=("dreamweaver", "wolves", "witch", "seer", "hunter_status"),
+            source="001:109,809-860,1667",
+        ),
     )
 }
 
 
 def board(board_id: str) -> Board:
-    """Look a board up by id; an unknown id is a `ConfigError` listing the known ones."""
-    try:
-        return BOARDS[board_id]
-    except KeyError:
+    """Look a board up by id or by its Chinese name (狼美騎士).
+
+    Raises:
+        ConfigError: an unknown board; the message lists the known ids.
+    """
+    found = BOARDS.get(board_id) or next((b for b in BOARDS.values() if b.zh == board_id), None)
+    if found is None:
         known = ", ".join(BOARDS)
-        raise ConfigError(f"unknown board {board_id!r}; known boards: {known}") from None
+        raise ConfigError(f"unknown board {board_id!r}; known boards: {known}")
+    return found

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.rules import events as ev
-from arena.rules.actions import Pass, PassBadge, SelfExplode, Shoot, Speak, TearBadge
+from arena.rules.actions import Duel, Pass, PassBadge, SelfExplode, Shoot, Speak, TearBadge
 from arena.rules.config import RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind
 from arena.rules.roles import is_wolf, spec
@@ -37,14 +37,16 @@ class Departure:
 
 
 def may_shoot(role: Role, cause: DeathCause, rules: RuleSet) -> bool:
-    """Whether a seat of `role` dying of `cause` may take someone with him (000's table)."""
-    if not spec(role).death_shot or cause is DeathCause.POISON:
-        return False
-    if cause is DeathCause.TAKEN:
-        return role is Role.WOLF_KING or rules.hunter_shoots_when_taken_by_wwk
+    """Whether a seat of `role` dying of `cause` may take someone with him (000's table).
+
+    The table is `RoleSpec.shot_causes`; two knobs adjust it: a hunter taken by the white
+    wolf king (003: no), and a wolf king who self-explodes (no seed lists it).
+    """
+    if cause is DeathCause.TAKEN and role is Role.HUNTER:
+        return rules.hunter_shoots_when_taken_by_wwk
     if cause is DeathCause.EXPLODED:
         return role is Role.WOLF_KING and rules.wolf_king_shoots_on_explode
-    return cause in (DeathCause.KNIFE, DeathCause.EXILE, DeathCause.SHOT)
+    return cause in spec(role).shot_causes
 
 
 def night_last_words(rules: RuleSet, night: int, cause: DeathCause, deaths: int) -> bool:
@@ -81,6 +83,12 @@ def depart(t: Table, departures: list[Departure]) -> Flow[None]:
             shooters[victim] = leaving.seat
             had_words = leaving.last_words and t.rules.last_words_taken == "follow_source"
             queue.insert(0, Departure(victim, DeathCause.SHOT, had_words, *_same_night(t, leaving)))
+        charmed = _charm_victim(t, leaving)
+        if charmed is not None:
+            t.die(charmed, DeathCause.CHARMED, at_night=False)
+            t.check_win()
+            had_words = leaving.last_words and t.rules.last_words_taken == "follow_source"
+            queue.insert(0, Departure(charmed, DeathCause.CHARMED, had_words))
     added = sum(1 for d in done if d.seat in shooters and d.night is not None)
     if added:
         done = _recount_night_words(t.rules, done, shooters, added)
@@ -93,6 +101,36 @@ def depart(t: Table, departures: list[Departure]) -> Flow[None]:
             yield from last_words(t, leaving.seat)
     for leaving in done:
         yield from hand_over_badge(t, leaving.seat)
+
+
+def _charm_victim(t: Table, leaving: Departure) -> SeatId | None:
+    """The seat a wolf beauty dying by day takes with her (a duel takes nobody: 001:621).
+
+    A night death's charmed seat died that night already (`night.night_deaths`).
+    """
+    if t.role(leaving.seat) is not Role.WOLF_BEAUTY or leaving.cause is DeathCause.DUEL:
+        return None
+    charmed = t.state.charmed
+    return charmed if charmed is not None and t.state.is_alive(charmed) else None
+
+
+def duel(t: Table, knight: SeatId, action: Duel) -> Flow[bool]:
+    """The knight flips and duels (001:621; 000:6): returns True when the day ends at once.
+
+    A wolf target dies and the day ends, straight to night; a good target: the knight dies
+    and the speeches go on. A duel death triggers nothing (000's table: no shot; 001:621:
+    a duelled wolf beauty takes nobody) and, by common play, leaves no last words.
+
+    Raises:
+        GameOver: the duel ended the game.
+    """
+    wolf = is_wolf(t.role(action.target))
+    t.emit(ev.KnightDuelled(visibility=PUBLIC, seat=knight, target=action.target, is_wolf=wolf))
+    loser = action.target if wolf else knight
+    t.die(loser, DeathCause.DUEL, at_night=False)
+    t.check_win()
+    yield from depart(t, [Departure(loser, DeathCause.DUEL, last_words=False)])
+    return wolf
 
 
 def _within_wolf_budget(t: Table, leaving: Departure) -> bool:

@@ -32,7 +32,8 @@ class DecisionKind(StrEnum):
     SHERIFF_VOTE = "sheriff_vote"
     SPEECH = "speech"
     INTERRUPT = "interrupt"
-    """A window after a speech in which any eligible wolf may self-explode."""
+    """A window after a speech in which any eligible wolf may self-explode (and a knight
+    who has not yet duelled may duel)."""
     SPEECH_ORDER = "speech_order"
     RECOMMEND = "recommend"
     VOTE = "vote"
@@ -43,6 +44,8 @@ class DecisionKind(StrEnum):
     KNIFE = "knife"
     WITCH = "witch"
     SEER = "seer"
+    CHARM = "charm"
+    DREAM = "dream"
 
 
 class ActionOption(BaseModel):

@@ -126,6 +126,31 @@ class SeerChecked(_Event):
     is_wolf: bool
 
 
+class BeautyCharmed(_Event):
+    """The wolf beauty's charm tonight (only she sees it; her teammates have shut their eyes)."""
+
+    kind: Literal["beauty_charmed"] = "beauty_charmed"
+    seat: SeatId
+    target: SeatId
+
+
+class DreamerChosen(_Event):
+    """The dreamweaver's dreamer tonight (only he sees it)."""
+
+    kind: Literal["dreamer_chosen"] = "dreamer_chosen"
+    seat: SeatId
+    target: SeatId
+
+
+class KnightDuelled(_Event):
+    """The knight flips his card and duels a seat; the table sees whether it was a wolf."""
+
+    kind: Literal["knight_duelled"] = "knight_duelled"
+    seat: SeatId
+    target: SeatId
+    is_wolf: bool
+
+
 class SkillStatusTold(_Event):
     """A hunter (or white wolf king) is told whether his skill works (thumb up or down)."""
 
@@ -321,6 +346,9 @@ Event = Annotated[
     | WitchActed
     | SeerChecked
     | SkillStatusTold
+    | BeautyCharmed
+    | DreamerChosen
+    | KnightDuelled
     | PlayerDied
     | DeathsAnnounced
     | SheriffCandidates

@@ -1,27 +1,57 @@
-"""The night: guard, wolves, witch, seer and the skill-status calls, then the dawn.
+"""The night: each board's own order of steps (001 §二(一)), then the dawn.
 
-Decisions that do not depend on each other are asked together: the guard, the seer and
-the wolves' first round go out as one batch; only the witch waits for the knife. Events
-are still written in the board's night order (001 §二(一); 000 夜晚的行動順序).
+Decisions that do not depend on each other are asked together: the dreamweaver, the
+guard, the seer and the wolves' first round go out as one batch; the witch waits for the
+knife, and the wolf beauty opens her eyes again after her team (001 狼美人+狼人——狼美人).
+Events are still written in the board's night order (001 §二(一); 000 夜晚的行動順序).
 
 Resolution (000 夜間結算細節, 003 规则盲点): the guard blocks the knife, not poison; guard
 and antidote on one seat follow `guard_and_save`; the witch uses one potion a night; the
-knife-first rule (003 (6)) ends the game before the poison lands.
+knife-first rule (003 (6)) ends the game before the poison lands. 001:1667 (攝夢人): the
+dreamer is immune to night harm, dies if the dreamweaver dies that night, and dies when
+dreamed two nights running. A wolf beauty who dies takes her charmed seat with her.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from arena.rules import events as ev
-from arena.rules.actions import Inspect, Kill, Pass, Poison, Protect, Save, Whisper
+from arena.rules.actions import (
+    Action,
+    Charm,
+    Dream,
+    Inspect,
+    Kill,
+    Pass,
+    Poison,
+    Protect,
+    Save,
+    Whisper,
+)
+from arena.rules.deaths import may_shoot
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.roles import is_wolf
 from arena.rules.table import Answers, Flow, Table
 from arena.rules.types import DeathCause, Phase, Role, SeatId, Winner
 from arena.rules.visibility import PUBLIC, ToTeam, to_seats
 from arena.rules.win import winner
+
+
+@dataclass
+class Acts:
+    """What the night's actors chose, filled in step by step."""
+
+    knife: SeatId | None = None
+    protected: SeatId | None = None
+    saved: bool = False
+    poisoned: SeatId | None = None
+    dreamer: SeatId | None = None
+    """Tonight's dreamer (None: no living dreamweaver)."""
+    last_dreamer: SeatId | None = None
+    """Last night's dreamer, if the dreamweaver chose one then."""
 
 
 def night(t: Table, n: int) -> Flow[None]:
@@ -31,44 +61,110 @@ def night(t: Table, n: int) -> Flow[None]:
         GameOver: the night's deaths ended the game.
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.NIGHT, day=n))
-    guard = _first_living(t, Role.GUARD) if "guard" in t.board.night_order else None
-    seer = _first_living(t, Role.SEER) if "seer" in t.board.night_order else None
-    wolves = knife_party(t, n)
-    first: list[DecisionRequest] = []
-    if guard is not None:
-        first.append(_guard_request(t, guard))
-    if seer is not None:
-        first.append(_seer_request(t, seer))
-    guarded: list[SeatId | None] = []
-    answers, knife = yield from _wolf_phase(
-        t, wolves, first, lambda a: guarded.append(_emit_guard(t, guard, a))
+    order = t.board.night_order
+    actors: dict[str, SeatId | None] = {
+        step: _actor(t, step) for step in order if step in _ACTOR_ROLE
+    }
+    first = [
+        _FIRST_REQUESTS[step](t, seat)
+        for step, seat in actors.items()
+        if seat is not None and step in _FIRST_REQUESTS
+    ]
+    acts = Acts(last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None)
+    split = order.index("wolves") if "wolves" in order else 0
+    early, late = order[:split], order[split + 1 :]
+    answers, acts.knife = yield from _wolf_phase(
+        t, knife_party(t, n), first, lambda a: _emit_early(t, early, actors, a, acts)
     )
-    protected = guarded[0] if guarded else None
-    witch_save, poisoned = False, None
-    for step in t.board.night_order:
+    for step in late:
+        seat = actors.get(step)
         if step == "witch":
-            witch_save, poisoned = yield from _witch(t, n, knife)
-        elif step == "seer" and seer is not None:
-            target = answers[seer]
-            if isinstance(target, Inspect):
-                t.emit(
-                    ev.SeerChecked(
-                        visibility=to_seats(seer),
-                        seat=seer,
-                        target=target.target,
-                        is_wolf=is_wolf(t.role(target.target)),
-                    )
-                )
+            acts.saved, acts.poisoned = yield from _witch(t, n, acts.knife)
+        elif step == "wolf_beauty" and seat is not None:
+            yield from _charm(t, seat)
+        elif step == "seer" and seat is not None:
+            _emit_check(t, seat, answers[seat])
         elif step in ("hunter_status", "white_wolf_king_status"):
-            role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
-            for seat in t.state.seats_with(role):
-                if t.state.is_alive(seat):
-                    t.emit(
-                        ev.SkillStatusTold(
-                            visibility=to_seats(seat), seat=seat, usable=seat != poisoned
-                        )
-                    )
-    _resolve(t, n, knife, protected, witch_save, poisoned)
+            status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
+            _tell_status(t, status_role, acts)
+    _resolve(t, n, acts)
+
+
+_ACTOR_ROLE: dict[str, Role] = {
+    "dreamweaver": Role.DREAMWEAVER,
+    "guard": Role.GUARD,
+    "seer": Role.SEER,
+    "wolf_beauty": Role.WOLF_BEAUTY,
+}
+
+
+def _actor(t: Table, step: str) -> SeatId | None:
+    return _first_living(t, _ACTOR_ROLE[step])
+
+
+def _emit_early(
+    t: Table, early: Sequence[str], actors: dict[str, SeatId | None], answers: Answers, acts: Acts
+) -> None:
+    """Write the steps before the wolves', in the board's order, from the first batch."""
+    for step in early:
+        seat = actors.get(step)
+        if seat is None:
+            continue
+        answer = answers[seat]
+        if step == "guard":
+            acts.protected = answer.target if isinstance(answer, Protect) else None
+            t.emit(ev.GuardProtected(visibility=to_seats(seat), seat=seat, target=acts.protected))
+        elif step == "dreamweaver" and isinstance(answer, Dream):
+            acts.dreamer = answer.target
+            t.emit(ev.DreamerChosen(visibility=to_seats(seat), seat=seat, target=answer.target))
+
+
+def _emit_check(t: Table, seer: SeatId, answer: Action) -> None:
+    if isinstance(answer, Inspect):
+        t.emit(
+            ev.SeerChecked(
+                visibility=to_seats(seer),
+                seat=seer,
+                target=answer.target,
+                is_wolf=is_wolf(t.role(answer.target)),
+            )
+        )
+
+
+def _tell_status(t: Table, role: Role, acts: Acts) -> None:
+    """Thumb up or down (001 你的開槍狀態): could he use his skill if he died tonight.
+
+    A hunter: not when tonight's cause would forbid the shot (poison, a dream death); a
+    white wolf king: not when poisoned (001 白狼王守衛 備註 5).
+    """
+    deaths = night_deaths(t, acts)
+    for seat in t.state.seats_with(role):
+        if t.state.is_alive(seat):
+            cause = deaths.get(seat)
+            if role is Role.HUNTER:
+                usable = cause is None or may_shoot(role, cause, t.rules)
+            else:
+                usable = cause is not DeathCause.POISON
+            t.emit(ev.SkillStatusTold(visibility=to_seats(seat), seat=seat, usable=usable))
+
+
+def _charm(t: Table, beauty: SeatId) -> Flow[None]:
+    """The wolf beauty opens her eyes alone and charms another living seat."""
+    targets = tuple(s for s in t.state.living() if s != beauty)
+    if not targets:
+        return
+    options = (ActionOption(action="charm", targets=targets, target_required=True),)
+    request = t.request(beauty, DecisionKind.CHARM, options, Charm(target=targets[0]))
+    answer = yield from t.ask_one(request)
+    if isinstance(answer, Charm):
+        t.emit(ev.BeautyCharmed(visibility=to_seats(beauty), seat=beauty, target=answer.target))
+
+
+def _dream_request(t: Table, dreamweaver: SeatId) -> DecisionRequest:
+    """001:1667 攝夢人技能每晚必須選擇一位玩傢: mandatory, another living seat."""
+    targets = tuple(s for s in t.state.living() if s != dreamweaver)
+    options = (ActionOption(action="dream", targets=targets, target_required=True),)
+    return t.request(dreamweaver, DecisionKind.DREAM, options, Dream(target=targets[0]))
 
 
 def knife_party(t: Table, n: int) -> tuple[SeatId, ...]:
@@ -102,13 +198,12 @@ def _seer_request(t: Table, seer: SeatId) -> DecisionRequest:
     return t.request(seer, DecisionKind.SEER, options, Inspect(target=targets[0]))
 
 
-def _emit_guard(t: Table, guard: SeatId | None, answers: Answers) -> SeatId | None:
-    if guard is None:
-        return None
-    answer = answers[guard]
-    target = answer.target if isinstance(answer, Protect) else None
-    t.emit(ev.GuardProtected(visibility=to_seats(guard), seat=guard, target=target))
-    return target
+_FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest]] = {
+    "dreamweaver": _dream_request,
+    "guard": _guard_request,
+    "seer": _seer_request,
+}
+"""Steps whose decision needs nothing from the night so far: asked with the wolves."""
 
 
 def _wolf_phase(
@@ -229,30 +324,50 @@ def _witch(t: Table, n: int, knife: SeatId | None) -> Flow[tuple[bool, SeatId | 
     return saved is not None, poisoned
 
 
-def _resolve(
-    t: Table,
-    n: int,
-    knife: SeatId | None,
-    protected: SeatId | None,
-    saved: bool,
-    poisoned: SeatId | None,
-) -> None:
+def _knifed(t: Table, acts: Acts) -> SeatId | None:
+    """The knife's victim after guard, antidote and dream (None: nobody)."""
+    knife = acts.knife
+    if knife is None or knife == acts.dreamer:
+        return None
+    guarded = acts.protected == knife
+    both = guarded and acts.saved
+    dies = t.rules.guard_and_save == "dies" if both else not (guarded or acts.saved)
+    return knife if dies else None
+
+
+def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
+    """Who dies tonight and why, from the night's choices (pure; applied by `_resolve`).
+
+    The dreamer is immune to the knife and the poison; then the links: the dreamweaver's
+    death or a second night in a row takes the dreamer (001:1667), and a dying wolf
+    beauty takes her charmed seat.
+    """
+    deaths: dict[SeatId, DeathCause] = {}
+    knifed = _knifed(t, acts)
+    if knifed is not None:
+        deaths[knifed] = DeathCause.KNIFE
+    if acts.poisoned is not None and acts.poisoned != acts.dreamer:
+        deaths[acts.poisoned] = DeathCause.POISON  # poison silences the hunter even if knifed
+    dreamer = acts.dreamer
+    if dreamer is not None:
+        weaver_dies = any(s in deaths for s in t.state.seats_with(Role.DREAMWEAVER))
+        if weaver_dies or dreamer == acts.last_dreamer:
+            deaths.setdefault(dreamer, DeathCause.DREAM)
+    for beauty in t.state.seats_with(Role.WOLF_BEAUTY):
+        charmed = t.state.charmed
+        if beauty in deaths and charmed is not None and t.state.is_alive(charmed):
+            deaths.setdefault(charmed, DeathCause.CHARMED)
+    return deaths
+
+
+def _resolve(t: Table, n: int, acts: Acts) -> None:
     """Apply the night's deaths; the table hears of them in the morning."""
-    knifed = None
-    if knife is not None:
-        guarded = protected == knife
-        both = guarded and saved
-        dies = t.rules.guard_and_save == "dies" if both else not (guarded or saved)
-        knifed = knife if dies else None
+    knifed = _knifed(t, acts)
     if knifed is not None and t.rules.knife_first:
         if winner(t.state.roles, t.state.dead | {knifed}, t.rules) is Winner.WOLVES:
             t.die(knifed, DeathCause.KNIFE, at_night=True)
             t.end(Winner.WOLVES, "the knife landed first (狼刀在先)", announce=(knifed,))
-    deaths: dict[SeatId, DeathCause] = {}
-    if knifed is not None:
-        deaths[knifed] = DeathCause.KNIFE
-    if poisoned is not None:
-        deaths[poisoned] = DeathCause.POISON  # poison silences the hunter even if also knifed
+    deaths = night_deaths(t, acts)
     for seat in sorted(deaths):
         t.die(seat, deaths[seat], at_night=True)
     t.check_win(announce=sorted(deaths))

@@ -130,6 +130,8 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
                 checks[target] = is_wolf
             case ev.PlayerShot(seat=seat, role=role):
                 roles[seat] = role
+            case ev.KnightDuelled(seat=seat):
+                roles[seat] = Role.KNIGHT
             case ev.IdiotRevealed(seat=seat):
                 roles[seat] = Role.IDIOT
                 idiots.append(seat)

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.rules.types import Role, Team
+from arena.rules.types import DeathCause, Role, Team
+
+_RETALIATION = frozenset(
+    {DeathCause.KNIFE, DeathCause.EXILE, DeathCause.SHOT, DeathCause.TAKEN, DeathCause.BACKLASH}
+)
+"""000's table (臨終能力): the hunter's and the wolf king's triggers — knifed (a wolf king's
+self-knife included), exiled, taken by another death skill, backlash; never poisoned,
+duelled or dying as a lover."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,10 +31,16 @@ class RoleSpec:
     """A 神職: counted by the side win (屠邊) and by the seer's 'god' claims."""
     is_wolf: bool = False
     """Shows as a wolf to the seer, knows the other wolves and takes part in the knife."""
-    death_shot: bool = False
-    """Takes a seat on certain deaths (seed 000's table): hunter 獵人, wolf king 狼王."""
+    shot_causes: frozenset[DeathCause] = frozenset()
+    """The causes of death on which it takes a seat (000's table, 臨終能力): hunter 獵人,
+    wolf king 狼王, avenger 復仇者 (exile only)."""
     explode_take: bool = False
     """Takes a seat when self-exploding in the day: white wolf king 白狼王."""
+
+    @property
+    def death_shot(self) -> bool:
+        """Whether it takes a seat on some death."""
+        return bool(self.shot_causes)
 
 
 ROLES: dict[Role, RoleSpec] = {
@@ -37,7 +50,7 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.WEREWOLF, Team.WOLF, "狼人", "Werewolf", is_wolf=True),
         RoleSpec(Role.SEER, Team.GOOD, "預言家", "Seer", is_god=True),
         RoleSpec(Role.WITCH, Team.GOOD, "女巫", "Witch", is_god=True),
-        RoleSpec(Role.HUNTER, Team.GOOD, "獵人", "Hunter", is_god=True, death_shot=True),
+        RoleSpec(Role.HUNTER, Team.GOOD, "獵人", "Hunter", is_god=True, shot_causes=_RETALIATION),
         RoleSpec(Role.GUARD, Team.GOOD, "守衛", "Guard", is_god=True),
         RoleSpec(Role.IDIOT, Team.GOOD, "白痴", "Idiot", is_god=True),
         RoleSpec(
@@ -48,7 +61,20 @@ ROLES: dict[Role, RoleSpec] = {
             is_wolf=True,
             explode_take=True,
         ),
-        RoleSpec(Role.WOLF_KING, Team.WOLF, "狼王", "Wolf king", is_wolf=True, death_shot=True),
+        RoleSpec(
+            Role.WOLF_KING, Team.WOLF, "狼王", "Wolf king", is_wolf=True, shot_causes=_RETALIATION
+        ),
+        RoleSpec(Role.WOLF_BEAUTY, Team.WOLF, "狼美人", "Wolf beauty", is_wolf=True),
+        RoleSpec(Role.KNIGHT, Team.GOOD, "騎士", "Knight", is_god=True),
+        RoleSpec(Role.DREAMWEAVER, Team.GOOD, "攝夢人", "Dreamweaver", is_god=True),
+        RoleSpec(
+            Role.AVENGER,
+            Team.GOOD,
+            "復仇者",
+            "Avenger",
+            is_god=True,
+            shot_causes=frozenset({DeathCause.EXILE}),
+        ),
     )
 }
 

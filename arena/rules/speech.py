@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from arena.rules import events as ev
-from arena.rules.actions import Pass, SelfExplode, Speak
+from arena.rules.actions import Duel, Pass, SelfExplode, Speak
 from arena.rules.config import ExplodePhase
-from arena.rules.deaths import can_take, explode
+from arena.rules.deaths import can_take, duel, explode
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.roles import is_wolf, spec
 from arena.rules.table import Answers, Flow, Table
-from arena.rules.types import SeatId, SpeechContext
+from arena.rules.types import Role, SeatId, SpeechContext
 from arena.rules.visibility import PUBLIC
 
 
@@ -29,6 +29,19 @@ def speech_limit(t: Table, context: SpeechContext) -> int:
     if context == "last_words":
         return t.rules.last_words_chars
     return t.rules.speech_chars
+
+
+def duel_option(t: Table, seat: SeatId, context: SpeechContext) -> ActionOption | None:
+    """The knight's `duel` option: once, in the day's speeches only (001:621 放逐投票發言環節).
+
+    Not in PK or defence speeches: those come after the vote has begun (docs/roles.md).
+    """
+    if context != "day" or t.role(seat) is not Role.KNIGHT:
+        return None
+    if not t.state.is_present(seat) or seat in t.state.duelled:
+        return None
+    targets = tuple(s for s in t.state.present() if s != seat)
+    return ActionOption(action="duel", targets=targets, target_required=True)
 
 
 def explosion_option(t: Table, seat: SeatId, phase: ExplodePhase) -> ActionOption | None:
@@ -45,16 +58,23 @@ def explosion_option(t: Table, seat: SeatId, phase: ExplodePhase) -> ActionOptio
 
 
 def interrupt_requests(
-    t: Table, phase: ExplodePhase, exclude: Iterable[SeatId] = ()
+    t: Table,
+    phase: ExplodePhase,
+    exclude: Iterable[SeatId] = (),
+    context: SpeechContext | None = None,
 ) -> list[DecisionRequest]:
-    """An explosion window: one request per wolf who may explode now."""
+    """An interruption window: one request per wolf who may explode and knight who may duel."""
     skip = set(exclude)
     requests = []
-    for wolf in t.present_wolves():
-        option = explosion_option(t, wolf, phase) if wolf not in skip else None
+    for seat in t.state.present():
+        if seat in skip:
+            continue
+        option = explosion_option(t, seat, phase)
+        if option is None and context is not None:
+            option = duel_option(t, seat, context)
         if option is not None:
             options = (ActionOption(action="pass"), option)
-            requests.append(t.request(wolf, DecisionKind.INTERRUPT, options, Pass()))
+            requests.append(t.request(seat, DecisionKind.INTERRUPT, options, Pass()))
     return requests
 
 
@@ -70,14 +90,18 @@ def speeches(
         if not t.state.is_present(seat):
             continue
         options = [ActionOption(action="speak", max_chars=speech_limit(t, context))]
-        explode_option = explosion_option(t, seat, phase)
-        if explode_option is not None:
-            options.append(explode_option)
+        skill = explosion_option(t, seat, phase) or duel_option(t, seat, context)
+        if skill is not None:
+            options.append(skill)
         request = t.request(seat, DecisionKind.SPEECH, options, Speak(text=""), context)
         answer = yield from t.ask_one(request)
         if isinstance(answer, SelfExplode):
             yield from explode(t, seat, answer)
             return True
+        if isinstance(answer, Duel):
+            if (yield from duel(t, seat, answer)):
+                return True
+            continue
         if isinstance(answer, Speak):
             t.emit(
                 ev.Spoke(
@@ -88,18 +112,24 @@ def speeches(
                     context=context,
                 )
             )
-        answers = yield from t.ask(interrupt_requests(t, phase))
+        answers = yield from t.ask(interrupt_requests(t, phase, context=context))
         if (yield from first_explosion(t, answers)):
             return True
     return False
 
 
 def first_explosion(t: Table, answers: Answers) -> Flow[bool]:
-    """Carry out the lowest seat's explosion among `answers`; True if there was one."""
-    exploders = sorted(s for s, a in answers.items() if isinstance(a, SelfExplode))
-    if not exploders:
+    """Carry out the lowest seat's interruption among `answers`; True if it ended the day.
+
+    An explosion always ends the day; a knight's duel ends it when it hits a wolf. Only
+    the lowest seat acts in one window (001 備註 4); the others may try in the next one.
+    """
+    acting = sorted(s for s, a in answers.items() if isinstance(a, SelfExplode | Duel))
+    if not acting:
         return False
-    action = answers[exploders[0]]
+    action = answers[acting[0]]
+    if isinstance(action, Duel):
+        return (yield from duel(t, acting[0], action))
     assert isinstance(action, SelfExplode)
-    yield from explode(t, exploders[0], action)
+    yield from explode(t, acting[0], action)
     return True

@@ -43,6 +43,13 @@ class GameState:
     poison_used: bool = False
     last_guarded: SeatId | None = None
     revealed_idiots: frozenset[SeatId] = frozenset()
+    charmed: SeatId | None = None
+    """The wolf beauty's latest charm: the seat that dies if she does."""
+    dreamer: SeatId | None = None
+    """The dreamweaver's latest dreamer, chosen in night `dreamer_night`."""
+    dreamer_night: int = 0
+    duelled: frozenset[SeatId] = frozenset()
+    """Knights who have used their one duel."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
     """Seats that self-exploded, with the day they did."""
     election_explosions: int = 0
@@ -137,6 +144,12 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, sheriff=seat)
         case ev.BadgeLost():
             return replace(state, sheriff=None, badge_gone=True, pending_candidates=None)
+        case ev.BeautyCharmed(target=target):
+            return replace(state, charmed=target)
+        case ev.DreamerChosen(target=target):
+            return replace(state, dreamer=target, dreamer_night=state.day)
+        case ev.KnightDuelled(seat=seat):
+            return replace(state, duelled=state.duelled | {seat})
         case ev.IdiotRevealed(seat=seat):
             return replace(state, revealed_idiots=state.revealed_idiots | {seat})
         case ev.GameEnded(winner=winner):

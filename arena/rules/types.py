@@ -32,6 +32,10 @@ class Role(StrEnum):
     IDIOT = "idiot"
     WHITE_WOLF_KING = "white_wolf_king"
     WOLF_KING = "wolf_king"
+    WOLF_BEAUTY = "wolf_beauty"
+    KNIGHT = "knight"
+    DREAMWEAVER = "dreamweaver"
+    AVENGER = "avenger"
 
 
 class Phase(StrEnum):
@@ -57,6 +61,16 @@ class DeathCause(StrEnum):
     """Taken by a white wolf king's self-explosion."""
     EXPLODED = "exploded"
     """A wolf who self-exploded."""
+    DUEL = "duel"
+    """Lost a knight's duel: the duelled wolf, or the knight whose target was good."""
+    CHARMED = "charmed"
+    """Died with the wolf beauty who charmed it (殉情, like a lover)."""
+    DREAM = "dream"
+    """A dreamer taken by the dreamweaver: he died that night, or dreamed it twice running."""
+    LOVER = "lover"
+    """Died with a lover (000's table); no board deals cupid yet."""
+    BACKLASH = "backlash"
+    """A demon hunter killed by hunting a good seat (000's table); no board deals him yet."""
 
 
 class Direction(StrEnum):

@@ -51,9 +51,42 @@ def _death_key(death: Death) -> tuple[int, int, int]:
 
 
 def _alive(expect: Expect, run: Run, state: GameState) -> list[str]:
-    if expect.alive is None or sorted(expect.alive) == list(state.living()):
-        return []
-    return [f"alive: expected {sorted(expect.alive)}, got {list(state.living())}"]
+    found = []
+    living = list(state.living())
+    if expect.alive is not None and sorted(expect.alive) != living:
+        found.append(f"alive: expected {sorted(expect.alive)}, got {living}")
+    dead = sorted(s for s in expect.alive_includes if not state.is_alive(s))
+    if dead:
+        found.append(f"alive_includes: {dead} dead, living {living}")
+    alive = sorted(s for s in expect.dead_includes if state.is_alive(s))
+    if alive:
+        found.append(f"dead_includes: {alive} alive, living {living}")
+    return found
+
+
+def _triggers(expect: Expect, run: Run, state: GameState) -> list[str]:
+    """Whether each seat was offered its death trigger (`shoot`) after it died."""
+    found = []
+    for seat, wanted in sorted(expect.triggers.items()):
+        died = next(
+            (
+                i
+                for i, e in enumerate(run.events)
+                if isinstance(e, ev.PlayerDied) and e.seat == seat
+            ),
+            None,
+        )
+        if died is None:
+            found.append(f"triggers: seat {seat} did not die")
+            continue
+        offered = any(
+            a.request.seat == seat and a.at > died and a.request.option("shoot") is not None
+            for a in run.asked
+        )
+        if offered != wanted:
+            verb = "could" if offered else "could not"
+            found.append(f"triggers: seat {seat} {verb} use its death trigger")
+    return found
 
 
 def _sheriff(expect: Expect, run: Run, state: GameState) -> list[str]:
@@ -71,6 +104,11 @@ def _exiles(expect: Expect, run: Run, state: GameState) -> list[str]:
             for e, phase in zip(run.events, run.phases, strict=True)
             if isinstance(e, ev.PlayerExiled) and phase == f"day {day}"
         ]
+        if isinstance(wanted, tuple):
+            if len(got) != 1 or got[0] not in wanted:
+                shown = ", ".join(map(str, got)) or "none"
+                found.append(f"exiles: day {day}: expected one of {list(wanted)}, got {shown}")
+            continue
         expected = [] if wanted == "none" else [wanted]
         if got != expected:
             shown = ", ".join(map(str, got)) or "none"
@@ -203,6 +241,7 @@ def _list(deaths: Sequence[Death]) -> str:
 _CHECKS: tuple[Callable[[Expect, Run, GameState], list[str]], ...] = (
     _deaths,
     _alive,
+    _triggers,
     _sheriff,
     _exiles,
     _winner,

@@ -114,6 +114,8 @@ class ScriptEntry(_Frozen):
     """A decision kind (matches requests of that kind) or an action kind (matches the
     seat's requests that offer that action and have no entry of their own kind)."""
     actions: tuple[Action, ...]
+    optional: bool = False
+    """Written `key?`: used only if the referee asks; never reported unused."""
 
     @property
     def who(self) -> str:
@@ -141,8 +143,9 @@ def _seat_entries(where: str, label: str, seat: object, answers: object) -> list
     if not isinstance(answers, dict):
         raise ValueError(f"{where}: map decision kinds (knife, vote, …) to answers")
     entries = []
-    for key, given in answers.items():
-        here = f"{where}.{key}"
+    for written, given in answers.items():
+        here = f"{where}.{written}"
+        key = str(written).removesuffix("?")
         if key not in DECISION_KINDS and key not in ACTION_KINDS:
             raise ValueError(f"{here}: {key!r} is neither a decision kind nor an action kind")
         items = given if isinstance(given, list) else [given]
@@ -151,7 +154,11 @@ def _seat_entries(where: str, label: str, seat: object, answers: object) -> list
         actions = tuple(_checked(here, lambda v=v, k=key: parse_action(v, k)) for v in items)
         entries.append(
             ScriptEntry(
-                phase=label, seat=None if seat == WOLVES else int(seat), key=key, actions=actions
+                phase=label,
+                seat=None if seat == WOLVES else int(seat),
+                key=key,
+                actions=actions,
+                optional=str(written).endswith("?"),
             )
         )
     return entries
@@ -295,10 +302,17 @@ class Expect(_Frozen):
     """Every death so far, exactly (any order)."""
     alive: tuple[SeatId, ...] | None = None
     """Exactly the living seats."""
+    alive_includes: tuple[SeatId, ...] = ()
+    """Seats that must be alive (others may be too)."""
+    dead_includes: tuple[SeatId, ...] = ()
+    """Seats that must be dead (others may be too)."""
+    triggers: dict[SeatId, bool] = {}
+    """Seat → whether it could use its death trigger when it died (was offered `shoot`)."""
     sheriff: SeatOrNone | None = None
     """The sheriff, or `none`."""
-    exiles: dict[int, SeatOrNone] = {}
-    """Day → the seat voted out that day (an idiot who flips counts), or `none`."""
+    exiles: dict[int, SeatOrNone | tuple[SeatId, ...]] = {}
+    """Day → the seat voted out that day (an idiot who flips counts), or `none`; a list:
+    one of these seats, decided by lot."""
     winner: Literal["good", "wolves", "draw", "none"] | None = None
     """Who has won, or `none` (not over yet)."""
     last_words: tuple[SeatId, ...] | None = None

@@ -7,7 +7,8 @@ Scenario files are written by hand, so the common things have a short form:
   is `kill 7`); the full action mapping (`{kind: speak, text: …, claims: …}`) also works;
 - a death is `"7 knife night 1"` (seat, cause, `night`/`day`, number);
 - a phase is `"night 2"` or `"day 2"` (day 2 includes its sheriff election and morning);
-- a check point is `"night 2"`, `"morning 2"`, `"exile 2"` or `"end"`.
+- a check point is `"night 2"`, `"morning 2"`, `"exile 2"` or `"end"`; `"exile 2 or end"`
+  accepts a game that ends first.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ ACTION_KINDS: frozenset[str] = frozenset(ActionKind.__args__)  # type: ignore[at
 DECISION_KINDS: frozenset[str] = frozenset(k.value for k in DecisionKind)
 
 _BARE = frozenset({"pass", "save", "run_for_sheriff", "withdraw", "tear_badge"})
-_TARGETED = frozenset({"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect"})
+_TARGETED = frozenset(
+    {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect"}
+    | {"charm", "dream", "duel"}
+)
 INTEGER_ANSWER: dict[str, str] = {
     "guard": "protect",
     "knife": "kill",
@@ -39,7 +43,7 @@ INTEGER_ANSWER: dict[str, str] = {
 """Keys whose answer may be a bare seat number, and the action that number is a target of."""
 
 _PHASE = re.compile(r"^(night|day) ([1-9][0-9]*)$")
-_POINT = re.compile(r"^(?:(night|morning|exile) ([1-9][0-9]*)|end)$")
+_POINT = re.compile(r"^(?:(night|morning|exile) ([1-9][0-9]*)( or end)?|end)$")
 _DEATH = re.compile(r"^([1-9][0-9]*) ([a-z]+) (night|day) ([1-9][0-9]*)$")
 
 
@@ -148,6 +152,8 @@ class CheckPoint(NamedTuple):
     kind: Literal["night", "morning", "exile", "end"]
     day: int
     """The night or day number (0 for `end`)."""
+    or_end: bool = False
+    """`exile 2 or end`: the game may end before the point; the check is then at the end."""
 
     @property
     def phase(self) -> str | None:
@@ -157,22 +163,27 @@ class CheckPoint(NamedTuple):
         return f"{'night' if self.kind == 'night' else 'day'} {self.day}"
 
     def __str__(self) -> str:
-        return "end" if self.kind == "end" else f"{self.kind} {self.day}"
+        if self.kind == "end":
+            return "end"
+        return f"{self.kind} {self.day}{' or end' if self.or_end else ''}"
 
 
 def parse_point(text: str) -> CheckPoint:
-    """Parse `night N`, `morning N`, `exile N` or `end`.
+    """Parse `night N`, `morning N`, `exile N` (each optionally `… or end`) or `end`.
 
     Raises:
         ValueError: not a check point.
     """
     match = _POINT.match(text.strip())
     if match is None:
-        raise ValueError(f"{text!r} is not a check point; write night N, morning N, exile N or end")
+        raise ValueError(
+            f"{text!r} is not a check point; write night N, morning N, exile N (optionally "
+            "followed by 'or end') or end"
+        )
     if match.group(1) is None:
         return CheckPoint("end", 0)
     kind = cast(Literal["night", "morning", "exile"], match.group(1))
-    return CheckPoint(kind, int(match.group(2)))
+    return CheckPoint(kind, int(match.group(2)), match.group(3) is not None)
 
 
 class Death(NamedTuple):

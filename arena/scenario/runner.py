@@ -72,7 +72,7 @@ class Timeline:
             self.phases.append(self._label)
 
     def _passes(self, event: ev.PhaseStarted) -> bool:
-        kind, n = self.point
+        kind, n = self.point.kind, self.point.day
         if kind == "night":
             return event.day == n and event.phase is not Phase.NIGHT
         if kind == "morning":
@@ -133,7 +133,7 @@ class Cursor:
         return [
             f"{e.phase} {e.who} {e.key}: {format_action(e.actions[self._used[i]])}"
             for i, e in enumerate(self._entries)
-            if self._used[i] < len(e.actions)
+            if self._used[i] < len(e.actions) and not e.optional
         ]
 
 
@@ -242,7 +242,7 @@ def play(scenario: Scenario) -> Run:
 
 def _ended_early(point: CheckPoint, events: Sequence[ev.Event], phases: Sequence[str]) -> list[str]:
     ended = [i for i, e in enumerate(events) if isinstance(e, ev.GameEnded)]
-    if not ended or point.phase is None:
+    if not ended or point.phase is None or point.or_end:
         return []
     where = phases[ended[0]]
     if phase_key(where) >= phase_key(point.phase):

@@ -26,7 +26,14 @@ from arena.toolschema import (
 from tests.conftest import play_random
 
 TEXTS = load_library("en").tools
-BOARDS = ["std9", "wwk_guard", "wolfking_guard", "yunv"]
+BOARDS = [
+    "std9",
+    "wwk_guard",
+    "wolfking_guard",
+    "yunv",
+    "wolf_beauty_knight",
+    "wolfking_dreamweaver",
+]
 
 
 def requests_of(board: str, seed: int) -> list[tuple[Referee, DecisionRequest]]:

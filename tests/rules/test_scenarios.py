@@ -207,6 +207,9 @@ def _documented_default(request: DecisionRequest) -> object:
             return ChooseOrder(direction=Direction.ASCENDING, start=start)
         case DecisionKind.BADGE:
             return TearBadge()
+        case DecisionKind.CHARM | DecisionKind.DREAM:
+            option = request.options[0]
+            return parse_action({"kind": option.action, "target": option.targets[0]}, "charm")
     return Pass()
 
 
@@ -233,3 +236,64 @@ def test_every_default_is_the_documented_one(board: str) -> None:
                 if option.action == "self_explode" and option.targets:
                     data["target"] = rng.choice(option.targets)
                 referee.submit(request.seat, parse_action(data, request.kind.value))
+
+
+def test_or_end_accepts_a_game_that_ends_before_the_point(tmp_path: Path) -> None:
+    ended = (
+        GOOD.replace("board: wwk_guard", "board: wwk_guard\noverrides: {max_days: 1}")
+        .replace("at: night 1", "at: exile 3 or end")
+        .replace('expect:\n  deaths: ["5 knife night 1"]', "expect: {winner: draw}")
+    )
+    assert run_scenario(load_scenario(_write(tmp_path, ended))).passed
+
+
+def test_optional_entry_is_used_if_asked_and_never_reported(tmp_path: Path) -> None:
+    maybe = GOOD.replace(
+        "    wolves: {knife: 5}", '    wolves: {knife: 5}\n  day 2:\n    5: {"vote?": 9}'
+    )
+    assert run_scenario(load_scenario(_write(tmp_path, maybe))).passed
+    hunter = GOOD.replace("{knife: 5}", '{knife: 3}\n  day 1:\n    3: {"shoot?": 9}').replace(
+        '"5 knife night 1"]', '"3 knife night 1", "9 shot day 1"]'
+    )
+    assert run_scenario(
+        load_scenario(_write(tmp_path, hunter.replace("at: night 1", "at: morning 1")))
+    ).passed
+
+
+def test_alive_and_dead_includes_are_subsets(tmp_path: Path) -> None:
+    subset = GOOD.replace("expect:", "expect:\n  alive_includes: [1, 6]\n  dead_includes: [5]")
+    assert run_scenario(load_scenario(_write(tmp_path, subset))).passed
+    wrong = GOOD.replace("expect:", "expect:\n  alive_includes: [5]\n  dead_includes: [6]")
+    result = run_scenario(load_scenario(_write(tmp_path, wrong)))
+    assert result.mismatches[0].startswith("alive_includes: [5] dead")
+    assert result.mismatches[1].startswith("dead_includes: [6] alive")
+
+
+def test_triggers_says_whether_a_death_skill_was_offered(tmp_path: Path) -> None:
+    knifed = GOOD.replace("{knife: 5}", "{knife: 3}").replace(
+        '["5 knife night 1"]', '["3 knife night 1"]\n  triggers: {3: true}'
+    )
+    assert run_scenario(
+        load_scenario(_write(tmp_path, knifed.replace("at: night 1", "at: morning 1")))
+    ).passed
+    poisoned = GOOD.replace("{knife: 5}", "{knife: 5}\n    2: {witch: poison 3}").replace(
+        '["5 knife night 1"]', '["5 knife night 1", "3 poison night 1"]\n  triggers: {3: true}'
+    )
+    result = run_scenario(
+        load_scenario(_write(tmp_path, poisoned.replace("at: night 1", "at: morning 1")))
+    )
+    assert result.mismatches == ("triggers: seat 3 could not use its death trigger",)
+
+
+def test_exiles_by_lot_is_one_of_the_listed_seats(tmp_path: Path) -> None:
+    tie = GOOD.replace(
+        "    wolves: {knife: 5}",
+        "    wolves: {knife: 5}\n  day 1:\n    6: {vote: 9}\n    7: {vote: 10}",
+    ).replace("board: wwk_guard", "board: wwk_guard\noverrides: {exile_tie: lots}")
+    lots = tie.replace("at: night 1", "at: exile 1").replace(
+        'deaths: ["5 knife night 1"]', "exiles: {1: [9, 10]}"
+    )
+    assert run_scenario(load_scenario(_write(tmp_path, lots))).passed
+    wrong = lots.replace("[9, 10]", "[11, 12]")
+    (mismatch,) = run_scenario(load_scenario(_write(tmp_path, wrong))).mismatches
+    assert mismatch.startswith("exiles: day 1: expected one of [11, 12], got ")

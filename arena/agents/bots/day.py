@@ -23,6 +23,7 @@ from arena.agents.bots.reading import Reading
 from arena.rules.actions import (
     Action,
     ChooseOrder,
+    Duel,
     Pass,
     PassBadge,
     RecommendExile,
@@ -46,14 +47,31 @@ RUN_CHANCE: dict[Role, float] = {
     Role.WEREWOLF: 0.2,
     Role.WOLF_KING: 0.25,
     Role.WHITE_WOLF_KING: 0.25,
+    Role.KNIGHT: 0.3,
+    Role.DREAMWEAVER: 0.3,
+    Role.WOLF_BEAUTY: 0.2,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6
 """Chance a good candidate stays in the race when no seer he believes is running."""
+DUEL_SURE = 0.8
+"""A knight duels only a seat at least this likely to be a wolf (a miss costs his life)."""
 SHOOT_FLOOR = 0.3
 """A hunter shoots only a seat at least this likely to be a wolf."""
 BADGE_TO_PARTNER = 0.6
 """Chance a departing wolf sheriff hands the badge to a partner rather than tearing it."""
+
+
+def duel(r: Reading, request: DecisionRequest) -> Duel | None:
+    """A knight's duel on the seat he is nearly sure of (a checked wolf of a believed seer)."""
+    option = request.option("duel")
+    if option is None or r.role is not Role.KNIGHT:
+        return None
+    p = wolf_probabilities(r, own_outlook(r))
+    sure = [t for t in option.targets if p.get(t, 0.0) >= DUEL_SURE]
+    if not sure:
+        return None
+    return Duel(target=max(sure, key=lambda t: (p[t], -t)))
 
 
 def run_for_sheriff(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:

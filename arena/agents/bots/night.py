@@ -7,6 +7,10 @@ Common table practice, kept simple:
 - The seer checks the seat she suspects most among those she has not checked.
 - The witch saves early (nights 1-2, or a believed seer or god later) unless the victim
   looks like a wolf, and poisons only a seat she is nearly sure of, never on night 1.
+- The wolf beauty charms the seat whose death would hurt good most: the believed seer,
+  else a claimed god, else the sheriff, else a random good-looking seat (never a teammate).
+- The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
+  and never dreams the same seat two nights running, which would kill it.
 """
 
 from __future__ import annotations
@@ -18,13 +22,25 @@ from arena.agents.bots.beliefs import (
     claimed_roles,
     credibility,
     own_outlook,
+    public_outlook,
     seer_claimants,
     wolf_probabilities,
 )
 from arena.agents.bots.chance import top
 from arena.agents.bots.reading import Reading
 from arena.agents.bots.talk import Lang, whisper_text
-from arena.rules.actions import Action, Inspect, Kill, Pass, Poison, Protect, Save, Whisper
+from arena.rules.actions import (
+    Action,
+    Charm,
+    Dream,
+    Inspect,
+    Kill,
+    Pass,
+    Poison,
+    Protect,
+    Save,
+    Whisper,
+)
 from arena.rules.decisions import DecisionRequest
 from arena.rules.roles import is_god
 
@@ -93,6 +109,43 @@ def witch(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
         if target is not None:
             return Poison(target=target)
     return Pass()
+
+
+def charm(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Charm the seat the team most wants to take down with her (never a teammate)."""
+    option = request.option("charm")
+    if option is None or not option.targets:
+        return request.default
+    legal = [s for s in option.targets if s not in r.team] or list(option.targets)
+    cred = credibility(r, public_outlook(r))
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
+    if seers:
+        return Charm(target=max(sorted(seers), key=lambda s: seers[s]))
+    gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
+    if gods:
+        return Charm(target=rng.choice(gods))
+    if r.sheriff in legal:
+        return Charm(target=r.sheriff)
+    return Charm(target=rng.choice(legal))
+
+
+def dream(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Shield the believed seer or sheriff; never last night's dreamer (that kills him)."""
+    option = request.option("dream")
+    if option is None or not option.targets:
+        return request.default
+    last = r.dreams[-1][1] if r.dreams and r.dreams[-1][0] == r.day - 1 else None
+    legal = [s for s in option.targets if s != last] or list(option.targets)
+    o = own_outlook(r)
+    cred = credibility(r, o)
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
+    if seers:
+        return Dream(target=max(sorted(seers), key=lambda s: seers[s]))
+    if r.sheriff in legal and r.sheriff is not None:
+        return Dream(target=r.sheriff)
+    p = wolf_probabilities(r, o)
+    trusted = [s for s in legal if p.get(s, 1.0) < 0.3]
+    return Dream(target=rng.choice(trusted or legal))
 
 
 def whisper(

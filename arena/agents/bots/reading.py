@@ -80,6 +80,8 @@ class Reading:
     """Every night's wolf talk as (night, wolf, text) (wolves only)."""
     nominations: tuple[tuple[int, SeatId, SeatId | None], ...]
     """Tonight's knife nominations as (round, wolf, target) (wolves only)."""
+    dreams: tuple[tuple[int, SeatId], ...] = ()
+    """This seat's own dreamers as (night, seat) (the dreamweaver only)."""
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
@@ -121,6 +123,7 @@ class Ledger:
         self.recommended: tuple[SeatId, ...] = ()
         self.whispers: list[tuple[int, SeatId, str]] = []
         self.nominations: list[tuple[int, SeatId, SeatId | None]] = []
+        self.dreams: list[tuple[int, SeatId]] = []
 
     def extends(self, view: Observation) -> bool:
         """Whether `view` is this ledger's seat's view and begins with every event fed."""
@@ -165,6 +168,11 @@ class Ledger:
                     self.taken.add(target)
             case ev.IdiotRevealed(seat=seat):
                 self.public_goods.add(seat)
+            case ev.KnightDuelled(seat=seat, target=target, is_wolf=wolf):
+                self.public_goods.add(seat)
+                (self.public_wolves if wolf else self.public_goods).add(target)
+            case ev.DreamerChosen(target=target):
+                self.dreams.append((self.day, target))
             case ev.SheriffCandidates(seats=seats):
                 self.candidates = seats
             case ev.SheriffWithdrew(seats=seats):
@@ -209,6 +217,7 @@ class Ledger:
             recommended=self.recommended,
             whispers=tuple(self.whispers),
             nominations=tuple(self.nominations),
+            dreams=tuple(self.dreams),
         )
 
 
