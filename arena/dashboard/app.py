@@ -17,7 +17,7 @@ if importlib.util.find_spec("arena") is None:  # a source checkout run without i
 
 import streamlit as st  # noqa: E402
 
-from arena.dashboard.i18n import t  # noqa: E402
+from arena.dashboard.i18n import LANG_NAMES, LANGS, parse_lang, t  # noqa: E402
 from arena.dashboard.session import language  # noqa: E402
 
 
@@ -25,14 +25,14 @@ def main() -> None:
     """Configure the page, the language switch and the navigation, then run the page."""
     st.set_page_config(page_title="Werewolf Arena", page_icon="🐺", layout="wide")
     if "lang" not in st.session_state:
-        st.session_state["lang"] = "zh" if st.query_params.get("lang") == "zh" else "en"
+        st.session_state["lang"] = parse_lang(st.query_params.get("lang"))
     st.sidebar.radio(
-        "Language · 語言",
-        ["en", "zh"],
+        "Language · 语言 · 語言",
+        LANGS,
         key="lang",
-        horizontal=True,
-        format_func=lambda code: {"en": "English", "zh": "中文"}[code],
+        format_func=lambda code: LANG_NAMES[code],
     )
+    st.query_params["lang"] = st.session_state["lang"]
     lang = language()
     pages = [
         st.Page(

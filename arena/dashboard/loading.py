@@ -35,7 +35,7 @@ def resolve(folder: Path, file: str) -> Path:
     if not path.is_relative_to(root) or path == root:
         raise ArenaError(f"{file!r} is not a file in the replay folder")
     if not path.is_file():
-        raise ArenaError(f"{file!r} does not exist in {folder}")
+        raise ArenaError(f"{file!r} does not exist in the replay folder")
     return path
 
 

@@ -15,16 +15,20 @@ from arena.dashboard.charts import (
     ballot_frame,
     ballot_rounds,
     belief_picture,
+    belief_timeline,
+    circle_picture,
+    day_label,
     seat_name,
     vote_picture,
 )
-from arena.dashboard.i18n import t, viewpoint_label, viewpoints
-from arena.dashboard.projection import SeatCard, View, role_label
+from arena.dashboard.i18n import Lang, localize, t, viewpoint_label, viewpoints
+from arena.dashboard.projection import BallotRow, SeatCard, View, role_label
+from arena.dashboard.text import error, plain, visible
 from arena.llm.types import ModelCallRecord
+from arena.rules.actions import Claims
 from arena.rules.roles import spec
 from arena.rules.types import Role, Team
-from arena.transcript import Lang, claims_text
-from arena.transcript import seat as seat_text
+from arena.transcript import claims_text
 
 ICONS: dict[Role, str] = {
     Role.VILLAGER: "🧑‍🌾",
@@ -43,13 +47,29 @@ CARDS_PER_ROW = 6
 
 
 def pick_viewpoint(seats: int, lang: Lang, key: str) -> str:
-    """The viewpoint selector (god, public, wolves, seat N)."""
+    """The viewpoint selector (god, public, wolves, seat N); the choice is `st.session_state[key]`.
+
+    The choice lives under `key`, apart from the widget: the widget is keyed per
+    language (its labels change with the language), and is drawn at the stored choice,
+    so switching the language keeps the viewpoint.
+    """
     options = viewpoints(seats)
     if st.session_state.get(key) not in options:
         st.session_state[key] = "public"
-    choice: str = st.selectbox(
-        t("viewpoint", lang), options, key=key, format_func=lambda k: viewpoint_label(k, lang)
+    widget = f"{key}_pick_{lang}"
+
+    def keep() -> None:
+        st.session_state[key] = st.session_state[widget]
+
+    st.session_state[widget] = st.session_state[key]
+    st.selectbox(
+        t("viewpoint", lang),
+        options,
+        key=widget,
+        on_change=keep,
+        format_func=lambda k: viewpoint_label(k, lang),
     )
+    choice: str = st.session_state[key]
     return choice
 
 
@@ -63,30 +83,32 @@ def phase_at(phases: Sequence[tuple[int, str]], step: int) -> str:
 
 
 def show(view: View, lang: Lang) -> None:
-    """Draw one viewer's view: the seat board, then tabs.
+    """Draw one viewer's view: the latest line, the seat board, then tabs.
 
-    Transcript, speeches and votes for everyone; beliefs and model calls in god view only.
+    Table, transcript, speeches and votes for everyone; beliefs and model calls in god
+    view only. Player text is drawn as plain text (`arena.dashboard.text`).
     """
-    if view.latest is None:
-        st.info(t("nothing_yet", lang))
-    else:
-        st.info(view.latest)
+    with st.container(border=True, key="latest"):
+        plain(view.latest if view.latest is not None else t("nothing_yet", lang), one_line=True)
     seat_board(view.seats, lang)
-    names = ["transcript", "speeches", "votes"] + (["beliefs", "calls"] if view.is_god else [])
-    tabs = st.tabs([t(n, lang) for n in names])
-    with tabs[0]:
+    names = ["circle", "transcript", "speeches", "votes"]
+    names += ["beliefs", "calls"] if view.is_god else []
+    tabs = dict(zip(names, st.tabs([t(n, lang) for n in names]), strict=True))
+    with tabs["circle"]:
+        circle_tab(view, lang)
+    with tabs["transcript"]:
         transcript_tab(view)
-    with tabs[1]:
+    with tabs["speeches"]:
         speeches_tab(view, lang)
-    with tabs[2]:
+    with tabs["votes"]:
         votes_tab(view, lang)
     if view.is_god:
-        with tabs[3]:
+        with tabs["beliefs"]:
             beliefs_tab(view, lang)
-        with tabs[4]:
+        with tabs["calls"]:
             calls_tab(view.traces, lang)
     with st.expander(t("game", lang)):
-        st.table(pd.DataFrame(view.facts, columns=["", " "]).set_index(""))
+        st.dataframe(pd.DataFrame(view.facts, columns=["", " "]), hide_index=True, width="stretch")
 
 
 def card_text(card: SeatCard, lang: Lang) -> tuple[str, str]:
@@ -103,7 +125,7 @@ def card_text(card: SeatCard, lang: Lang) -> tuple[str, str]:
     if card.is_viewer:
         marks.append("⭐ " + t("you", lang))
     status = "" if card.present else "💀 "
-    return f"{status}**{seat_text(card.seat, lang)}** {icon} {role}", " · ".join(marks)
+    return f"{status}**{seat_name(card.seat, lang)}** {icon} {role}", " · ".join(marks)
 
 
 def seat_board(cards: Sequence[SeatCard], lang: Lang) -> None:
@@ -112,16 +134,46 @@ def seat_board(cards: Sequence[SeatCard], lang: Lang) -> None:
         columns = st.columns(CARDS_PER_ROW)
         for column, card in zip(columns, cards[row : row + CARDS_PER_ROW], strict=False):
             title, detail = card_text(card, lang)
-            with column.container(border=True):
+            with column.container(border=True, key=f"card_{card.seat}"):
                 st.markdown(title)
-                st.caption(f"{detail}  \n`{card.player}`")
+                st.caption(detail)
+                plain(card.player, one_line=True)
+
+
+def circle_tab(view: View, lang: Lang) -> None:
+    """The seating circle with the latest vote round's ballots as arrows."""
+    rounds = ballot_rounds(view.ballots)
+    today = [r for r in rounds if r[0] == view.observation.knowledge.day] or rounds[-1:]
+    rows: list[BallotRow] = []
+    if today:
+        day, ballot = today[-1]
+        rows = [r for r in view.ballots if (r.day, r.ballot) == (day, ballot)]
+        st.caption(f"{day_label(day, lang)} · {t(f'ballot_{ballot}', lang)}")
+    else:
+        st.caption(t("no_votes", lang))
+    if view.seats:
+        st.altair_chart(circle_picture(view.seats, rows, lang), width="content")
 
 
 def transcript_tab(view: View) -> None:
-    """The visible lines, grouped by night and day; the current phase is open."""
+    """The visible lines, grouped by night and day; the current phase is open.
+
+    Lines are plain text: a speech with Markdown or control characters shows literally.
+    """
     for i, group in enumerate(view.groups):
         with st.expander(group.title, expanded=i == len(view.groups) - 1):
-            st.markdown("  \n".join(f"`{step:>3}` {line}" for step, line in group.lines))
+            plain(
+                "\n".join(
+                    f"{step:>3}  " + visible(line, one_line=True) for step, line in group.lines
+                )
+            )
+
+
+def claims_line(claims: Claims, lang: Lang) -> str:
+    """A speech's structured claims in `lang` (empty if none)."""
+    if lang == "en":
+        return claims_text(claims, "en").strip(" []")
+    return localize(claims_text(claims, "zh"), lang).strip(" []")
 
 
 def speeches_tab(view: View, lang: Lang) -> None:
@@ -132,39 +184,45 @@ def speeches_tab(view: View, lang: Lang) -> None:
     for s in view.speeches:
         role = roles.get(s.seat)
         with st.chat_message(seat_name(s.seat, lang), avatar=ICONS[role] if role else UNKNOWN_ICON):
-            label = f"第{s.day}天" if lang == "zh" else f"Day {s.day}"
-            st.markdown(f"**{seat_text(s.seat, lang)}** · {label} · {s.context}  \n{s.text}")
-            if claims := claims_text(s.claims, lang).strip(" []"):
+            context = t(f"ctx_{s.context}", lang)
+            st.markdown(f"**{seat_name(s.seat, lang)}** · {day_label(s.day, lang)} · {context}")
+            plain(s.text)
+            if claims := claims_line(s.claims, lang):
                 st.caption(claims)
 
 
 def votes_tab(view: View, lang: Lang) -> None:
-    """Pick a round; see its ballots as a grid picture and a table."""
+    """Pick a round; see its ballots as a grid picture and a table of that round."""
     rounds = ballot_rounds(view.ballots)
     if not rounds:
         st.caption(t("no_votes", lang))
         return
-    day, ballot = st.selectbox(
+    pick = st.selectbox(
         t("votes", lang),
-        rounds,
+        range(len(rounds)),
         index=len(rounds) - 1,
-        key="vote_round",
-        format_func=lambda r: (
-            f"{'第' + str(r[0]) + '天' if lang == 'zh' else 'Day ' + str(r[0])} · {r[1]}"
+        key=f"vote_round_{lang}",
+        format_func=lambda i: (
+            f"{day_label(rounds[i][0], lang)} · {t(f'ballot_{rounds[i][1]}', lang)}"
         ),
     )
+    day, ballot = rounds[pick if pick is not None and pick < len(rounds) else -1]
     rows = [r for r in view.ballots if (r.day, r.ballot) == (day, ballot)]
-    st.altair_chart(vote_picture(rows, view.observation.knowledge.seats, lang))
-    st.dataframe(ballot_frame(view.ballots, lang), hide_index=True)
+    st.altair_chart(vote_picture(rows, view.observation.knowledge.seats, lang), width="content")
+    st.dataframe(ballot_frame(rows, lang), hide_index=True)
 
 
 def beliefs_tab(view: View, lang: Lang) -> None:
-    """The latest belief report of each seat as a heat map (god view only)."""
+    """Belief reports (god view only): the latest as a heat map, and their course."""
     if not view.beliefs:
         st.caption(t("no_beliefs", lang))
         return
     wolves = {c.seat for c in view.seats if c.role is not None and spec(c.role).team is Team.WOLF}
-    st.altair_chart(belief_picture(view.beliefs, view.observation.knowledge.seats, wolves, lang))
+    seats = view.observation.knowledge.seats
+    st.subheader(t("beliefs_now", lang))
+    st.altair_chart(belief_picture(view.beliefs, seats, wolves, lang))
+    st.subheader(t("beliefs_time", lang))
+    st.altair_chart(belief_timeline(view.beliefs, wolves, lang), width="stretch")
 
 
 def calls_tab(traces: Sequence[ModelCallRecord], lang: Lang) -> None:
@@ -175,16 +233,16 @@ def calls_tab(traces: Sequence[ModelCallRecord], lang: Lang) -> None:
     st.dataframe(
         pd.DataFrame(
             {
-                "seat": [c.seat for c in traces],
-                "request": [c.step for c in traces],
-                "attempt": [c.attempt for c in traces],
-                "model": [c.model for c in traces],
-                "prompt": [c.prompt_id for c in traces],
-                "ms": [round(c.latency_ms) for c in traces],
-                "tokens in": [c.usage.prompt_tokens for c in traces],
-                "tokens out": [c.usage.completion_tokens for c in traces],
-                "usd": [c.cost_usd for c in traces],
-                "error": [c.error or "" for c in traces],
+                t("call_seat", lang): [c.seat for c in traces],
+                t("call_request", lang): [c.step for c in traces],
+                t("call_attempt", lang): [c.attempt for c in traces],
+                t("call_model", lang): [c.model for c in traces],
+                t("call_prompt", lang): [c.prompt_id for c in traces],
+                t("call_ms", lang): [round(c.latency_ms) for c in traces],
+                t("call_in", lang): [c.usage.prompt_tokens for c in traces],
+                t("call_out", lang): [c.usage.completion_tokens for c in traces],
+                t("call_usd", lang): [c.cost_usd for c in traces],
+                t("call_error", lang): [c.error or "" for c in traces],
             }
         ),
         hide_index=True,
@@ -193,20 +251,20 @@ def calls_tab(traces: Sequence[ModelCallRecord], lang: Lang) -> None:
         t("calls", lang),
         range(len(traces)),
         index=len(traces) - 1,
-        key="call_pick",
+        key=f"call_pick_{lang}",
         format_func=lambda i: f"{i + 1}: {seat_name(traces[i].seat, lang)} · {traces[i].model}",
     )
     call = traces[index]
     for message in call.messages:
         with st.chat_message(message.role):
-            st.text(message.content)
+            plain(message.content)
     if call.reply is not None:
         with st.chat_message("assistant"):
-            st.text(call.reply.text)
+            plain(call.reply.text)
             for tool in call.reply.tool_calls:
                 st.code(f"{tool.name}({tool.arguments})", language="json")
     if call.error:
-        st.error(call.error)
+        error(call.error)
 
 
 def viewpoints_caption(key: str, lang: Lang) -> str:

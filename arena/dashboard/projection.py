@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.dashboard.catalog import agent_label
+from arena.dashboard.i18n import Lang, localize, render, t
 from arena.dashboard.loading import Loaded
 from arena.llm.types import ModelCallRecord
 from arena.rules import events as ev
@@ -24,7 +25,6 @@ from arena.rules.roles import spec
 from arena.rules.types import Role, SeatId, SpeechContext
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer
 from arena.storage.replay_file import Replay
-from arena.transcript import Lang, render
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +147,7 @@ def project(loaded: Loaded, viewer: Viewer, step: int, lang: Lang) -> View:
         speeches=speeches(obs.seen),
         ballots=ballots(obs.seen),
         latest=lines[-1][1] if lines else None,
-        facts=facts(replay, god),
+        facts=facts(replay, god, lang),
         beliefs=beliefs(replay, step) if god else (),
         traces=tuple(
             t for t, at in zip(replay.traces, loaded.trace_steps, strict=True) if at <= step
@@ -179,7 +179,7 @@ def seat_cards(replay: Replay, obs: Observation, viewer: Viewer) -> tuple[SeatCa
 def groups(seen: tuple[Seen, ...], lang: Lang) -> tuple[PhaseGroup, ...]:
     """The visible lines grouped under the phase they happened in."""
     out: list[PhaseGroup] = []
-    title = "Setup" if lang == "en" else "開局"
+    title = t("setup", lang)
     lines: list[tuple[int, str]] = []
     for s in seen:
         if isinstance(s.event, ev.PhaseStarted):
@@ -229,7 +229,7 @@ def beliefs(replay: Replay, step: int) -> tuple[Belief, ...]:
     )
 
 
-def facts(replay: Replay, god: bool) -> tuple[tuple[str, str], ...]:
+def facts(replay: Replay, god: bool, lang: Lang) -> tuple[tuple[str, str], ...]:
     """Header facts for the viewer.
 
     The seed and the rules knobs could re-derive the deal, and the result is the future,
@@ -240,17 +240,54 @@ def facts(replay: Replay, god: bool) -> tuple[tuple[str, str], ...]:
     if h.tournament:
         shown.append(("tournament", h.tournament))
     if god:
-        shown += [("seed", str(h.seed)), ("preset", h.config.preset or "board default")]
+        preset = h.config.preset or t("board_default", lang)
+        shown += [("seed", str(h.seed)), ("preset", preset)]
         if h.config.overrides:
             knobs = ", ".join(f"{k}={v}" for k, v in h.config.overrides.items())
             shown.append(("overrides", knobs))
         if h.result is not None:
             shown.append(("result", f"{h.result.winner.value} — {h.result.reason}"))
-    return tuple(shown)
+    return tuple((t(f"fact_{name}", lang), value) for name, value in shown)
 
 
 def role_label(role: Role | None, lang: Lang) -> str:
     """A role's name in `lang`, or `?` when unknown to the viewer."""
     if role is None:
         return "?"
-    return spec(role).zh if lang == "zh" else spec(role).en
+    return spec(role).en if lang == "en" else localize(spec(role).zh, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class Moments:
+    """Steps worth jumping to: just after each speech, vote count and death.
+
+    Taken from the public projection, like the phase list, so navigating by them tells a
+    seat viewer nothing the table was not told.
+    """
+
+    speeches: tuple[int, ...]
+    votes: tuple[int, ...]
+    deaths: tuple[int, ...]
+
+
+def moments(replay: Replay) -> Moments:
+    """The speech, vote and death steps of the whole game (see `Moments`)."""
+    found: dict[str, list[int]] = {"speech": [], "vote": [], "death": []}
+    for s in observe(replay.events, PublicViewer()).seen:
+        match s.event:
+            case ev.Spoke():
+                found["speech"].append(s.seq + 1)
+            case ev.VotesCounted():
+                found["vote"].append(s.seq + 1)
+            case ev.DeathsAnnounced(seats=seats) if seats:
+                found["death"].append(s.seq + 1)
+            case ev.PlayerExiled() | ev.PlayerShot() | ev.SelfExploded():
+                found["death"].append(s.seq + 1)
+    return Moments(*(tuple(found[k]) for k in ("speech", "vote", "death")))
+
+
+def next_moment(steps: tuple[int, ...], step: int, forward: bool) -> int | None:
+    """The first of `steps` after `step` (or the last before it); None if there is none."""
+    if forward:
+        return next((s for s in steps if s > step), None)
+    return next((s for s in reversed(steps) if s < step), None)

@@ -20,8 +20,8 @@ from pathlib import Path
 import streamlit as st
 
 from arena.dashboard.catalog import HeaderIndex
+from arena.dashboard.i18n import Lang, parse_lang
 from arena.dashboard.loading import Loaded, fingerprint, load
-from arena.transcript import Lang
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,5 +65,11 @@ def load_cached(path: Path) -> Loaded:
 
 def language() -> Lang:
     """The language picked in the sidebar (shared by all pages of a session)."""
-    lang = st.session_state.get("lang", "en")
-    return "zh" if lang == "zh" else "en"
+    return parse_lang(st.session_state.get("lang"))
+
+
+def hide_folder(message: str, folder: Path) -> str:
+    """`message` without the server's replay folder path (viewers see names inside it)."""
+    for prefix in {str(folder.resolve()), str(folder)}:
+        message = message.replace(prefix + os.sep, "").replace(prefix, "the replay folder")
+    return message

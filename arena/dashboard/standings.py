@@ -9,6 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from arena.dashboard.i18n import Lang, t
 from arena.ratings import Report, Skill, WinRate, agent_rows
 
 SIDES = ("overall", "wolf", "good")
@@ -43,13 +44,19 @@ def win_frame(report: Report) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["agent", "side", "rate", "low", "high", "games"])
 
 
-def interval_chart(frame: pd.DataFrame, value: str, title: str) -> alt.LayerChart | alt.FacetChart:
+def interval_chart(
+    frame: pd.DataFrame, value: str, title: str, lang: Lang
+) -> alt.LayerChart | alt.FacetChart:
     """Points with error bars, one row per agent, offset by side."""
     order = list(dict.fromkeys(frame["agent"]))
-    base = alt.Chart(frame).encode(
-        y=alt.Y("agent:N", sort=order, title=None),
-        yOffset=alt.YOffset("side:N", sort=list(SIDES)),
-        color=alt.Color("side:N", scale=SIDE_COLORS, title="side"),
+    sides = [t(f"side_{s}", lang) for s in SIDES]
+    data = frame.assign(side=[t(f"side_{s}", lang) for s in frame["side"]])
+    base = alt.Chart(data).encode(
+        y=alt.Y("agent:N", sort=order, title=None, axis=alt.Axis(labelLimit=0)),
+        yOffset=alt.YOffset("side:N", sort=sides),
+        color=alt.Color(
+            "side:N", scale=alt.Scale(domain=sides, range=SIDE_COLORS.range), title=t("side", lang)
+        ),
         tooltip=["agent", "side", alt.Tooltip(f"{value}:Q", format=".3g"), "low", "high", "games"],
     )
     bars = base.mark_rule(strokeWidth=2).encode(
@@ -64,37 +71,39 @@ def table(report: Report) -> pd.DataFrame:
     return pd.DataFrame(agent_rows(report))
 
 
-def deception_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Deceptiveness against detection, one point per agent.
+def deception_chart(frame: pd.DataFrame, lang: Lang) -> alt.LayerChart | alt.FacetChart:
+    """Deceptiveness against detection, one labelled point per agent.
 
     x: the wolf probability good seats gave the agent's wolves; y: the Brier score of the
-    agent's good seats. Agents in the lower left lie well and see through lies.
+    agent's good seats. Agents in the lower left lie well and see through lies. Each dot
+    carries its agent's name beside it (and a legend), so the picture reads on its own.
     """
     data = frame.dropna(subset=["wolf_suspicion", "brier"])
-    chart: alt.Chart = (
-        alt.Chart(data)
-        .mark_circle(size=120)
-        .encode(
-            x=alt.X("wolf_suspicion:Q", title="suspicion of its wolves (lower: better liar)"),
-            y=alt.Y("brier:Q", title="Brier of its good seats (lower: better detector)"),
-            color=alt.Color("agent:N", legend=None),
-            tooltip=["agent", "games", "wolf_suspicion", "brier", "god_claim_rate"],
-        )
+    base = alt.Chart(data).encode(
+        x=alt.X("wolf_suspicion:Q", title=t("deception_x", lang), scale=alt.Scale(zero=False)),
+        y=alt.Y("brier:Q", title=t("deception_y", lang), scale=alt.Scale(zero=False)),
     )
-    return chart
+    dots = base.mark_circle(size=120).encode(
+        color=alt.Color("agent:N", title=t("agent", lang), legend=alt.Legend(orient="bottom")),
+        tooltip=["agent", "games", "wolf_suspicion", "brier", "god_claim_rate"],
+    )
+    names = base.mark_text(align="left", dx=9, dy=-6, fontSize=11).encode(text="agent:N")
+    return alt.layer(dots, names)
 
 
-def cost_chart(frame: pd.DataFrame) -> alt.Chart:
+def cost_chart(frame: pd.DataFrame, lang: Lang) -> alt.Chart:
     """Tokens per game as bars, labelled with the dollars per game."""
     data = frame[frame["tokens_per_game"] > 0]
     chart: alt.Chart = (
         alt.Chart(data)
         .mark_bar()
         .encode(
-            x=alt.X("tokens_per_game:Q", title="tokens per game"),
-            y=alt.Y("agent:N", sort="-x", title=None),
+            x=alt.X("tokens_per_game:Q", title=t("tokens_per_game", lang)),
+            y=alt.Y("agent:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
             color=alt.Color(
-                "cost_per_game_usd:Q", title="USD / game", scale=alt.Scale(scheme="goldorange")
+                "cost_per_game_usd:Q",
+                title=t("usd_per_game", lang),
+                scale=alt.Scale(scheme="goldorange"),
             ),
             tooltip=["agent", "tokens_per_game", alt.Tooltip("cost_per_game_usd:Q", format="$.4f")],
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -109,3 +110,24 @@ def texts(node: Any) -> Iterator[str]:
 def page_text(at: AppTest) -> str:
     """All the text a rendered page holds, tables and chart data included."""
     return "\n".join(texts(at._tree))
+
+
+HOSTILE = (
+    "**bold** # heading [link](http://evil.example) <b>tag</b> <img src=x onerror=alert(1)> "
+    "$x^2$ :red[red] `code` \x1b[2J\x07 \u202eevil\n── Night 9 ──"
+)
+"""A speech that Markdown, HTML, math, escape codes or bidi overrides would change."""
+
+
+def make_hostile(source: Path, path: Path) -> Path:
+    """A copy of the replay `source` whose first speech says `HOSTILE` (plus its marker)."""
+    lines = source.read_text("utf-8").splitlines()
+    for i, line in enumerate(lines):
+        record = json.loads(line)
+        event = record.get("event") if record.get("type") == "event" else None
+        if event is not None and event.get("kind") == "spoke":
+            event["text"] = HOSTILE + " " + event["text"]
+            lines[i] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+            break
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
+from arena.dashboard.i18n import Lang, render
 from arena.dashboard.loading import Loaded
 from arena.rules import events as ev
 from arena.rules.observation import observe
 from arena.rules.visibility import GodViewer, Viewer
-from arena.transcript import Lang, render
 
 MARK = re.compile(r"(?:SPEECH|WHISPER|TRACE|REPLY)MARK-\d+-\d+")
 _START = r"(?<![\d#])"

@@ -89,7 +89,7 @@ def test_live_page_follows_a_running_game_for_each_viewer(
     partial = loaded(Tail(game_id=game_id, lines=tuple(lines[:120])))
     steps = len(partial.replay.events)
     for view in ("public", "seat:3", "wolves"):
-        at.selectbox(key="live_view").set_value(view).run()
+        at.selectbox(key="live_view_pick_en").set_value(view).run()
         assert not at.exception
         text = page_text(at)
         assert f"{steps} events" in text
@@ -119,3 +119,33 @@ def test_a_stream_that_skips_lines_is_refused() -> None:
     client.xadd(stream_key("gap"), {"seq": 5, "line": "{}"})
     with pytest.raises(ValueError, match="only 1 lines were read"):
         poll(client, Tail(game_id="gap"))
+
+
+@pytest.mark.redis
+def test_a_game_that_ends_stays_on_the_live_page_marked_finished(
+    replay_dir: Path, live_game: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, game_id = live_game
+    lines = game_lines(replay_dir)
+    running_header = json.dumps({**json.loads(lines[0]), "result": None}, ensure_ascii=False)
+    publish(client, game_id, [running_header, *lines[1:100]])
+    monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
+    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_DB)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("screens/live.py").run()
+    at.selectbox(key="live_game").set_value(game_id).run()
+    assert "● running" in [c.value for c in at.caption]
+    assert not at.success
+    publish(client, game_id, lines[100:], first_seq=100)
+    client.xadd(stream_key(game_id), {"seq": len(lines), "line": lines[0]})
+    client.zrem(INDEX_KEY, game_id)  # what the worker's COMPLETE script does
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="live_game").value == game_id
+    assert "● running" not in [c.value for c in at.caption]
+    winner = read_replay(replay_dir / MARKED).header.result
+    assert winner is not None
+    assert at.success[0].value == f"finished: {winner.winner.value} won"
+    at.sidebar.radio[0].set_value("zh-Hant").run()
+    assert "已結束" in at.success[0].value

@@ -54,19 +54,19 @@ def test_opening_a_replay_goes_to_the_player(dash: Dash) -> None:
     at.button(key="open_game").click().run()
     assert not at.exception
     assert at.query_params["game"] == MARKED
-    assert at.slider(key="step").value == at.slider(key="step").max
+    assert at.slider(key="step").value == 0, "a replay opens at the start, not the result"
 
 
 @pytest.mark.parametrize("view", viewpoints(12))
 def test_player_renders_every_viewpoint(dash: Dash, view: str) -> None:
-    at = dash(PLAYER, game=MARKED)
-    at.selectbox(key="view").set_value(view).run()
+    at = dash(PLAYER, game=MARKED, step="end")
+    at.selectbox(key="view_pick_en").set_value(view).run()
     assert not at.exception
     assert at.query_params["view"] == view
     tabs = [tab.label for tab in at.tabs]
-    god_tabs = ["Transcript", "Speeches", "Votes", "Beliefs", "Model calls"]
-    assert tabs == (god_tabs if view == "god" else god_tabs[:3])
-    assert len(at.get("vega_lite_chart")) == (2 if view == "god" else 1)
+    god_tabs = ["Table and votes", "Transcript", "Speeches", "Votes", "Beliefs", "Model calls"]
+    assert tabs == (god_tabs if view == "god" else god_tabs[:4])
+    assert len(at.get("vega_lite_chart")) == (4 if view == "god" else 2)
     assert at.chat_message, "speeches are chat messages"
 
 
@@ -84,25 +84,25 @@ def test_player_scrubs_steps_and_jumps_to_phases(dash: Dash) -> None:
     start = int(at.selectbox(key="jump").options[2].rsplit("(", 1)[1].rstrip(")"))
     assert at.slider(key="step").value == start + 1
     at.slider(key="step").set_value(0).run()
-    assert "Nothing seen yet." in [i.value for i in at.info]
+    assert "Nothing seen yet." in [x.value for x in at.text]
 
 
 def test_play_button_starts_over_from_the_end_and_pauses(dash: Dash) -> None:
-    at = dash(PLAYER, game=MARKED)
+    at = dash(PLAYER, game=MARKED, step="end")
     at.button(key="play").click().run()
     assert at.session_state["playing"] is True
-    assert at.slider(key="step").value == 1
+    assert at.slider(key="step").value == 0
     at.button(key="play").click().run()
     assert at.session_state["playing"] is False
 
 
 def test_player_speaks_chinese(dash: Dash) -> None:
     at = dash(PLAYER, game=MARKED, view="god")
-    at.sidebar.radio[0].set_value("zh").run()
+    at.sidebar.radio[0].set_value("zh-Hant").run()
     assert not at.exception
     text = page_text(at)
     assert "第1夜" in text and "發言" in text
-    assert [tab.label for tab in at.tabs][:3] == ["記錄", "發言", "投票"]
+    assert [tab.label for tab in at.tabs][:4] == ["座位與投票", "記錄", "發言", "投票"]
 
 
 @pytest.mark.parametrize(

@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from arena.dashboard.i18n import viewpoints
+from arena.dashboard.i18n import Lang, viewpoints
 from arena.dashboard.loading import Loaded, load
 from arena.rules import events as ev
 from arena.rules.visibility import GodViewer, Viewer, parse_viewer
-from arena.transcript import Lang
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.games import page_text
 from tests.dashboard.leaks import leaks
@@ -59,13 +58,14 @@ def test_nothing_hidden_reaches_a_seat_page(
         check(at, game, parse_viewer(view), step, "en")
 
 
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
 def test_nothing_hidden_reaches_a_seat_page_in_chinese(
-    dash: Callable[..., AppTest], game: Loaded
+    dash: Callable[..., AppTest], game: Loaded, lang: Lang
 ) -> None:
     at = dash(PLAYER, game=MARKED, view="seat:1")
-    at.sidebar.radio[0].set_value("zh").run()
+    at.sidebar.radio[0].set_value(lang).run()
     for step in sample_steps(game):
-        check(at, game, parse_viewer("seat:1"), step, "zh")
+        check(at, game, parse_viewer("seat:1"), step, lang)
 
 
 def test_the_god_page_shows_the_markers_the_seats_may_not(

@@ -14,8 +14,8 @@ import pandas as pd
 import streamlit as st
 
 from arena.dashboard.catalog import candidate_files
-from arena.dashboard.i18n import t
-from arena.dashboard.session import header_index, language, settings
+from arena.dashboard.i18n import Lang, t
+from arena.dashboard.session import header_index, hide_folder, language, settings
 from arena.dashboard.standings import (
     cost_chart,
     deception_chart,
@@ -24,9 +24,9 @@ from arena.dashboard.standings import (
     table,
     win_frame,
 )
+from arena.dashboard.text import error
 from arena.ratings import Report, build_report, load_games, to_csv
 from arena.rules.errors import ArenaError
-from arena.transcript import Lang
 
 ALL = "—"  # the tournament choice meaning "every game"
 
@@ -40,74 +40,82 @@ def folder_stamp(folder: Path) -> str:
     return digest.hexdigest()
 
 
-@st.cache_resource(show_spinner="Rating games…", max_entries=8)
+@st.cache_resource(show_spinner=False, max_entries=8)
 def report(folder: str, stamp: str, tournament: str | None, bootstrap: int) -> Report:
     """The ratings report of the folder's finished games (`stamp` keys the folder state)."""
     games = load_games(Path(folder), tournament=tournament)
     return build_report(games.games, bootstrap=bootstrap, skipped=games.skipped, directory=folder)
 
 
-def controls(folder: Path) -> tuple[str | None, int]:
+def controls(folder: Path, lang: Lang) -> tuple[str | None, int]:
     """The tournament and bootstrap-size pickers."""
     left, right = st.columns([3, 1])
     tournaments = sorted({r.tournament for r in header_index().scan(folder).rows if r.tournament})
-    pick = left.selectbox("Tournament", [ALL, *tournaments], key="board_tournament")
+    pick = left.selectbox(
+        t("f_tournament", lang),
+        [ALL, *tournaments],
+        key="board_tournament",
+        format_func=lambda x: t("all_games", lang) if x == ALL else x,
+    )
     bootstrap = right.number_input(
-        "Bootstrap resamples", min_value=0, max_value=2000, value=200, step=50, key="bootstrap"
+        t("bootstrap", lang), min_value=0, max_value=2000, value=200, step=50, key="bootstrap"
     )
     return (None if pick == ALL else pick), int(bootstrap)
 
 
-def overview(rep: Report) -> None:
+def overview(rep: Report, lang: Lang) -> None:
     """Games played, draws and the board's side balance."""
     board = rep.leaderboard
     a, b, c = st.columns(3)
-    a.metric("Games", board.games)
-    b.metric("Draws", board.draws)
+    a.metric(t("games", lang), board.games)
+    b.metric(t("draws", lang), board.draws)
     rate = board.wolf_side_wins.rate
-    c.metric("Wolf side wins", "—" if rate is None else f"{rate:.0%}")
+    c.metric(t("wolf_side_wins", lang), "—" if rate is None else f"{rate:.0%}")
 
 
-def ratings(rep: Report) -> None:
+def ratings(rep: Report, lang: Lang) -> None:
     """Ratings and win rates with their intervals, overall and per side."""
     level = f"{rep.leaderboard.confidence:.0%}"
     left, right = st.columns(2)
     with left:
-        st.subheader(f"Rating (mu, {level} bootstrap interval)")
-        st.altair_chart(interval_chart(skill_frame(rep), "mu", "rating"))
+        st.subheader(t("rating_title", lang, level=level))
+        st.altair_chart(interval_chart(skill_frame(rep), "mu", t("rating", lang), lang))
     with right:
-        st.subheader(f"Win rate ({level} Wilson interval)")
-        st.altair_chart(interval_chart(win_frame(rep), "rate", "win rate"))
+        st.subheader(t("win_title", lang, level=level))
+        st.altair_chart(interval_chart(win_frame(rep), "rate", t("win_rate", lang), lang))
 
 
-def metrics(rep: Report, lang: Lang) -> None:
+def metrics(rep: Report, folder: Path, lang: Lang) -> None:
     """Deception metrics, cost per game, the full table and the skipped files."""
     frame = table(rep)
     left, right = st.columns(2)
     with left:
-        st.subheader("Deception and detection")
-        st.altair_chart(deception_chart(frame))
+        st.subheader(t("deception_title", lang))
+        st.altair_chart(deception_chart(frame, lang))
     with right:
-        st.subheader("Tokens and money per game")
-        st.altair_chart(cost_chart(frame))
-    st.subheader("Per model")
+        st.subheader(t("cost_title", lang))
+        st.altair_chart(cost_chart(frame, lang))
+    st.subheader(t("per_model", lang))
     st.dataframe(
         pd.DataFrame({
-            "model": [m.model for m in rep.models], "games": [m.games for m in rep.models],
-            "calls": [m.usage.calls for m in rep.models],
-            "tokens / game": [round(m.tokens_per_game) for m in rep.models],
-            "USD / game": [m.cost_per_game for m in rep.models],
+            t("col_model", lang): [m.model for m in rep.models],
+            t("col_games", lang): [m.games for m in rep.models],
+            t("col_calls", lang): [m.usage.calls for m in rep.models],
+            t("tokens_per_game", lang): [round(m.tokens_per_game) for m in rep.models],
+            t("usd_per_game", lang): [m.cost_per_game for m in rep.models],
         }),
         hide_index=True,
     )  # fmt: skip
-    st.subheader("Every number")
+    st.subheader(t("every_number", lang))
     st.dataframe(frame, hide_index=True)
     st.download_button("CSV", to_csv(rep), file_name="leaderboard.csv", mime="text/csv")
     if rep.skipped:
         with st.expander(f"⚠️ {t('unreadable', lang)}: {len(rep.skipped)}"):
             st.dataframe(
-                pd.DataFrame({"file": [s.path for s in rep.skipped],
-                              "reason": [s.message for s in rep.skipped]}),
+                pd.DataFrame({
+                    t("col_file", lang): [hide_folder(str(s.path), folder) for s in rep.skipped],
+                    t("col_reason", lang): [hide_folder(s.message, folder) for s in rep.skipped],
+                }),
                 hide_index=True,
             )  # fmt: skip
 
@@ -118,17 +126,18 @@ def main() -> None:
     folder = settings().replays
     st.title(f"🏆 {t('leaderboard', lang)}")
     try:
-        tournament, bootstrap = controls(folder)
-        rep = report(str(folder), folder_stamp(folder), tournament, bootstrap)
+        tournament, bootstrap = controls(folder, lang)
+        with st.spinner(t("rating_games", lang)):
+            rep = report(str(folder), folder_stamp(folder), tournament, bootstrap)
     except ArenaError as exc:
-        st.error(str(exc))
+        error(hide_folder(str(exc), folder))
         return
-    overview(rep)
+    overview(rep, lang)
     if not rep.leaderboard.standings:
-        st.info("No finished game in this folder yet.")
+        st.info(t("no_finished", lang))
         return
-    ratings(rep)
-    metrics(rep, lang)
+    ratings(rep, lang)
+    metrics(rep, folder, lang)
 
 
 main()

@@ -2,7 +2,9 @@
 
 Each session keeps its own `Tail` of the chosen game's stream (in session state, never
 shared), polls it every few seconds inside a fragment, and projects the game so far for
-the chosen viewpoint, exactly like the replay player.
+the chosen viewpoint, exactly like the replay player. The same poll watches the index of
+running games, so a game that starts shows up in the list without a click, and a game
+that ends stays on screen marked finished (its stream outlives it for an hour).
 """
 
 from __future__ import annotations
@@ -13,16 +15,16 @@ from typing import Any
 import redis
 import streamlit as st
 
-from arena.dashboard.i18n import t, viewer_of
+from arena.dashboard.i18n import Lang, t, viewer_of, winner_label
 from arena.dashboard.live import Tail, loaded, poll, running, stream_key
 from arena.dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import project
 from arena.dashboard.session import language, settings
+from arena.dashboard.text import error
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import parse_replay_lines
-from arena.transcript import Lang
 
-REFRESH_S = 2.0  # Seconds between polls of the running game's stream.
+REFRESH_S = 2.0  # seconds between polls of the running games and of the watched stream
 
 
 @st.cache_resource(show_spinner=False)
@@ -31,12 +33,31 @@ def client(url: str) -> Any:
     return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
 
 
-def pick_game(games: list[tuple[str, float]], lang: Lang) -> str:
-    """The running game to watch."""
-    started = {g: datetime.fromtimestamp(s, UTC).strftime("%Y-%m-%d %H:%M:%S") for g, s in games}
+def known_games(conn: Any, games: list[tuple[str, float]]) -> dict[str, float]:
+    """The running games plus those this session saw running whose stream still exists."""
+    known: dict[str, float] = st.session_state.setdefault("live_known", {})
+    running_now = dict(games)
+    for game in [g for g in known if g not in running_now]:
+        if not conn.exists(stream_key(game)):
+            del known[game]
+    known.update(running_now)
+    return dict(sorted(known.items(), key=lambda item: item[1]))
+
+
+def pick_game(games: dict[str, float], lang: Lang) -> str:
+    """The game to watch, each labelled with its start time (the newest is the default).
+
+    Labels stay the same when a game ends (a changed label would lose the choice); the
+    fragment below says whether it is running or finished.
+    """
+    started = {
+        g: datetime.fromtimestamp(s, UTC).strftime("%Y-%m-%d %H:%M:%S") for g, s in games.items()
+    }
+    options = list(games)
     choice: str = st.selectbox(
         t("game", lang),
-        list(started),
+        options,
+        index=len(options) - 1,
         key="live_game",
         format_func=lambda g: f"{g} · {started[g]}",
     )
@@ -47,7 +68,7 @@ def seats_of(conn: Any, game: str) -> int:
     """How many seats the game has, from its header (the stream's first line).
 
     Raises:
-        ReplayError: the first line is not a replay header.
+        ArenaError: the stream is empty, or its first line is not a replay header.
     """
     first = conn.xrange(stream_key(game), count=1)
     if not first:
@@ -58,24 +79,56 @@ def seats_of(conn: Any, game: str) -> int:
     return parse_replay_lines([text], source=stream_key(game)).header.config.board_spec.seats
 
 
-def follow(conn: Any, game: str, lang: Lang) -> None:
-    """Poll the game's stream and draw its latest state (a fragment, rerun on a timer)."""
+def status_line(header_result: Any, lang: Lang) -> str:
+    """`finished: good won` / `finished: a draw` for a finished game's result."""
+    winner = header_result.winner.value
+    if winner == "draw":
+        return t("finished_draw", lang)
+    return t("finished", lang, winner=winner_label(winner, lang))
+
+
+def follow(conn: Any, game: str, running_ids: set[str], lang: Lang) -> None:
+    """Poll the index and the game's stream; draw its latest state (a fragment on a timer).
+
+    A change in the set of running games reruns the whole page, so the game list is
+    redrawn with the new game in it.
+    """
 
     def body() -> None:
-        tails: dict[str, Tail] = st.session_state.setdefault("live_tails", {})
         try:
+            if {g for g, _ in running(conn)} != running_ids:
+                st.rerun(scope="app")
+            tails: dict[str, Tail] = st.session_state.setdefault("live_tails", {})
             tail = tails[game] = poll(conn, tails.get(game, Tail(game_id=game)))
             if not tail.lines:
                 st.caption(t("nothing_yet", lang))
                 return
             game_so_far = loaded(tail)
         except (redis.RedisError, ArenaError, ValueError) as exc:
-            st.error(f"{game}: {exc}")
+            error(f"{game}: {exc}")
             return
         total = len(game_so_far.replay.events)
+        result = game_so_far.replay.header.result
+        if result is not None:
+            st.success(status_line(result, lang), icon="✔")
+        else:
+            st.caption(f"● {t('running', lang)}")
         view_key = st.session_state["live_view"]
-        st.caption(f"{viewpoints_caption(view_key, lang)} · {total} events")
+        st.caption(f"{viewpoints_caption(view_key, lang)} · {t('live_events', lang, n=total)}")
         show(project(game_so_far, viewer_of(view_key), total, lang), lang)
+
+    st.fragment(body, run_every=REFRESH_S)()
+
+
+def wait_for_games(conn: Any) -> None:
+    """With no game to show, poll the index and redraw the page once one starts."""
+
+    def body() -> None:
+        try:
+            if running(conn):
+                st.rerun(scope="app")
+        except redis.RedisError:
+            return
 
     st.fragment(body, run_every=REFRESH_S)()
 
@@ -86,30 +139,28 @@ def main() -> None:
     st.title(f"📡 {t('live', lang)}")
     url = settings().redis_url
     if url is None:
-        st.info(
-            "Start the dashboard with `arena dashboard --redis redis://HOST:6379/0` "
-            "(or set ARENA_REDIS_URL) to watch games running on workers."
-        )
+        st.info(t("no_redis", lang))
         return
     conn = client(url)
     try:
         games = running(conn)
+        shown = known_games(conn, games)
     except redis.RedisError as exc:
-        st.error(f"cannot read running games from {url}: {exc}")
+        error(t("redis_down", lang, error=exc))
         return
-    if not games:
-        st.info("No game is running right now." if lang == "en" else "目前沒有進行中的對局。")
-        if st.button("↻", key="live_refresh"):
-            st.rerun()
+    if not shown:
+        st.info(t("no_running", lang))
+        wait_for_games(conn)
         return
-    game = pick_game(games, lang)
+    running_ids = {g for g, _ in games}
+    game = pick_game(shown, lang)
     try:
         seats = seats_of(conn, game)
     except (redis.RedisError, ArenaError, ValueError) as exc:
-        st.error(f"{game}: {exc}")
+        error(f"{game}: {exc}")
         return
     pick_viewpoint(seats, lang, "live_view")
-    follow(conn, game, lang)
+    follow(conn, game, running_ids, lang)
 
 
 main()

@@ -2,24 +2,32 @@
 
 The URL carries the game, the viewpoint and the step (`?game=F&view=seat:3&step=40`), so
 a moment of a game can be shared. The step is the number of events that have happened:
-the view at step N is `observe(events, viewer, until=N)`.
+the view at step N is `observe(events, viewer, until=N)`. A replay opens at step 0 (the
+result is the end of the story) unless the link names a step (`step=N` or `step=end`).
+
+Keyboard shortcuts work on the whole page (Streamlit button shortcuts): Space plays or
+pauses, Left/Right step, Home/End go to the start/end, S/V/D jump to the next speech,
+vote or death and Shift+S/V/D to the previous one.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import streamlit as st
 
-from arena.dashboard.i18n import t, viewer_of
+from arena.dashboard.i18n import Lang, t, viewer_of
 from arena.dashboard.loading import Loaded, resolve
 from arena.dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
-from arena.dashboard.projection import project, public_phases
-from arena.dashboard.session import language, load_cached, settings
+from arena.dashboard.projection import Moments, moments, next_moment, project, public_phases
+from arena.dashboard.session import hide_folder, language, load_cached, settings
+from arena.dashboard.text import error, escape
 from arena.rules.errors import ArenaError
-from arena.transcript import Lang
 
-PLAY_INTERVAL_S = 0.8  # Seconds between steps while playing.
+# Page scripts hold no bare string literals: Streamlit's magic would draw them.
+PLAY_INTERVAL_S = 0.8  # seconds between steps while playing
+MOMENT_KEYS = {"speech": "S", "vote": "V", "death": "D"}  # Shift+letter: the previous one
 
 
 def start(game: str, total: int) -> None:
@@ -28,14 +36,20 @@ def start(game: str, total: int) -> None:
         return
     st.session_state["player_game"] = game
     raw = st.query_params.get("step", "")
-    st.session_state["step"] = min(int(raw), total) if raw.isdigit() else total
+    step = total if raw == "end" else min(int(raw), total) if raw.isdigit() else 0
+    st.session_state["step"] = step
     st.session_state["view"] = st.query_params.get("view", "public")
     st.session_state["playing"] = False
 
 
+def go(step: int, total: int) -> None:
+    """Move to `step` (a button callback, run before the slider is drawn)."""
+    st.session_state["step"] = max(0, min(total, step))
+
+
 def move(delta: int, total: int) -> None:
-    """Step back or forward (a button callback, run before the slider is drawn)."""
-    st.session_state["step"] = max(0, min(total, st.session_state["step"] + delta))
+    """Step back or forward by `delta` events."""
+    go(st.session_state["step"] + delta, total)
 
 
 def jump(phases: Sequence[tuple[int, str]]) -> None:
@@ -52,22 +66,92 @@ def toggle(total: int) -> None:
     if playing and st.session_state["step"] >= total:
         st.session_state["step"] = 0
     st.session_state["playing"] = playing
+    st.session_state["ticked_at"] = time.monotonic()
 
 
-def timeline(total: int, phases: Sequence[tuple[int, str]], lang: Lang) -> int:
-    """The scrubber: slider, step buttons, play/pause and a jump list of phases."""
+def controls(total: int, lang: Lang) -> None:
+    """⏮ start, ◀ back, play/pause, ▶ forward, ⏭ end, with their page-wide shortcuts."""
     playing = bool(st.session_state.get("playing"))
-    buttons, jump_col = st.columns([1, 2], vertical_alignment="bottom")
-    with buttons.container(horizontal=True):
-        st.button("⏮", help=t("prev", lang), on_click=move, args=(-1, total), key="prev")
+    step = st.session_state["step"]
+    with st.container(horizontal=True):
         st.button(
-            ("⏸ " + t("pause", lang)) if playing else ("▶ " + t("play", lang)),
-            on_click=toggle,
-            args=(total,),
+            "",
+            icon=":material/skip_previous:",
+            help=t("first", lang),
+            key="first",
+            on_click=go,
+            args=(0, total),
+            shortcut="Home",
+            disabled=step == 0,
+        )
+        st.button(
+            "",
+            icon=":material/chevron_left:",
+            help=t("prev", lang),
+            key="prev",
+            on_click=move,
+            args=(-1, total),
+            shortcut="Left",
+            disabled=step == 0,
+        )
+        st.button(
+            t("pause" if playing else "play", lang),
             key="play",
             type="primary",
+            icon=":material/pause:" if playing else ":material/play_arrow:",
+            on_click=toggle,
+            args=(total,),
+            shortcut="Space",
         )
-        st.button("⏭", help=t("next", lang), on_click=move, args=(1, total), key="next")
+        st.button(
+            "",
+            icon=":material/chevron_right:",
+            help=t("next", lang),
+            key="next",
+            on_click=move,
+            args=(1, total),
+            shortcut="Right",
+            disabled=step >= total,
+        )
+        st.button(
+            "",
+            icon=":material/skip_next:",
+            help=t("last", lang),
+            key="last",
+            on_click=go,
+            args=(total, total),
+            shortcut="End",
+            disabled=step >= total,
+        )
+    # fmt: skip
+
+
+def moment_buttons(marks: Moments, total: int, lang: Lang) -> None:
+    """Previous / next speech, vote and death."""
+    step = st.session_state["step"]
+    with st.container(horizontal=True):
+        for kind, steps in (("speech", marks.speeches), ("vote", marks.votes),
+                            ("death", marks.deaths)):  # fmt: skip
+            letter = MOMENT_KEYS[kind]
+            for forward in (False, True):
+                target = next_moment(steps, step, forward)
+                st.button(
+                    t(f"{'next' if forward else 'prev'}_{kind}", lang),
+                    icon=":material/east:" if forward else ":material/west:",
+                    key=f"{'next' if forward else 'prev'}_{kind}",
+                    on_click=go,
+                    args=(target if target is not None else step, total),
+                    disabled=target is None,
+                    shortcut=letter if forward else f"Shift+{letter}",
+                    type="tertiary",
+                )
+
+
+def timeline(total: int, phases: Sequence[tuple[int, str]], marks: Moments, lang: Lang) -> int:
+    """The scrubber: buttons, a jump list of phases, the slider and where it is."""
+    buttons, jump_col = st.columns([3, 2], vertical_alignment="bottom")
+    with buttons:
+        controls(total, lang)
     jump_col.selectbox(
         t("jump", lang),
         range(len(phases)),
@@ -76,14 +160,25 @@ def timeline(total: int, phases: Sequence[tuple[int, str]], lang: Lang) -> int:
         on_change=jump,
         args=(phases,),
         format_func=lambda i: f"{phases[i][1]} ({phases[i][0]})",
+        placeholder=t("choose", lang),
     )
+    moment_buttons(marks, total, lang)
     step: int = st.slider(t("step", lang), 0, total, key="step")
-    st.caption(f"**{phase_at(phases, step)}** · {step} / {total}")
+    phase = phase_at(phases, step) or t("setup", lang)
+    st.caption(f"{phase} · {step} / {total}")
     return step
 
 
 def advance(total: int) -> None:
-    """One tick of playback: the next step, or stop at the end."""
+    """One tick of playback: the next step, or stop at the end.
+
+    Only a timer tick advances (not a rerun caused by a click while playing): a step
+    happens once at least most of an interval has passed since the last one.
+    """
+    now = time.monotonic()
+    if now - st.session_state.get("ticked_at", 0.0) < PLAY_INTERVAL_S * 0.75:
+        return
+    st.session_state["ticked_at"] = now
     if st.session_state["step"] < total:
         st.session_state["step"] += 1
     if st.session_state["step"] >= total:
@@ -91,19 +186,27 @@ def advance(total: int) -> None:
 
 
 def board(loaded: Loaded, lang: Lang) -> None:
-    """The timeline and the projected view (a fragment, rerun on its own while playing)."""
+    """The timeline and the projected view (a fragment, rerun on a timer while playing).
+
+    A fragment's timer is fixed when the fragment is drawn, so pressing Play or Pause
+    (or reaching the end) reruns the whole page to draw it again with the right timer.
+    """
     total = len(loaded.replay.events)
     playing = bool(st.session_state.get("playing"))
+    phases = public_phases(loaded.replay, lang)
+    marks = moments(loaded.replay)
 
     def body() -> None:
-        if st.session_state.get("playing"):
+        if st.session_state.get("playing") != playing:
+            st.rerun(scope="app")
+        if playing:
             advance(total)
-        step = timeline(total, public_phases(loaded.replay, lang), lang)
+        step = timeline(total, phases, marks, lang)
         view_key = st.session_state["view"]
         st.query_params["step"] = str(step)
         st.caption(viewpoints_caption(view_key, lang))
         show(project(loaded, viewer_of(view_key), step, lang), lang)
-        if playing and not st.session_state.get("playing"):
+        if st.session_state.get("playing") != playing:
             st.rerun(scope="app")
 
     st.fragment(body, run_every=PLAY_INTERVAL_S if playing else None)()
@@ -120,12 +223,12 @@ def main() -> None:
     try:
         loaded = load_cached(resolve(settings().replays, game))
     except ArenaError as exc:
-        st.error(str(exc))
+        error(hide_folder(str(exc), settings().replays))
         return
     start(game, len(loaded.replay.events))
     st.query_params["game"] = game
     header = loaded.replay.header
-    st.subheader(f"{header.game_id} · {header.config.board}")
+    st.subheader(escape(f"{header.game_id} · {header.config.board}"))
     view_key = pick_viewpoint(len(header.seats) or header.config.board_spec.seats, lang, "view")
     st.query_params["view"] = view_key
     board(loaded, lang)
