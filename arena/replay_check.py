@@ -9,13 +9,15 @@ bad line, so a reader knows where to look.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 from arena.rules.errors import IllegalActionError
-from arena.rules.referee import Referee
-from arena.storage.replay_file import ReplayError, read_replay
+from arena.rules.events import Event, GameEnded
+from arena.rules.referee import Answer, Referee
+from arena.storage.replay_file import Replay, ReplayError, ReplayResult, read_replay
 
 
 class CheckReport(BaseModel):
@@ -37,44 +39,29 @@ def _canon(obj: object) -> str:
 
 
 def check_replay(path: Path) -> CheckReport:
-    """Validate `path`: parse it, re-run its answers, compare every event."""
+    """Validate `path`: parse it, re-run its answers, compare every event and the result.
+
+    The report's `message` never repeats the file name or line; `line` holds the line.
+    """
     where = str(path)
     try:
         replay = read_replay(path)
     except ReplayError as exc:
-        line = _line_of(str(exc), where)
-        return CheckReport(path=where, ok=False, message=str(exc), line=line)
+        return CheckReport(path=where, ok=False, message=exc.reason, line=exc.line)
     header = replay.header
     referee = Referee(header.config, header.seed, draw=header.draw)
-    for answer in replay.answers:
-        request = referee.request_for(answer.seat)
-        if request is None or request.step != answer.step:
-            return CheckReport(
-                path=where,
-                ok=False,
-                line=_answer_line(path, answer.step, answer.seat),
-                message=f"answer of seat {answer.seat} at step {answer.step} matches no "
-                "request the referee issued (tampered or foreign answer)",
-            )
-        try:
-            referee.submit(answer.seat, answer.action, defaulted=answer.defaulted)
-        except IllegalActionError as exc:
-            return CheckReport(
-                path=where,
-                ok=False,
-                line=_answer_line(path, answer.step, answer.seat),
-                message=f"illegal answer of seat {answer.seat} at step {answer.step}: {exc}",
-            )
+    for index, answer in enumerate(replay.answers):
+        problem = _submit(referee, answer)
+        if problem is not None:
+            altered = _first_difference(replay, referee.events)
+            if altered is not None:
+                return CheckReport(path=where, ok=False, line=altered[0], message=altered[1])
+            line = replay.answer_lines[index] if index < len(replay.answer_lines) else None
+            return CheckReport(path=where, ok=False, line=line, message=problem)
     rerun = referee.events
-    for seq, (recorded, expected) in enumerate(zip(replay.events, rerun, strict=False)):
-        if _canon(recorded.model_dump(mode="json")) != _canon(expected.model_dump(mode="json")):
-            return CheckReport(
-                path=where,
-                ok=False,
-                line=replay.event_lines[seq],
-                message=f"event {seq} ({recorded.kind}) differs from what the rules produce "
-                f"({expected.kind}): the log was altered",
-            )
+    altered = _first_difference(replay, rerun)
+    if altered is not None:
+        return CheckReport(path=where, ok=False, line=altered[0], message=altered[1])
     if len(replay.events) > len(rerun):
         seq = len(rerun)
         return CheckReport(
@@ -99,14 +86,10 @@ def check_replay(path: Path) -> CheckReport:
             events=len(rerun),
             message="truncated: the header records a result but the log stops before the end",
         )
-    if header.result is not None and header.result.winner != referee.winner:
-        return CheckReport(
-            path=where,
-            ok=False,
-            line=1,
-            events=len(rerun),
-            message=f"header says {header.result.winner} won, the log says {referee.winner}",
-        )
+    if header.result is not None:
+        wrong = _result_difference(header.result, referee)
+        if wrong is not None:
+            return CheckReport(path=where, ok=False, line=1, events=len(rerun), message=wrong)
     state = "finished" if finished else "unfinished (resumable)"
     return CheckReport(
         path=where,
@@ -117,17 +100,42 @@ def check_replay(path: Path) -> CheckReport:
     )
 
 
-def _line_of(message: str, where: str) -> int | None:
-    rest = message.removeprefix(where + ":")
-    head = rest.split(":", 1)[0]
-    return int(head) if head.isdigit() else None
+def _submit(referee: Referee, answer: Answer) -> str | None:
+    """Apply one recorded answer; what is wrong with it, or None."""
+    request = referee.request_for(answer.seat)
+    if request is None or request.step != answer.step:
+        return (
+            f"answer of seat {answer.seat} at step {answer.step} matches no "
+            "request the referee issued (tampered or foreign answer)"
+        )
+    try:
+        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted)
+    except IllegalActionError as exc:
+        return f"illegal answer of seat {answer.seat} at step {answer.step}: {exc}"
+    return None
 
 
-def _answer_line(path: Path, step: int, seat: int) -> int | None:
-    with path.open(encoding="utf-8") as file:
-        for number, line in enumerate(file, start=1):
-            if '"type":"answer"' in line:
-                obj = json.loads(line)
-                if obj.get("step") == step and obj.get("seat") == seat:
-                    return number
+def _first_difference(replay: Replay, rerun: Sequence[Event]) -> tuple[int, str] | None:
+    """The line and description of the first recorded event the rules did not produce."""
+    for seq, (recorded, expected) in enumerate(zip(replay.events, rerun, strict=False)):
+        if _canon(recorded.model_dump(mode="json")) != _canon(expected.model_dump(mode="json")):
+            return (
+                replay.event_lines[seq],
+                f"event {seq} ({recorded.kind}) differs from what the rules produce "
+                f"({expected.kind}): the log was altered",
+            )
+    return None
+
+
+def _result_difference(result: ReplayResult, referee: Referee) -> str | None:
+    """How the header's result differs from the one the log reaches, or None."""
+    ended = next(e for e in reversed(referee.events) if isinstance(e, GameEnded))
+    if result.winner != ended.winner:
+        return f"header says {result.winner} won, the log says {ended.winner}"
+    truth = {"reason": ended.reason, "days": referee.state.day, "events": len(referee.events)}
+    for name, value in truth.items():
+        if getattr(result, name) != value:
+            return (
+                f"header result {name} is {getattr(result, name)!r}, the log says {value!r}"
+            )
     return None

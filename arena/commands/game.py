@@ -34,7 +34,7 @@ from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer, Viewer, parse_viewer
-from arena.storage.replay_file import read_replay
+from arena.storage.replay_file import read_replay, replay_status
 from arena.text import Lang, inert, t
 from arena.transcript import render, role_name
 
@@ -290,7 +290,7 @@ def _print(seen: Iterable[Seen], lang: Lang) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    replay = read_replay(args.file)
+    replay = read_replay(args.file, torn_tail="drop")
     viewer = _viewer(args.viewer, len(replay.header.seats) or replay.header.config.board_spec.seats)
     observation = observe(replay.events, viewer, until=args.until)
     _print(observation.seen, args.lang)
@@ -300,6 +300,13 @@ def _replay(args: argparse.Namespace) -> int:
         and not isinstance(viewer, PublicViewer)
     ):
         print(t("cli.cut", args.lang, step=args.until, total=len(replay.events)))
+    status = replay_status(replay)
+    if status.torn_line is not None:
+        print(t("cli.torn", args.lang, line=status.torn_line, events=status.events))
+    elif status.state == "truncated":
+        print(t("cli.truncated", args.lang, events=status.events, expected=status.expected))
+    elif status.state == "unfinished":
+        print(t("cli.unfinished", args.lang, events=status.events))
     return 0
 
 

@@ -13,7 +13,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, NamedTuple
 
 from pydantic import (
     BaseModel,
@@ -30,17 +30,17 @@ from arena.records import BeliefReport
 from arena.rules.config import GameConfig
 from arena.rules.draw import LEGACY_DRAW, DrawName
 from arena.rules.errors import ArenaError
-from arena.rules.events import EVENT_ADAPTER, Event
+from arena.rules.events import EVENT_ADAPTER, Event, GameEnded
 from arena.rules.referee import Answer
 from arena.rules.types import Winner
+from arena.storage.jsonl import MAX_DEPTH, bad, check_keys, decode, depth, parse, raw_lines
+from arena.storage.jsonl import ReplayError as ReplayError
 
 SCHEMA_VERSION = 1
 UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 """`UPCASTERS[v]` turns a version-`v` line (header or body) into version `v + 1`."""
-
-
-class ReplayError(ArenaError):
-    """A file that is not a readable replay; the message names the first bad line."""
+TornTail = Literal["error", "drop"]
+"""What a reader does with a torn last line: refuse the file, or leave the line out."""
 
 
 class SeatAgent(BaseModel):
@@ -124,6 +124,10 @@ class Replay(BaseModel):
     beliefs: tuple[BeliefReport, ...]
     event_lines: tuple[int, ...]
     """The file line number (1-based) of each event, for error messages."""
+    answer_lines: tuple[int, ...] = ()
+    """The file line number of each answer."""
+    torn_line: int | None = None
+    """A torn last line left out by `read_replay(..., torn_tail="drop")`."""
 
 
 def _dump(obj: dict[str, Any]) -> str:
@@ -146,8 +150,20 @@ def belief_line(report: BeliefReport) -> str:
 
 
 def trace_line(record: ModelCallRecord) -> str:
-    """The JSONL line of a model call."""
-    return _dump({"type": "trace", "record": record.model_dump(mode="json")})
+    """The JSONL line of a model call.
+
+    An endpoint's raw reply nested deeper than a reader accepts (`MAX_DEPTH`) is replaced
+    by a note, so a hostile endpoint cannot make the file unreadable.
+    """
+    try:
+        body: dict[str, Any] | None = record.model_dump(mode="json")
+    except ValueError:  # pydantic's "Maximum serialization depth exceeded"
+        body = None
+    if (body is None or depth(body) > MAX_DEPTH - 2) and record.reply is not None:
+        note = {"dropped": f"raw reply nested deeper than {MAX_DEPTH - 6} levels"}
+        reply = record.reply.model_copy(update={"raw": note})
+        body = record.model_copy(update={"reply": reply}).model_dump(mode="json")
+    return _dump({"type": "trace", "record": body})
 
 
 class ReplayWriter:
@@ -208,33 +224,56 @@ def _upcast(obj: dict[str, Any], version: int) -> dict[str, Any]:
     return obj
 
 
-def _header_from(line: str, path: Path) -> ReplayHeader:
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError:
-        raise ReplayError(f"{path}:1: not a Werewolf Arena replay (line 1 is not JSON)") from None
+def _header_from(text: str, source: str) -> ReplayHeader:
+    obj = parse(text, source, 1, not_json="not a Werewolf Arena replay (line 1 is not JSON)")
     if not isinstance(obj, dict) or obj.get("type") != "header":
-        raise ReplayError(f"{path}:1: not a Werewolf Arena replay (no header line)")
+        raise bad(source, 1, "not a Werewolf Arena replay (no header line)")
     version = obj.get("schema_version")
     if (
-        not isinstance(version, int)
+        type(version) is not int
         or version > SCHEMA_VERSION
         or (version < SCHEMA_VERSION and version not in UPCASTERS)
     ):
-        raise ReplayError(
-            f"{path}:1: replay schema version {version!r} is not supported "
-            f"(this is version {SCHEMA_VERSION})"
+        raise bad(
+            source,
+            1,
+            f"replay schema version {_short(version)} is not supported "
+            f"(this is version {SCHEMA_VERSION})",
         )
+    obj = _upcast(obj, version)
+    check_keys(obj, _HEADER_KEYS, source, 1)
     try:
-        return ReplayHeader.model_validate(_upcast(obj, version))
+        return ReplayHeader.model_validate(obj)
     except ValidationError as exc:
-        raise ReplayError(f"{path}:1: bad header: {_first_error(exc)}") from None
+        raise bad(source, 1, f"bad header: {_first_error(exc)}") from None
+    except ArenaError as exc:
+        raise bad(source, 1, f"bad header: {exc}") from None
+
+
+_HEADER_KEYS = frozenset(ReplayHeader.model_fields)
+LINE_KEYS: dict[str, frozenset[str]] = {
+    "event": frozenset({"type", "seq", "event"}),
+    "answer": frozenset({"type", *Answer.model_fields}),
+    "trace": frozenset({"type", "record"}),
+    "belief": frozenset({"type", "report"}),
+}
+"""The keys each body line type may have; a reader refuses any other (a new line type or
+key is a format change: add it here and to docs/replay-format.md)."""
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
-    return f"{where}: {err['msg']}" if where else str(err["msg"])
+    return _short_text(f"{where}: {err['msg']}" if where else str(err["msg"]))
+
+
+def _short_text(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def read_header(path: Path) -> ReplayHeader:
@@ -243,48 +282,82 @@ def read_header(path: Path) -> ReplayHeader:
     Raises:
         ReplayError: the file is not a replay, or its header is unreadable.
     """
+    lines = raw_lines(path)
     try:
-        with path.open(encoding="utf-8") as file:
-            first = file.readline()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(f"{path}: cannot read: {exc}") from None
-    if not first.strip():
-        raise ReplayError(f"{path}:1: empty file")
-    return _header_from(first, path)
+        first = next(lines, None)
+    finally:
+        lines.close()
+    if first is None or not first[1].strip():
+        raise bad(path, 1, "empty file")
+    return _header_from(decode(first[1], path, 1), str(path))
 
 
-def iter_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def iter_lines(
+    path: Path, *, torn_tail: TornTail = "error"
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """Stream the body lines after the header as (line number, object).
 
+    A torn last line (the file ends mid-line: a crash while writing) is an error, or with
+    `torn_tail="drop"` silently skipped; the caller learns of it from `read_replay`.
+
     Raises:
-        ReplayError: a line is not JSON, naming it.
+        ReplayError: a line is not UTF-8, not JSON, too deep or not an object, naming it.
     """
     header = read_header(path)
-    with path.open(encoding="utf-8") as file:
-        next(file)
-        yield from _body(file, str(path), header.schema_version)
+    yield from _body(_texts(path, torn_tail), str(path), header.schema_version)
 
 
-def _body(lines: Iterable[str], source: str, version: int) -> Iterator[tuple[int, dict[str, Any]]]:
-    for number, line in enumerate(lines, start=2):
+def _texts(path: Path, torn_tail: TornTail, torn: list[int] | None = None) -> Iterator[_Text]:
+    """The body lines of `path`, decoded; a torn last line is raised or dropped."""
+    lines = raw_lines(path)
+    next(lines, None)
+    for number, raw, complete in lines:
+        if complete or _is_whole(raw):
+            yield number, decode(raw, path, number)
+        elif torn_tail == "drop":
+            if torn is not None:
+                torn.append(number)
+        else:
+            raise bad(path, number, "not JSON: torn last line (the file ends mid-line)")
+
+
+def _is_whole(raw: bytes) -> bool:
+    """Whether a last line without its newline is still a whole JSON object."""
+    try:
+        return isinstance(json.loads(raw), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+_Text = tuple[int, str]
+
+
+def _body(
+    lines: Iterable[_Text], source: str, version: int
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in lines:
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            raise ReplayError(f"{source}:{number}: not JSON (truncated or corrupt)") from None
+        obj = parse(line, source, number)
         if not isinstance(obj, dict):
-            raise ReplayError(f"{source}:{number}: not a replay line")
+            raise bad(source, number, "not a replay line (not a JSON object)")
         yield number, _upcast(obj, version)
 
 
-def read_replay(path: Path) -> Replay:
+def read_replay(path: Path, *, torn_tail: TornTail = "error") -> Replay:
     """Read a whole replay.
 
+    With `torn_tail="drop"` a torn last line is left out and named in `Replay.torn_line`
+    (for showing what there is of a crashed game); validation keeps the default.
+
     Raises:
-        ReplayError: the first line that is not a valid replay line.
+        ReplayError: the first line that is not a valid replay line, naming file and line.
     """
-    return _collect(read_header(path), iter_lines(path), str(path))
+    header = read_header(path)
+    torn: list[int] = []
+    body = _body(_texts(path, torn_tail, torn), str(path), header.schema_version)
+    replay = _collect(header, body, str(path))
+    return replay.model_copy(update={"torn_line": torn[0]}) if torn else replay
 
 
 def parse_replay_lines(lines: Sequence[str], source: str = "<stream>") -> Replay:
@@ -294,40 +367,44 @@ def parse_replay_lines(lines: Sequence[str], source: str = "<stream>") -> Replay
         ReplayError: the first line that is not a valid replay line, named by `source`.
     """
     if not lines or not lines[0].strip():
-        raise ReplayError(f"{source}:1: empty replay (no header line)")
-    header = _header_from(lines[0], Path(source))
-    return _collect(header, _body(lines[1:], source, header.schema_version), source)
+        raise bad(source, 1, "empty replay (no header line)")
+    header = _header_from(lines[0], source)
+    numbered = enumerate(lines[1:], start=2)
+    return _collect(header, _body(numbered, source, header.schema_version), source)
 
 
 def _collect(header: ReplayHeader, body: Iterable[tuple[int, dict[str, Any]]], path: str) -> Replay:
     events: list[Event] = []
     lines: list[int] = []
     answers: list[Answer] = []
+    answer_lines: list[int] = []
     traces: list[ModelCallRecord] = []
     beliefs: list[BeliefReport] = []
     for number, obj in body:
+        kind = obj.get("type")
+        if not isinstance(kind, str) or kind not in LINE_KEYS:
+            raise bad(path, number, f"unknown line type {_short(kind)}")
+        check_keys(obj, LINE_KEYS[kind], path, number)
         try:
-            match obj.get("type"):
+            match kind:
                 case "event":
-                    if obj.get("seq") != len(events):
-                        raise ReplayError(
-                            f"{path}:{number}: event seq {obj.get('seq')!r}, expected {len(events)}"
-                        )
+                    seq = obj.get("seq")
+                    if type(seq) is not int or seq != len(events):
+                        raise bad(path, number, f"event seq {_short(seq)}, expected {len(events)}")
                     events.append(EVENT_ADAPTER.validate_python(obj["event"]))
                     lines.append(number)
                 case "answer":
                     answers.append(
                         Answer.model_validate({k: v for k, v in obj.items() if k != "type"})
                     )
+                    answer_lines.append(number)
                 case "trace":
                     traces.append(ModelCallRecord.model_validate(obj["record"]))
                 case "belief":
                     beliefs.append(BeliefReport.model_validate(obj["report"]))
-                case other:
-                    raise ReplayError(f"{path}:{number}: unknown line type {other!r}")
         except (ValidationError, KeyError) as exc:
             detail = _first_error(exc) if isinstance(exc, ValidationError) else f"missing {exc}"
-            raise ReplayError(f"{path}:{number}: bad {obj.get('type')} line: {detail}") from None
+            raise bad(path, number, f"bad {kind} line: {detail}") from None
     return Replay(
         header=header,
         events=tuple(events),
@@ -335,4 +412,37 @@ def _collect(header: ReplayHeader, body: Iterable[tuple[int, dict[str, Any]]], p
         traces=tuple(traces),
         beliefs=tuple(beliefs),
         event_lines=tuple(lines),
+        answer_lines=tuple(answer_lines),
     )
+
+
+class ReplayStatus(NamedTuple):
+    """How complete a replay is, for a reader to say so (`replay_status`)."""
+
+    state: Literal["finished", "unfinished", "truncated"]
+    """`unfinished`: no result yet (running, or stopped and resumable); `truncated`: the
+    header records a result the log does not reach, or the last line is torn."""
+    events: int
+    """Events in the file (the ones a reader can show)."""
+    expected: int | None
+    """Events the header's result records, if it has one."""
+    torn_line: int | None
+
+
+def replay_status(replay: Replay) -> ReplayStatus:
+    """Whether `replay` is a finished game, an unfinished one or a truncated file.
+
+    This reads the file's own claims only; `arena validate` re-runs the rules.
+    """
+    result = replay.header.result
+    expected = result.events if result is not None else None
+    ended = any(isinstance(e, GameEnded) for e in replay.events)
+    if replay.torn_line is not None or (
+        result is not None and (len(replay.events) < result.events or not ended)
+    ):
+        state: Literal["finished", "unfinished", "truncated"] = "truncated"
+    elif result is None:
+        state = "unfinished"
+    else:
+        state = "finished"
+    return ReplayStatus(state, len(replay.events), expected, replay.torn_line)

@@ -151,7 +151,8 @@ def test_empty_and_missing_directories_are_clear_errors(
     (tmp_path / "junk.bin").write_bytes(b"\xff\xfe\x00")
     assert main(["leaderboard", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "junk.bin: cannot read" in err and "(1 files left out: 1 unreadable)" in err
+    assert "junk.bin:1: invalid UTF-8 byte 0xff" in err
+    assert "(1 files left out: 1 unreadable)" in err
 
 
 def test_planted_tournament_written_as_replays_is_recovered(
