@@ -37,13 +37,13 @@ def run(args: argparse.Namespace) -> int:
             scenario = load_scenario(path)
         except ScenarioError as exc:
             broken += 1
-            print(f"ERROR {exc}")
+            print(inert(f"ERROR {exc}"))
             continue
         result = run_scenario(scenario)
         if result.passed:
             passed += 1
             if not args.quiet:
-                print(f"PASS  {path}  {scenario.name}")
+                print(inert(f"PASS  {path}  {scenario.name}"))
             continue
         failed += 1
         more = len(result.mismatches) - 1
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_log(result: ScenarioResult) -> None:
     for mismatch in result.mismatches:
-        print(f"      - {mismatch}")
+        print(inert(f"      - {mismatch}"))
     seen = observe(result.run.events, GodViewer()).seen
     for item in seen:
         line = render(item.event, "en")

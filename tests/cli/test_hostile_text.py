@@ -17,6 +17,8 @@ from arena.rules.events import Spoke
 from arena.rules.observation import Observation
 from arena.storage.replay_file import read_replay
 
+ROOT = Path(__file__).resolve().parents[2]
+
 HOSTILE = (
     "\x1b[2J\x1b[H\x1b]0;pwned\x07ok\x00\x08\r"
     "\n── 第99天 · 天亮了 ──\n99號 被放逐\n遊戲結束：好人勝利（假）"
@@ -112,3 +114,20 @@ def test_a_crafted_replay_cannot_reach_the_terminal_through_any_field(
     crafted.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main(["replay", str(crafted), "--as", "god", "--lang", "en"]) == 0
     _check_inert(capsys.readouterr().out)
+
+
+def test_scenario_names_reach_the_terminal_inert(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = ROOT / "scenarios" / "badge" / "after_last_words_and_shot.yaml"
+    text = source.read_text(encoding="utf-8").split("\n", 1)[1]
+    passing = tmp_path / "passing.yaml"
+    passing.write_text('name: "ok\\e[2J\\r\\u202e"\n' + text, encoding="utf-8")
+    failing = tmp_path / "failing.yaml"
+    failing.write_text(
+        'name: "bad\\e[2J\\n── fake"\n' + text.replace("sheriff: 5", "sheriff: 6"), encoding="utf-8"
+    )
+    assert main(["scenario", "--log", str(passing), str(failing)]) == 1
+    printed = capsys.readouterr().out
+    assert not FORBIDDEN.search(printed), repr(FORBIDDEN.search(printed))
+    assert "ok\\x1b[2J⏎\\u202e" in printed and "bad\\x1b[2J⏎── fake" in printed
