@@ -7,8 +7,8 @@ import re
 from arena.dashboard.i18n import Lang, render
 from arena.dashboard.loading import Loaded
 from arena.rules import events as ev
-from arena.rules.observation import observe
 from arena.rules.visibility import GodViewer, Viewer
+from tests.rules.knowledge import audiences
 
 MARK = re.compile(r"(?:SPEECH|WHISPER|TRACE|REPLY)MARK-\d+-\d+")
 _START = r"(?<![\d#])"
@@ -22,13 +22,15 @@ def forbidden(
 ) -> tuple[set[str], set[str]]:
     """(markers, lines) that must not appear on `viewer`'s page at `step`.
 
-    Markers of every event and trace the viewer may not see at that step (hidden from it,
-    or later), and the rendered line of every such event unless a visible event renders
-    the same line. Phase titles are left out: the timeline's navigation is built from the
-    public phase starts of the whole game.
+    Markers of every event and trace the viewer may not see at that step (outside its
+    audience by the rules in `tests/rules/knowledge.py`, not by `observe`; or later), and
+    the rendered line of every such event unless a visible event renders the same line.
+    Phase titles are left out: the timeline's navigation is built from the public phase
+    starts of the whole game.
     """
     replay = loaded.replay
-    visible = {s.seq for s in observe(replay.events, viewer, until=step).seen}
+    audience = audiences(replay.events, replay.header.config)
+    visible = {seq for seq, who in enumerate(audience[:step]) if who.allows(viewer)}
     shown_lines = {render(replay.events[i], lang) for i in visible}
     markers: set[str] = set()
     lines: set[str] = set()
