@@ -38,7 +38,7 @@ from arena.rules.observation import Observation
 from arena.text import inert
 from arena.transcript import Lang, render
 
-_TITLE = {
+TITLES = {
     "zh": {
         DecisionKind.RUN_FOR_SHERIFF: "要上警競選警長嗎？",
         DecisionKind.WITHDRAW: "要退水嗎？",
@@ -308,7 +308,7 @@ def describe(menu: Menu, lang: Lang) -> str:
     request = menu.request
     words = _TEXT[lang]
     when = (words["when"] if request.night else words["day"]).format(d=request.day)
-    lines = [f"── {when} · {_TITLE[lang].get(request.kind, request.kind)} ──"]
+    lines = [f"── {when} · {TITLES[lang].get(request.kind, request.kind)} ──"]
     if menu.text_kind is not None:
         lines.append("  " + words["type_speech" if menu.text_kind == "speak" else "type_whisper"])
     lines += _choice_lines(menu, lang)

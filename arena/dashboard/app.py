@@ -50,6 +50,9 @@ def main() -> None:
             url_path="leaderboard",
         ),
         st.Page("screens/live.py", title=t("live", lang), icon="📡", url_path="live"),
+        st.Page(
+            "screens/play.py", title="上桌" if lang == "zh" else "Play", icon="🎲", url_path="play"
+        ),
     ]
     st.navigation(pages).run()
 

@@ -158,9 +158,14 @@ def project(loaded: Loaded, viewer: Viewer, step: int, lang: Lang) -> View:
 
 
 def seat_cards(replay: Replay, obs: Observation, viewer: Viewer) -> tuple[SeatCard, ...]:
-    """The seat board: presence, sheriff and the roles the viewer knows."""
+    """The seat board: presence, sheriff and the roles the viewer knows.
+
+    Who plays which seat is shown only to god, or once the game is over: in a tournament
+    one agent plays every wolf, so its label would tell the sides apart.
+    """
     k = obs.knowledge
-    players = {s.seat: agent_label(s.agent, s.model) for s in replay.header.seats}
+    shown = isinstance(viewer, GodViewer) or replay.header.result is not None
+    players = {s.seat: agent_label(s.agent, s.model) for s in replay.header.seats if shown}
     me = viewer.seat if isinstance(viewer, SeatViewer) else None
     return tuple(
         SeatCard(
