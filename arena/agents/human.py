@@ -2,7 +2,7 @@
 
 The person sees exactly what the seat may see — new lines of its own transcript, rendered
 from its `Observation` — and answers from a menu built from the request's legal options
-(`arena.agents.human_commands`): a seat number, `0` to pass, Enter for the shown default,
+(`arena.humans.commands`): a seat number, `0` to pass, Enter for the shown default,
 `help` for every command and the speech-claim syntax, in Chinese or English.
 
 A line that is not a legal answer is explained and asked again, as often as needed: a
@@ -22,9 +22,10 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from arena.agents.base import AgentReply
-from arena.agents.human_commands import (
+from arena.humans.commands import (
     HELP_WORDS,
     SEAT_KINDS,
+    TITLES,
     Menu,
     build_menu,
     label,
@@ -32,48 +33,11 @@ from arena.agents.human_commands import (
     pass_label,
 )
 from arena.rules.actions import Action
-from arena.rules.decisions import DecisionKind, DecisionRequest, check_legal
+from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.observation import Observation
 from arena.text import inert
 from arena.transcript import Lang, render
-
-TITLES = {
-    "zh": {
-        DecisionKind.RUN_FOR_SHERIFF: "要上警競選警長嗎？",
-        DecisionKind.WITHDRAW: "要退水嗎？",
-        DecisionKind.SHERIFF_VOTE: "警長投票",
-        DecisionKind.SPEECH: "輪到你發言",
-        DecisionKind.INTERRUPT: "發言後：要自爆嗎？",
-        DecisionKind.SPEECH_ORDER: "警長：選擇發言順序",
-        DecisionKind.RECOMMEND: "警長：歸票",
-        DecisionKind.VOTE: "放逐投票",
-        DecisionKind.SHOOT: "獵人：要開槍嗎？",
-        DecisionKind.BADGE: "警徽移交",
-        DecisionKind.GUARD: "守衛：守護一位玩家",
-        DecisionKind.WOLF_TALK: "狼隊頻道：對隊友說話",
-        DecisionKind.KNIFE: "狼人：選擇今晚刀誰",
-        DecisionKind.WITCH: "女巫：用藥嗎？",
-        DecisionKind.SEER: "預言家：查驗一位玩家",
-    },
-    "en": {
-        DecisionKind.RUN_FOR_SHERIFF: "Run for sheriff?",
-        DecisionKind.WITHDRAW: "Withdraw from the race?",
-        DecisionKind.SHERIFF_VOTE: "Sheriff vote",
-        DecisionKind.SPEECH: "Your turn to speak",
-        DecisionKind.INTERRUPT: "After the speech: self-explode?",
-        DecisionKind.SPEECH_ORDER: "Sheriff: choose the speaking order",
-        DecisionKind.RECOMMEND: "Sheriff: recommend an exile",
-        DecisionKind.VOTE: "Exile vote",
-        DecisionKind.SHOOT: "Hunter: shoot someone?",
-        DecisionKind.BADGE: "Pass the sheriff badge",
-        DecisionKind.GUARD: "Guard: protect a player",
-        DecisionKind.WOLF_TALK: "Wolf channel: talk to your team",
-        DecisionKind.KNIFE: "Wolves: choose tonight's victim",
-        DecisionKind.WITCH: "Witch: use a potion?",
-        DecisionKind.SEER: "Seer: check a player",
-    },
-}
 
 _TEXT = {
     "zh": {

@@ -1,7 +1,6 @@
-"""Hosting a game with people: create it (tokens, card), then run it to an ordinary replay.
+"""Hosting a game with people (created by `lobby.create_game`) to an ordinary replay.
 
-`create_game` writes the game's `Table` and returns one secret join token per human seat
-(shown once, in the join links). `host_game` plays it: people's seats are `BrowserSeat`s,
+`host_game` plays it: people's seats are `BrowserSeat`s,
 the others bots, random players or model seats. After every answer the host publishes,
 for each human seat, the new events of that seat's `observe` projection, and the public
 status (who is speaking). The seed is drawn secretly when the game starts and stays in
@@ -13,14 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Mapping
 from pathlib import Path
 
 from arena.agents.base import Agent
-from arena.humans.access import new_token, seen_line, token_hash
-from arena.humans.desk import Desk, SeatPlan, Status, Table
+from arena.humans.access import seen_line
+from arena.humans.desk import Desk, Status, Table
 from arena.humans.seat import BrowserSeat
-from arena.match import Limits, new_game_id, new_header, play, result_of, secret_seed
+from arena.match import Limits, new_header, play, result_of, secret_seed
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind
 from arena.rules.errors import ArenaError
@@ -29,47 +27,6 @@ from arena.rules.referee import Referee
 from arena.rules.visibility import SeatViewer
 from arena.storage.replay_file import ReplayWriter
 from arena.transcript import Lang
-
-
-def create_game(
-    desk: Desk,
-    board: str,
-    seats: Mapping[int, SeatPlan],
-    *,
-    preset: str | None = None,
-    lang: Lang = "zh",
-    decision_timeout_s: float = 180.0,
-    speech_timeout_s: float = 300.0,
-    handover_after: int = 2,
-) -> tuple[str, dict[int, str]]:
-    """Write a new game's card; returns its id and each human seat's join token.
-
-    Raises:
-        ArenaError: an unknown board or preset, seats that do not cover the board, or no
-            human seat.
-    """
-    config = GameConfig(board=board, preset=preset)
-    expected = set(range(1, config.board_spec.seats + 1))
-    if set(seats) != expected:
-        raise ArenaError(f"seats must be 1-{len(expected)}, got {sorted(seats)}")
-    tokens = {s: new_token() for s, plan in sorted(seats.items()) if plan.kind == "human"}
-    if not tokens:
-        raise ArenaError("a game to play needs at least one human seat")
-    game_id = new_game_id(board)
-    desk.put_table(
-        Table(
-            game_id=game_id,
-            board=board,
-            preset=preset,
-            lang=lang,
-            seats=dict(seats),
-            token_hashes={s: token_hash(t) for s, t in tokens.items()},
-            decision_timeout_s=decision_timeout_s,
-            speech_timeout_s=speech_timeout_s,
-            handover_after=handover_after,
-        )
-    )
-    return game_id, tokens
 
 
 def _bot(seed: int, lang: Lang) -> Agent:

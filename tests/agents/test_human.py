@@ -10,7 +10,7 @@ import pytest
 from arena.agents.base import AgentReply
 from arena.agents.bot import BotAgent
 from arena.agents.human import HELP, TerminalHuman, describe, has_default
-from arena.agents.human_commands import build_menu, parse_command
+from arena.humans.commands import build_menu, parse_command
 from arena.match import Limits, new_header, play, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev

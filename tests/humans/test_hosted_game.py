@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.human_commands import build_menu
 from arena.humans.access import AccessDenied, StaleAnswer, seat_page, submit
+from arena.humans.commands import build_menu
 from arena.humans.desk import Desk, MemoryDesk, SeatPlan
-from arena.humans.host import create_game, host_game
+from arena.humans.host import host_game
+from arena.humans.lobby import create_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.rules.actions import Action, Vote

@@ -17,12 +17,11 @@ from urllib.parse import parse_qs, urlparse
 
 import streamlit as st
 
-from arena.agents.human import TITLES
-from arena.agents.human_commands import build_menu, seat_name
 from arena.dashboard.session import language, settings
 from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, submit
+from arena.humans.commands import TITLES, build_menu, seat_name
 from arena.humans.desk import Desk, MemoryDesk, SeatPlan
-from arena.humans.host import create_game, host_in_thread
+from arena.humans.lobby import create_game
 from arena.rules.actions import Action, CheckClaim, Claims, Speak, Whisper
 from arena.rules.boards import BOARDS
 from arena.rules.errors import ArenaError
@@ -189,7 +188,9 @@ def start_game(
         return
     if where == "worker":
         target.enqueue(game_id)
-    else:
+    else:  # single machine: this process hosts the game (bots and model seats run here)
+        from arena.humans.host import host_in_thread
+
         replays = settings().replays
         host_in_thread(target, game_id, replays, live_folder(replays))
     st.session_state["play_links"] = [

@@ -1,0 +1,63 @@
+"""Creating a game with people: its card on the `Desk`, and one join token per person.
+
+The tokens are returned once (for the join links) and only their hashes are kept. This
+module starts nothing: a game is hosted by `host.host_game`, here or on a worker. Game
+ids are opaque (`new_game_id`): they never name the seed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+
+from arena.humans.access import new_token, token_hash
+from arena.humans.desk import Desk, SeatPlan, Table
+from arena.rules.config import GameConfig
+from arena.rules.errors import ArenaError
+from arena.transcript import Lang
+
+
+def new_game_id(board: str) -> str:
+    """A fresh opaque game id (the same form as `arena.match.new_game_id`)."""
+    return f"{board}-{secrets.token_hex(5)}"
+
+
+def create_game(
+    desk: Desk,
+    board: str,
+    seats: Mapping[int, SeatPlan],
+    *,
+    preset: str | None = None,
+    lang: Lang = "zh",
+    decision_timeout_s: float = 180.0,
+    speech_timeout_s: float = 300.0,
+    handover_after: int = 2,
+) -> tuple[str, dict[int, str]]:
+    """Write a new game's card; returns its id and each human seat's join token.
+
+    Raises:
+        ArenaError: an unknown board or preset, seats that do not cover the board, or no
+            human seat.
+    """
+    config = GameConfig(board=board, preset=preset)
+    expected = set(range(1, config.board_spec.seats + 1))
+    if set(seats) != expected:
+        raise ArenaError(f"seats must be 1-{len(expected)}, got {sorted(seats)}")
+    tokens = {s: new_token() for s, plan in sorted(seats.items()) if plan.kind == "human"}
+    if not tokens:
+        raise ArenaError("a game to play needs at least one human seat")
+    game_id = new_game_id(board)
+    desk.put_table(
+        Table(
+            game_id=game_id,
+            board=board,
+            preset=preset,
+            lang=lang,
+            seats=dict(seats),
+            token_hashes={s: token_hash(t) for s, t in tokens.items()},
+            decision_timeout_s=decision_timeout_s,
+            speech_timeout_s=speech_timeout_s,
+            handover_after=handover_after,
+        )
+    )
+    return game_id, tokens
