@@ -11,6 +11,7 @@ page can open it) and moved in when the game ends.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from pathlib import Path
 
@@ -152,8 +153,15 @@ async def host_game(
 
 def host_in_thread(desk: Desk, game_id: str, replays: Path, live: Path) -> threading.Thread:
     """Host the game in a background thread of this process (single-machine play)."""
+
+    def run() -> None:
+        try:
+            asyncio.run(host_game(desk, game_id, replays, live))
+        except Exception:  # recorded in the game's status by host_game
+            logging.getLogger(__name__).exception("game %s failed", game_id)
+
     thread = threading.Thread(
-        target=lambda: asyncio.run(host_game(desk, game_id, replays, live)),
+        target=run,
         name=f"host-{game_id}",
         daemon=True,
     )

@@ -65,7 +65,9 @@ def server(replays: Path) -> Iterator[str]:
         process.wait(timeout=20)
 
 
-def create(page: Any, url: str, name: str, humans: tuple[int, ...] = (1,)) -> dict[int, str]:
+def create(
+    page: Any, url: str, name: str, humans: tuple[int, ...] = (1,), where: str = "here"
+) -> dict[int, str]:
     """Create a std9 game on the Play page; returns each human seat's join link."""
     page.goto(f"{url}/play")
     page.get_by_text("Who plays each seat").wait_for()
@@ -78,10 +80,16 @@ def create(page: Any, url: str, name: str, humans: tuple[int, ...] = (1,)) -> di
     for seat in humans:
         page.locator(f".st-key-play_name_{seat} input").fill(f"{name}{seat}")
     page.locator(".st-key-play_lang").get_by_text("en", exact=True).click()
+    if where == "worker":
+        page.locator(".st-key-play_where").get_by_text("on a worker (Redis)").click()
     page.get_by_role("button", name="Create").click()
     page.get_by_text("Join links").wait_for()
-    page.wait_for_timeout(300)
-    codes = page.locator("code").all_inner_texts()
+    codes: list[str] = []
+    for _ in range(100):  # the links' code blocks render just after the heading
+        codes = [c for c in page.locator("code").all_inner_texts() if "token=" in c]
+        if len(codes) == len(humans):
+            break
+        page.wait_for_timeout(100)
     found = {int(c.split("seat=")[1].split("&")[0]): c.strip() for c in codes if "token=" in c}
     assert sorted(found) == sorted(humans)
     return {seat: f"{url}/{link}" for seat, link in found.items()}
@@ -134,6 +142,7 @@ def test_a_person_plays_a_whole_game_by_clicking(server: str, replays: Path) -> 
         page.screenshot(path=str(SHOTS / "play-1-links.png"), full_page=True)
         page.goto(links[1])
         page.get_by_text("You are #1 · ann1").wait_for()
+        page.set_default_timeout(5000)  # a click lost to a rerun is retried
         page.screenshot(path=str(SHOTS / "play-2-seat.png"), full_page=True)
         answered = play_through(page, bodies)
         page.screenshot(path=str(SHOTS / "play-3-over.png"), full_page=True)
@@ -168,3 +177,65 @@ def test_join_links_need_their_own_seat_token(server: str) -> None:
         page.goto(links[5])
         page.get_by_text("You are #5 · eve5").wait_for()
         browser.close()
+
+
+@pytest.mark.redis
+def test_two_people_in_two_browsers_through_redis_each_see_only_their_seat(
+    tmp_path: Path,
+) -> None:
+    """Dashboard and worker share only the Redis server; a reload keeps the seat."""
+    replays = tmp_path / "replays"
+    redis_url = "redis://127.0.0.1:6379/0"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "arena.humans.worker", "--redis", redis_url, "--replays",
+         str(replays), "--live", str(tmp_path / "live")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    dashboard, url = start_dashboard(tmp_path / "dash-replays", "--redis", redis_url)
+    bodies: dict[int, list[str]] = {1: [], 2: []}
+    try:
+        with playwright_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            host = browser.new_context().new_page()
+            links = create(host, url, "pat", humans=(1, 2), where="worker")
+            pages = {}
+            for seat in (1, 2):
+                pages[seat] = browser.new_context().new_page()
+                pages[seat].goto(links[seat])
+                pages[seat].get_by_text(f"You are #{seat} · pat{seat}").wait_for()
+                pages[seat].set_default_timeout(5000)  # a click lost to a rerun is retried
+            reloaded = False
+            answered = 0
+            deadline = time.monotonic() + GAME_LIMIT_S
+            while not all("Game over" in pages[s].inner_text("body") for s in (1, 2)):
+                assert time.monotonic() < deadline, "the game did not finish"
+                for seat, page in pages.items():
+                    bodies[seat].append(page.inner_text("body"))
+                    try:
+                        answered += answer_once(page)
+                    except playwright_api.Error:
+                        pass
+                if answered >= 4 and not reloaded:
+                    pages[2].reload(timeout=60000)
+                    pages[2].get_by_text("You are #2 · pat2").wait_for(timeout=60000)
+                    reloaded = True
+                pages[1].wait_for_timeout(150)
+            browser.close()
+    finally:
+        dashboard.terminate()
+        worker.terminate()
+        dashboard.wait(20)
+        worker.wait(20)
+    assert reloaded
+    (path,) = replays.glob("*.jsonl")
+    assert check_replay(path).ok
+    replay = read_replay(path)
+    assert [s.agent for s in replay.header.seats[:2]] == ["human:pat1", "human:pat2"]
+    dealt = next(e.roles for e in replay.events if isinstance(e, ev.RolesDealt))
+    for seat, other in ((1, 2), (2, 1)):
+        own = f"#{seat} is the {dealt[seat - 1].value.replace('_', ' ').capitalize()}"
+        assert any(own in b for b in bodies[seat])
+        for body in bodies[seat]:
+            live = body.split("Game over")[0]
+            assert f"#{other} is the " not in live, "another seat's card was shown"
+            assert str(replay.header.seed) not in body
