@@ -51,7 +51,7 @@ def main() -> None:
         ),
         st.Page("screens/live.py", title=t("live", lang), icon="📡", url_path="live"),
         st.Page(
-            "screens/play.py", title="上桌" if lang == "zh" else "Play", icon="🎲", url_path="play"
+            "screens/play.py", title="Play" if lang == "en" else "上桌", icon="🎲", url_path="play"
         ),
     ]
     st.navigation(pages).run()

@@ -48,6 +48,8 @@ WORDS: dict[str, str] = {
     "speak": "speak", "say": "speak", "發言": "speak", "发言": "speak", "說": "speak",
     "说": "speak",
     "whisper": "whisper", "密語": "whisper", "密语": "whisper", "狼語": "whisper",
+    "charm": "charm", "魅惑": "charm", "dream": "dream", "攝夢": "dream", "摄梦": "dream",
+    "duel": "duel", "決鬥": "duel", "决斗": "duel",
 }  # fmt: skip
 """Command word → action kind, English and Chinese (traditional and simplified)."""
 HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
@@ -64,7 +66,9 @@ TAGS = {
 }  # fmt: skip
 WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"})
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
-SEAT_KINDS = ("vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect")
+SEAT_KINDS = (
+    "vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "charm", "dream",
+)  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")
 
@@ -113,6 +117,8 @@ def parse_command(line: str) -> Action:
     if kind == "self_explode":
         target = seat_number(args[0], kind) if args else None
         return parse_action({"kind": kind, "target": target})
+    if kind == "duel":
+        return parse_action({"kind": kind, "target": seat_number(args[0] if args else "", kind)})
     if kind == "recommend_exile":
         return parse_action({"kind": kind, "targets": [seat_number(a, kind) for a in args]})
     if kind == "choose_order":
@@ -245,6 +251,10 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
                 for direction in ("ascending", "descending"):
                     action = parse_action({"kind": kind, "direction": direction, "start": start})
                     others.append(("", action, label(action, lang)))
+        elif kind == "duel":
+            for seat in option.targets:
+                action = parse_action({"kind": kind, "target": seat})
+                others.append((f"d{seat}", action, label(action, lang)))
         elif kind == "self_explode":
             if not option.target_required:
                 action = parse_action({"kind": kind})
@@ -356,6 +366,8 @@ TITLES = {
         DecisionKind.KNIFE: "狼人：選擇今晚刀誰",
         DecisionKind.WITCH: "女巫：用藥嗎？",
         DecisionKind.SEER: "預言家：查驗一位玩家",
+        DecisionKind.CHARM: "狼美人：魅惑一位玩家",
+        DecisionKind.DREAM: "攝夢人：選擇今晚的夢遊者",
     },
     "en": {
         DecisionKind.RUN_FOR_SHERIFF: "Run for sheriff?",
@@ -373,6 +385,8 @@ TITLES = {
         DecisionKind.KNIFE: "Wolves: choose tonight's victim",
         DecisionKind.WITCH: "Witch: use a potion?",
         DecisionKind.SEER: "Seer: check a player",
+        DecisionKind.CHARM: "Wolf beauty: charm a player",
+        DecisionKind.DREAM: "Dreamweaver: choose tonight's dreamer",
     },
 }
 """What each decision asks, as a prompt title."""
@@ -390,7 +404,7 @@ def pass_label(request: DecisionRequest, lang: Lang) -> str:
 
 def label_template(kind: str, lang: Lang) -> str:
     """The description of a seat action with `{s}` for the seat."""
-    return _ACTION[lang][kind]
+    return _ACTION[lang].get(kind, kind)
 
 
 def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
@@ -414,4 +428,4 @@ def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
             text = getattr(action, "text", "")
             return words["speak"] + (f"「{text}」" if text else "")
         case kind:
-            return words[kind].format(s=seat_name(target, lang))
+            return words.get(kind, kind).format(s=seat_name(target, lang))

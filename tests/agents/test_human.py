@@ -28,6 +28,7 @@ from arena.rules.actions import (
     Speak,
     Vote,
 )
+from arena.rules.boards import BOARDS
 from arena.rules.config import GameConfig
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import InvalidActionError
@@ -231,9 +232,7 @@ def test_a_human_seat_plays_a_whole_game_seeing_only_its_view(tmp_path: Path) ->
     assert len(lines) == 1, "the transcript is never shown twice"
 
 
-@pytest.mark.parametrize(
-    "board", ["std9", "wwk_guard", "wwk12", "idiot12", "yunv", "wolfking_guard"]
-)
+@pytest.mark.parametrize("board", sorted(BOARDS))
 def test_every_menu_key_of_every_request_is_legal(board: str) -> None:
     """A person picking random menu keys (or Enter) on every board never hits a refusal."""
     rng = random.Random(board)

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 import streamlit as st
 
+from arena.dashboard.i18n import game_lang
 from arena.dashboard.session import language, settings
 from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, submit
 from arena.humans.commands import TITLES, build_menu, seat_name
@@ -363,8 +364,8 @@ def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
 
 
 def main() -> None:
-    """Draw the page."""
-    lang = language()
+    """Draw the page (its own words in English or Chinese; the game text in the game's)."""
+    lang: Lang = game_lang(language())
     st.title(f"🎲 {w('title', lang)}")
     params = st.query_params
     if params.get("game"):
