@@ -135,7 +135,5 @@ def _result_difference(result: ReplayResult, referee: Referee) -> str | None:
     truth = {"reason": ended.reason, "days": referee.state.day, "events": len(referee.events)}
     for name, value in truth.items():
         if getattr(result, name) != value:
-            return (
-                f"header result {name} is {getattr(result, name)!r}, the log says {value!r}"
-            )
+            return f"header result {name} is {getattr(result, name)!r}, the log says {value!r}"
     return None

@@ -30,6 +30,16 @@ from arena.storage.replay_file import ReplayWriter
 from arena.transcript import Lang
 
 
+def live_folder(replays: Path) -> Path:
+    """Where running games are written: beside the replay folder, never inside it.
+
+    A page can open any file inside the replay folder by name, and a running game's file
+    holds the seed and every role.
+    """
+    folder = replays.resolve()
+    return folder.parent / f".{folder.name}-live"
+
+
 def _bot(seed: int, lang: Lang) -> Agent:
     from arena.agents.bot import BotAgent
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.humans.desk import Desk
-from arena.humans.host import host_in_thread
+from arena.humans.host import host_in_thread, live_folder
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     from arena.humans.redis_desk import RedisDesk
 
-    live = args.live or args.replays.resolve().parent / f".{args.replays.resolve().name}-live"
+    live = args.live or live_folder(args.replays)
     try:
         serve(RedisDesk.from_url(args.redis), args.replays, live, threading.Event())
     except KeyboardInterrupt:

@@ -12,13 +12,13 @@ import pytest
 from arena.humans.access import AccessDenied, StaleAnswer, seat_page, submit
 from arena.humans.commands import build_menu
 from arena.humans.desk import Desk, MemoryDesk, SeatPlan
-from arena.humans.host import host_game
+from arena.humans.host import host_game, live_folder
 from arena.humans.lobby import create_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.rules.actions import Action, Vote
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import IllegalActionError
+from arena.rules.errors import ArenaError, IllegalActionError
 from arena.rules.observation import observe
 from arena.rules.types import Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer
@@ -169,3 +169,19 @@ def test_a_late_person_gets_the_default_then_a_bot_takes_the_seat(tmp_path: Path
     assert handover.seat == 3 and handover.agent == "bot"
     header_line = json.loads(path.read_text("utf-8").splitlines()[0])
     assert header_line["handovers"][0]["seat"] == 3
+
+
+def test_a_live_game_cannot_be_opened_from_the_replay_folder(tmp_path: Path) -> None:
+    """While it runs, the game's file (seed, every role) lives outside the replay folder."""
+    from arena.dashboard.loading import resolve
+
+    replays = tmp_path / "replays"
+    replays.mkdir()
+    live = live_folder(replays)
+    running = live / "std9-0123456789.jsonl"
+    live.mkdir()
+    running.write_text("{}\n", "utf-8")
+    assert not running.resolve().is_relative_to(replays.resolve())
+    for name in (f"../{live.name}/{running.name}", str(running)):
+        with pytest.raises(ArenaError):
+            resolve(replays, name)

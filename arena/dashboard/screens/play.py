@@ -11,7 +11,6 @@ The view refreshes twice a second; the decision form is redrawn when a new reque
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -107,11 +106,6 @@ def desk() -> Desk:
     return redis_desk(url) if url else memory_desk()
 
 
-def live_folder(replays: Path) -> Path:
-    """Where games being played are written: outside the replay folder, so no page opens one."""
-    return replays.resolve().parent / f".{replays.resolve().name}-live"
-
-
 def create_form(lang: Lang) -> None:
     """Board, preset, seats, language, limits; then the join links."""
     boards = list(BOARDS)
@@ -190,7 +184,7 @@ def start_game(
     if where == "worker":
         target.enqueue(game_id)
     else:  # single machine: this process hosts the game (bots and model seats run here)
-        from arena.humans.host import host_in_thread
+        from arena.humans.host import host_in_thread, live_folder
 
         replays = settings().replays
         host_in_thread(target, game_id, replays, live_folder(replays))
