@@ -40,10 +40,19 @@ ICONS: dict[Role, str] = {
     Role.IDIOT: "🤪",
     Role.WHITE_WOLF_KING: "🐺",
     Role.WOLF_KING: "🐺",
+    Role.WOLF_BEAUTY: "🐺",
+    Role.KNIGHT: "⚔️",
+    Role.DREAMWEAVER: "💤",
+    Role.AVENGER: "🗡️",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"
 CARDS_PER_ROW = 6
+
+
+def role_icon(role: Role | None) -> str:
+    """A role's avatar; the silhouette for an unknown role (or one added without an icon)."""
+    return UNKNOWN_ICON if role is None else ICONS.get(role, UNKNOWN_ICON)
 
 
 def pick_viewpoint(seats: int, lang: Lang, key: str) -> str:
@@ -113,7 +122,7 @@ def show(view: View, lang: Lang) -> None:
 
 def card_text(card: SeatCard, lang: Lang) -> tuple[str, str]:
     """(title line, detail line) of one seat card."""
-    icon = ICONS[card.role] if card.role is not None else UNKNOWN_ICON
+    icon = role_icon(card.role)
     role = role_label(card.role, lang)
     if card.role is not None:
         role = f":red[{role}]" if spec(card.role).team is Team.WOLF else f":blue[{role}]"
@@ -183,7 +192,7 @@ def speeches_tab(view: View, lang: Lang) -> None:
     roles = {c.seat: c.role for c in view.seats}
     for s in view.speeches:
         role = roles.get(s.seat)
-        with st.chat_message(seat_name(s.seat, lang), avatar=ICONS[role] if role else UNKNOWN_ICON):
+        with st.chat_message(seat_name(s.seat, lang), avatar=role_icon(role)):
             context = t(f"ctx_{s.context}", lang)
             st.markdown(f"**{seat_name(s.seat, lang)}** · {day_label(s.day, lang)} · {context}")
             plain(s.text)

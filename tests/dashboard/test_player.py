@@ -191,3 +191,31 @@ def test_page_scripts_hold_no_bare_strings_that_streamlit_would_draw() -> None:
             n.lineno for n in body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
         ]
         assert not bare, (script.name, bare)
+
+
+def test_every_role_has_an_avatar() -> None:
+    from arena.dashboard.player_ui import ICONS, UNKNOWN_ICON, role_icon
+    from arena.rules.types import Role
+
+    assert set(ICONS) == set(Role)
+    assert role_icon(None) == UNKNOWN_ICON
+
+
+def test_every_board_plays_back_in_every_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.rules.boards import BOARDS
+    from tests.dashboard.games import APP, make_game
+
+    for board in BOARDS:
+        make_game(tmp_path / f"{board}.jsonl", seed=5, board=board)
+    monkeypatch.setenv("ARENA_REPLAYS", str(tmp_path))
+    for board in BOARDS:
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.run()
+        at.switch_page(PLAYER)
+        at.query_params.update(game=f"{board}.jsonl", view="god", step="end")
+        at.run()
+        for lang in ("en", "zh-Hans", "zh-Hant"):
+            at.sidebar.radio[0].set_value(lang).run()
+            assert not at.exception, (board, lang, at.exception)
