@@ -11,6 +11,9 @@ Run: .venv/bin/python benchmarks/dashboard_load.py [--headers 10000] [--repeat 5
    a distinct id, board, tournament and date) and a short body; timed as a cold scan (every
    header parsed), a warm rescan (nothing changed: a stat per file), a filter, and the
    whole Replays page (AppTest: first render in a fresh process-wide cache, then warm).
+3. The Leaderboard page over M finished bot games (`--games`, default bootstrap 200):
+   cold (nothing cached), the same folder again, after one new game, and with the page's
+   report cache cleared but the ratings' per-file facts cache warm.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,15 +152,57 @@ def list_headers(folder: Path, count: int, repeat: int) -> None:
     print(f"  Replays page render, first / warm {first:8.1f} / {again:.1f} ms")
 
 
+def play_bots(folder: Path, count: int, first_seed: int = 1) -> None:
+    """`count` distinct finished bot games (std9) under `folder`."""
+    config = GameConfig(board="std9")
+    for seed in range(first_seed, first_seed + count):
+        agents = {s: BotAgent(seed=seed * 100 + s) for s in range(1, 10)}
+        header = new_header(f"lb-{seed:05d}", config, seed, agents)
+        asyncio.run(run_game(header, agents, folder / f"lb-{seed:05d}.jsonl"))
+
+
+def leaderboard(folder: Path, count: int) -> None:
+    """The Leaderboard page over `count` games: cold, unchanged, one new game, warm cache."""
+    games = folder / "rated"
+    games.mkdir()
+    start = time.perf_counter()
+    play_bots(games, count)
+    print(f"{count} bot games (std9) played in {time.perf_counter() - start:.1f} s")
+    os.environ["ARENA_REPLAYS"] = str(games)
+
+    def page() -> AppTest:
+        at = AppTest.from_file(str(APP), default_timeout=600)
+        at.run()
+        at.switch_page("screens/leaderboard.py")
+        return at
+
+    at = page()
+    cold = median_ms(at.run, 1)
+    assert not at.exception, at.exception
+    unchanged = median_ms(at.run, 1)
+    play_bots(games, 1, first_seed=count + 1)
+    one_new = median_ms(at.run, 1)
+    st.cache_resource.clear()  # as after a restart: only the on-disk facts cache remains
+    fresh = page()
+    warm = median_ms(fresh.run, 1)
+    assert not fresh.exception, fresh.exception
+    print(f"  Leaderboard page, cold (no facts cache)     {cold / 1000:8.1f} s")
+    print(f"  same folder again (report kept)             {unchanged / 1000:8.1f} s")
+    print(f"  after one new game (one file read)          {one_new / 1000:8.1f} s")
+    print(f"  report cache cleared, facts cache warm      {warm / 1000:8.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--headers", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         open_replay(folder, args.repeat)
         list_headers(folder, args.headers, args.repeat)
+        leaderboard(folder, args.games)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 import altair as alt
 import pandas as pd
 
-from arena.dashboard.i18n import Lang, localize, t
+from arena.dashboard.i18n import Lang, t, text
 from arena.dashboard.projection import BallotRow, Belief, SeatCard
 from arena.rules.roles import spec
 from arena.rules.types import Team
@@ -24,7 +24,7 @@ def seat_name(n: int | None, lang: Lang) -> str:
     """Axis label of a seat (`#3` / `3號`); None is an abstention."""
     if n is None:
         return t("abstain", lang)
-    return f"#{n}" if lang == "en" else localize(f"{n}號", lang)
+    return text("seat.one", lang, n=n)
 
 
 def day_label(day: int, lang: Lang) -> str:

@@ -21,7 +21,14 @@ from arena.dashboard.charts import (
     seat_name,
     vote_picture,
 )
-from arena.dashboard.i18n import Lang, localize, t, viewpoint_label, viewpoints
+from arena.dashboard.i18n import (
+    Lang,
+    context_label,
+    localize,
+    t,
+    viewpoint_label,
+    viewpoints,
+)
 from arena.dashboard.projection import BallotRow, SeatCard, View, role_label
 from arena.dashboard.text import error, plain, visible
 from arena.llm.types import ModelCallRecord
@@ -193,7 +200,7 @@ def speeches_tab(view: View, lang: Lang) -> None:
     for s in view.speeches:
         role = roles.get(s.seat)
         with st.chat_message(seat_name(s.seat, lang), avatar=role_icon(role)):
-            context = t(f"ctx_{s.context}", lang)
+            context = context_label(s.context, lang)
             st.markdown(f"**{seat_name(s.seat, lang)}** · {day_label(s.day, lang)} · {context}")
             plain(s.text)
             if claims := claims_line(s.claims, lang):

@@ -14,34 +14,24 @@ itself or for error messages, never for speech (it cannot stop bare-URL autolink
 from __future__ import annotations
 
 import re
-import unicodedata
 
 import streamlit as st
 
-NEWLINE_MARK = "⏎"
-"""What a line break inside one transcript line is shown as (the line stays one line)."""
+from arena.text import inert
 
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _BREAKS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
-
-
-def _char(c: str) -> str:
-    if c == "\t":
-        return " "
-    if c in _BIDI or unicodedata.category(c) in ("Cc", "Cs"):
-        code = ord(c)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-    return c
 
 
 def visible(text: str, *, one_line: bool = False) -> str:
     r"""`text` with control and bidi characters shown as `\xNN` / `\uNNNN` escapes.
 
-    Line breaks stay line breaks, unless `one_line`, where each becomes `⏎`.
+    The terminal's rule (`arena.text.inert`), line by line: line breaks stay line breaks,
+    unless `one_line`, where each becomes `⏎` as on the terminal.
     """
-    parts = [_BREAKS.sub(NEWLINE_MARK, text)] if one_line else _BREAKS.split(text)
-    return "\n".join(p if p.isprintable() else "".join(map(_char, p)) for p in parts)
+    if one_line:
+        return inert(text)
+    return "\n".join(inert(part) for part in _BREAKS.split(text))
 
 
 def escape(text: str) -> str:

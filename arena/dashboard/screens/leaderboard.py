@@ -1,13 +1,18 @@
 """Leaderboard page: ratings with intervals per side, deception metrics, tokens and cost.
 
-Every number comes from `arena.ratings` over the finished games of the replay folder;
-the report is cached per folder state (file sizes and mtimes), tournament and bootstrap
-size. It aggregates finished games only, so it holds nothing a running game still hides.
+Every number comes from `arena.ratings` over the finished games of the replay folder
+that verify. Reading the folder goes through `arena.ratings.load_games`, whose per-file
+facts cache (the same one `arena leaderboard` keeps in `DIR/.arena/`) makes a changed
+folder cost only its new or changed files; a progress bar shows the reading. The finished
+report is kept per folder state (file sizes and mtimes), tournament and bootstrap size,
+so an unchanged folder is not read again. It aggregates finished games only, so it holds
+nothing a running game still hides.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 from pathlib import Path
 
 import pandas as pd
@@ -40,11 +45,39 @@ def folder_stamp(folder: Path) -> str:
     return digest.hexdigest()
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def report(folder: str, stamp: str, tournament: str | None, bootstrap: int) -> Report:
-    """The ratings report of the folder's finished games (`stamp` keys the folder state)."""
-    games = load_games(Path(folder), tournament=tournament)
-    return build_report(games.games, bootstrap=bootstrap, skipped=games.skipped, directory=folder)
+KEPT_REPORTS = 8  # finished reports kept, shared by every session
+
+
+@st.cache_resource(show_spinner=False)
+def _reports() -> tuple[threading.Lock, dict[tuple[str, str, str | None, int], Report]]:
+    """Finished reports by (folder, folder stamp, tournament, bootstrap size), oldest first."""
+    return threading.Lock(), {}
+
+
+def report(folder: Path, tournament: str | None, bootstrap: int, lang: Lang) -> Report:
+    """The ratings report of the folder's finished games, reading only what changed."""
+    key = (str(folder), folder_stamp(folder), tournament, bootstrap)
+    lock, kept = _reports()
+    with lock:
+        rep = kept.get(key)
+    if rep is not None:
+        return rep
+    bar = st.progress(0.0, text=t("rating_games", lang))
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 25 == 0:
+            bar.progress(done / total, text=f"{t('rating_games', lang)} {done} / {total}")
+
+    games = load_games(folder, tournament=tournament, progress=progress)
+    rep = build_report(
+        games.games, bootstrap=bootstrap, skipped=games.skipped, directory=str(folder)
+    )
+    bar.empty()
+    with lock:
+        kept[key] = rep
+        while len(kept) > KEPT_REPORTS:
+            kept.pop(next(iter(kept)))
+    return rep
 
 
 def controls(folder: Path, lang: Lang) -> tuple[str | None, int]:
@@ -127,8 +160,7 @@ def main() -> None:
     st.title(f"🏆 {t('leaderboard', lang)}")
     try:
         tournament, bootstrap = controls(folder, lang)
-        with st.spinner(t("rating_games", lang)):
-            rep = report(str(folder), folder_stamp(folder), tournament, bootstrap)
+        rep = report(folder, tournament, bootstrap, lang)
     except ArenaError as exc:
         error(hide_folder(str(exc), folder))
         return
