@@ -86,9 +86,15 @@ def _role_lines(roles: Mapping[Role, int], rules: RuleSet, texts: Mapping[str, A
         lines.append(texts["idiot"])
         if rules.flipped_idiot_exile == "dies":
             lines.append(texts["idiot_second_exile_dies"])
-    for role in (Role.WOLF_BEAUTY, Role.KNIGHT, Role.DREAMWEAVER):
+    for role in (Role.WOLF_BEAUTY, Role.KNIGHT, Role.DREAMWEAVER, Role.EVIL_KNIGHT):
         if role in roles:
             lines.append(texts[role.value])
+    if Role.NIGHTMARE in roles:
+        lines.append(texts["nightmare"])
+        if rules.fear_cancels_knife:
+            lines.append(texts["fear_cancels_knife"])
+        if rules.fear_blocks_death_skill:
+            lines.append(texts["fear_blocks_death_skill"])
     return [str(line) for line in lines]
 
 

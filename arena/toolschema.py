@@ -34,7 +34,7 @@ BELIEF_TOOL = "report_belief"
 
 _TARGETED = frozenset(
     {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "self_explode"}
-    | {"charm", "dream", "duel"}
+    | {"charm", "dream", "duel", "fear"}
 )
 """Actions with a `target` seat; `save` lists the knife target only as information."""
 

@@ -232,6 +232,16 @@ def _dreamer_chosen(e: ev.DreamerChosen, lang: Lang) -> str:
     return t("event.dreamer_chosen", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
+@_renders(ev.SeatFeared)
+def _seat_feared(e: ev.SeatFeared, lang: Lang) -> str:
+    return t("event.seat_feared", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.SkillBlocked)
+def _skill_blocked(e: ev.SkillBlocked, lang: Lang) -> str:
+    return t("event.skill_blocked", lang, seat=seat(e.seat, lang))
+
+
 @_renders(ev.KnightDuelled)
 def _knight_duelled(e: ev.KnightDuelled, lang: Lang) -> str:
     key = "event.knight_duelled_wolf" if e.is_wolf else "event.knight_duelled_good"

@@ -32,9 +32,16 @@ def one_game(config: GameConfig, seed: int) -> tuple[int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument(
+        "--board",
+        action="append",
+        choices=sorted(BOARDS),
+        help="a board to run (repeatable; default: all)",
+    )
     args = parser.parse_args()
-    print(f"{'board':<16}{'preset':<12}{'games/s':>9}{'ms/game':>9}{'events':>8}{'decisions':>11}")
-    for board_id, board in BOARDS.items():
+    print(f"{'board':<22}{'preset':<12}{'games/s':>9}{'ms/game':>9}{'events':>8}{'decisions':>11}")
+    for board_id in args.board or list(BOARDS):
+        board = BOARDS[board_id]
         config = GameConfig(board=board_id)
         times, events, decisions = [], [], []
         for seed in range(args.games):
@@ -45,7 +52,7 @@ def main() -> None:
             decisions.append(n_decisions)
         total = sum(times)
         print(
-            f"{board_id:<16}{board.preset:<12}{args.games / total:>9.0f}"
+            f"{board_id:<22}{board.preset:<12}{args.games / total:>9.0f}"
             f"{1000 * statistics.median(times):>9.2f}{statistics.mean(events):>8.0f}"
             f"{statistics.mean(decisions):>11.0f}"
         )

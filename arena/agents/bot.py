@@ -121,6 +121,8 @@ class BotAgent:
                 return night.charm(r, request, rng)
             case DecisionKind.DREAM:
                 return night.dream(r, request, rng)
+            case DecisionKind.FEAR:
+                return night.fear(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

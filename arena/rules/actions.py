@@ -163,6 +163,13 @@ class Dream(_Action):
     target: SeatId
 
 
+class Fear(_Action):
+    """The nightmare fears a seat: its ability fails tonight (恐懼)."""
+
+    kind: Literal["fear"] = "fear"
+    target: SeatId
+
+
 class Duel(_Action):
     """The knight flips his card and duels a seat (決鬥): a wolf dies, else the knight."""
 
@@ -197,7 +204,8 @@ Action = Annotated[
     | Inspect
     | Charm
     | Dream
-    | Duel,
+    | Duel
+    | Fear,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -241,4 +249,5 @@ ActionKind = Literal[
     "charm",
     "dream",
     "duel",
+    "fear",
 ]

@@ -15,6 +15,7 @@ from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
 NightStep = Literal[
+    "nightmare",
     "dreamweaver",
     "guard",
     "wolves",
@@ -162,6 +163,26 @@ BOARDS: dict[str, Board] = {
             preset="tournament",
             night_order=("guard", "wolves", "wolf_beauty", "witch", "seer", "knight"),
             source="001:101,595-646",
+        ),
+        Board(
+            "evil_knight",
+            "惡靈騎士",
+            "Evil knight (tournament)",
+            _deal(seer=1, witch=1, hunter=1, guard=1, villager=4, werewolf=3, evil_knight=1),
+            win="side",
+            preset="tournament",
+            night_order=("guard", "wolves", "witch", "seer", "hunter_status"),
+            source="001:97,1223-1276",
+        ),
+        Board(
+            "nightmare",
+            "噩夢之影",
+            "Nightmare + dreamweaver (tournament)",
+            _deal(seer=1, witch=1, hunter=1, dreamweaver=1, villager=4, werewolf=3, nightmare=1),
+            win="side",
+            preset="tournament",
+            night_order=("nightmare", "dreamweaver", "wolves", "witch", "seer", "hunter_status"),
+            source="001:111,1639-1692",
         ),
         Board(
             "wolfking_dreamweaver",

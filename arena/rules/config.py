@@ -91,6 +91,12 @@ class RuleSet(BaseModel):
     """A flipped idiot in a later vote: no longer a legal exile target, so the wolves must
     knife him (001:205 即要追刀, 003:92), or a legal target who dies when voted out again
     (000:6 愚者第一次被投出時翻牌免死: the flip saves him the first time only)."""
+    fear_cancels_knife: bool = True
+    """The nightmare fearing a wolf cancels that night's knife (001:1665 恐懼小狼會使狼隊當夜
+    無法開刀); 000:18 夢魘封不到…狼隊共享的那一刀."""
+    fear_blocks_death_skill: bool = True
+    """A feared hunter knifed that night cannot shoot (001:1665 如果當夜槍被刀走將無法發動
+    技能); 000:18: the nightmare cannot block a death retaliation (臨終反擊)."""
     hunter_shoots_when_taken_by_wwk: bool = True
     """000's table: yes; 003: a hunter taken by the white wolf king cannot shoot."""
     wolf_king_shoots_on_explode: bool = False
@@ -171,6 +177,8 @@ _SITE = dict(
     order_without_sheriff="after_last_death",
     knife_first=False,
     flipped_idiot_exile="dies",
+    fear_cancels_knife=False,
+    fear_blocks_death_skill=False,
 )
 _CLASSIC = dict(
     knife_decision="unanimous",

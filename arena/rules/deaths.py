@@ -179,7 +179,7 @@ def _recount_night_words(
 
 def _maybe_shoot(t: Table, leaving: Departure) -> Flow[SeatId | None]:
     role = t.role(leaving.seat)
-    if not may_shoot(role, leaving.cause, t.rules):
+    if not may_shoot(role, leaving.cause, t.rules) or _feared_that_night(t, leaving):
         return None
     targets = tuple(s for s in t.state.present() if s != leaving.seat)
     if not targets:
@@ -198,6 +198,20 @@ def _maybe_shoot(t: Table, leaving: Departure) -> Flow[SeatId | None]:
         t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=(answer.target,)))
     t.check_win()
     return answer.target
+
+
+def _feared_that_night(t: Table, leaving: Departure) -> bool:
+    """Whether a seat feared in the night it died is barred from its death skill.
+
+    001:1665: a feared hunter knifed that night cannot shoot; by day he can (放逐在白天則可以
+    開槍). Only where `fear_blocks_death_skill`.
+    """
+    return (
+        t.rules.fear_blocks_death_skill
+        and leaving.night is not None
+        and t.state.feared == leaving.seat
+        and t.state.feared_night == leaving.night
+    )
 
 
 def last_words(t: Table, seat: SeatId) -> Flow[None]:

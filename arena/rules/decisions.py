@@ -46,6 +46,7 @@ class DecisionKind(StrEnum):
     SEER = "seer"
     CHARM = "charm"
     DREAM = "dream"
+    FEAR = "fear"
 
 
 class ActionOption(BaseModel):

@@ -97,7 +97,7 @@ class KnifeChosen(_Event):
 
     kind: Literal["knife_chosen"] = "knife_chosen"
     target: SeatId | None
-    how: Literal["unanimous", "plurality", "lots", "empty"]
+    how: Literal["unanimous", "plurality", "lots", "empty", "feared"]
 
 
 class KnifeShownToWitch(_Event):
@@ -140,6 +140,21 @@ class DreamerChosen(_Event):
     kind: Literal["dreamer_chosen"] = "dreamer_chosen"
     seat: SeatId
     target: SeatId
+
+
+class SeatFeared(_Event):
+    """The nightmare's fear tonight (only he sees it; he may tell his team in their talk)."""
+
+    kind: Literal["seat_feared"] = "seat_feared"
+    seat: SeatId
+    target: SeatId
+
+
+class SkillBlocked(_Event):
+    """A feared seat opens its eyes and is shown that its skill is blocked tonight."""
+
+    kind: Literal["skill_blocked"] = "skill_blocked"
+    seat: SeatId
 
 
 class KnightDuelled(_Event):
@@ -349,6 +364,8 @@ Event = Annotated[
     | BeautyCharmed
     | DreamerChosen
     | KnightDuelled
+    | SeatFeared
+    | SkillBlocked
     | PlayerDied
     | DeathsAnnounced
     | SheriffCandidates

@@ -23,6 +23,7 @@ from arena.rules.actions import (
     Action,
     Charm,
     Dream,
+    Fear,
     Inspect,
     Kill,
     Pass,
@@ -50,8 +51,12 @@ class Acts:
     poisoned: SeatId | None = None
     dreamer: SeatId | None = None
     """Tonight's dreamer (None: no living dreamweaver)."""
+    checked: SeatId | None = None
+    """The seat the seer checked tonight."""
     last_dreamer: SeatId | None = None
     """Last night's dreamer, if the dreamweaver chose one then."""
+    blocked: SeatId | None = None
+    """The seat the nightmare feared tonight: its ability fails (001:1665)."""
 
 
 def night(t: Table, n: int) -> Flow[None]:
@@ -62,28 +67,39 @@ def night(t: Table, n: int) -> Flow[None]:
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.NIGHT, day=n))
     order = t.board.night_order
+    acts = Acts(last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None)
+    if "nightmare" in order:
+        acts.blocked = yield from _fear(t)
     actors: dict[str, SeatId | None] = {
         step: _actor(t, step) for step in order if step in _ACTOR_ROLE
     }
     first = [
         _FIRST_REQUESTS[step](t, seat)
         for step, seat in actors.items()
-        if seat is not None and step in _FIRST_REQUESTS
+        if seat is not None and seat != acts.blocked and step in _FIRST_REQUESTS
     ]
-    acts = Acts(last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None)
     split = order.index("wolves") if "wolves" in order else 0
     early, late = order[:split], order[split + 1 :]
-    answers, acts.knife = yield from _wolf_phase(
-        t, knife_party(t, n), first, lambda a: _emit_early(t, early, actors, a, acts)
-    )
+    wolves = knife_party(t, n)
+    if acts.blocked in wolves and t.rules.fear_cancels_knife:
+        answers = yield from t.ask(first)
+        _emit_early(t, early, actors, answers, acts)
+        channel = t.wolf_channel(wolves)
+        t.emit(ev.KnifeChosen(visibility=channel, target=None, how="feared"))
+    else:
+        answers, acts.knife = yield from _wolf_phase(
+            t, wolves, first, lambda a: _emit_early(t, early, actors, a, acts)
+        )
     for step in late:
         seat = actors.get(step)
-        if step == "witch":
+        if seat is not None and seat == acts.blocked:
+            t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))
+        elif step == "witch":
             acts.saved, acts.poisoned = yield from _witch(t, n, acts.knife)
         elif step == "wolf_beauty" and seat is not None:
             yield from _charm(t, seat)
         elif step == "seer" and seat is not None:
-            _emit_check(t, seat, answers[seat])
+            acts.checked = _emit_check(t, seat, answers[seat])
         elif step in ("hunter_status", "white_wolf_king_status"):
             status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
             _tell_status(t, status_role, acts)
@@ -95,6 +111,7 @@ _ACTOR_ROLE: dict[str, Role] = {
     "guard": Role.GUARD,
     "seer": Role.SEER,
     "wolf_beauty": Role.WOLF_BEAUTY,
+    "witch": Role.WITCH,
 }
 
 
@@ -110,6 +127,9 @@ def _emit_early(
         seat = actors.get(step)
         if seat is None:
             continue
+        if seat == acts.blocked:
+            t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))
+            continue
         answer = answers[seat]
         if step == "guard":
             acts.protected = answer.target if isinstance(answer, Protect) else None
@@ -119,16 +139,18 @@ def _emit_early(
             t.emit(ev.DreamerChosen(visibility=to_seats(seat), seat=seat, target=answer.target))
 
 
-def _emit_check(t: Table, seer: SeatId, answer: Action) -> None:
-    if isinstance(answer, Inspect):
-        t.emit(
-            ev.SeerChecked(
-                visibility=to_seats(seer),
-                seat=seer,
-                target=answer.target,
-                is_wolf=is_wolf(t.role(answer.target)),
-            )
+def _emit_check(t: Table, seer: SeatId, answer: Action) -> SeatId | None:
+    if not isinstance(answer, Inspect):
+        return None
+    t.emit(
+        ev.SeerChecked(
+            visibility=to_seats(seer),
+            seat=seer,
+            target=answer.target,
+            is_wolf=is_wolf(t.role(answer.target)),
         )
+    )
+    return answer.target
 
 
 def _tell_status(t: Table, role: Role, acts: Acts) -> None:
@@ -141,11 +163,29 @@ def _tell_status(t: Table, role: Role, acts: Acts) -> None:
     for seat in t.state.seats_with(role):
         if t.state.is_alive(seat):
             cause = deaths.get(seat)
+            feared = seat == acts.blocked and t.rules.fear_blocks_death_skill
             if role is Role.HUNTER:
-                usable = cause is None or may_shoot(role, cause, t.rules)
+                usable = not feared and (cause is None or may_shoot(role, cause, t.rules))
             else:
                 usable = cause is not DeathCause.POISON
             t.emit(ev.SkillStatusTold(visibility=to_seats(seat), seat=seat, usable=usable))
+
+
+def _fear(t: Table) -> Flow[SeatId | None]:
+    """The nightmare opens his eyes first and may fear another living seat (001:1665)."""
+    nightmare = _first_living(t, Role.NIGHTMARE)
+    if nightmare is None:
+        return None
+    targets = tuple(s for s in t.state.living() if s != nightmare)
+    options = (
+        ActionOption(action="fear", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    answer = yield from t.ask_one(t.request(nightmare, DecisionKind.FEAR, options, Pass()))
+    if not isinstance(answer, Fear):
+        return None
+    t.emit(ev.SeatFeared(visibility=to_seats(nightmare), seat=nightmare, target=answer.target))
+    return answer.target
 
 
 def _charm(t: Table, beauty: SeatId) -> Flow[None]:
@@ -327,7 +367,7 @@ def _witch(t: Table, n: int, knife: SeatId | None) -> Flow[tuple[bool, SeatId | 
 def _knifed(t: Table, acts: Acts) -> SeatId | None:
     """The knife's victim after guard, antidote and dream (None: nobody)."""
     knife = acts.knife
-    if knife is None or knife == acts.dreamer:
+    if knife is None or knife == acts.dreamer or t.role(knife) is Role.EVIL_KNIGHT:
         return None
     guarded = acts.protected == knife
     both = guarded and acts.saved
@@ -348,6 +388,7 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
         deaths[knifed] = DeathCause.KNIFE
     if acts.poisoned is not None and acts.poisoned != acts.dreamer:
         deaths[acts.poisoned] = DeathCause.POISON  # poison silences the hunter even if knifed
+    _reflect(t, acts, deaths)
     dreamer = acts.dreamer
     if dreamer is not None:
         weaver_dies = any(s in deaths for s in t.state.seats_with(Role.DREAMWEAVER))
@@ -358,6 +399,26 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
         if beauty in deaths and charmed is not None and t.state.is_alive(charmed):
             deaths.setdefault(charmed, DeathCause.CHARMED)
     return deaths
+
+
+def _reflect(t: Table, acts: Acts, deaths: dict[SeatId, DeathCause]) -> None:
+    """The evil knight never dies at night and reflects once (001:1251).
+
+    The seer who checks him or the witch who poisons him dies instead; both on one night:
+    only the seer (若同時吃驗吃毒，則預言傢出局，女巫不出局).
+    """
+    for knight in t.state.seats_with(Role.EVIL_KNIGHT):
+        if not t.state.is_alive(knight):
+            continue
+        deaths.pop(knight, None)
+        if t.state.reflected:
+            continue
+        seer = _first_living(t, Role.SEER)
+        witch = _first_living(t, Role.WITCH)
+        if acts.checked == knight and seer is not None:
+            deaths[seer] = DeathCause.REFLECTED
+        elif acts.poisoned == knight and witch is not None:
+            deaths[witch] = DeathCause.REFLECTED
 
 
 def _resolve(t: Table, n: int, acts: Acts) -> None:

@@ -66,6 +66,8 @@ ROLES: dict[Role, RoleSpec] = {
         ),
         RoleSpec(Role.WOLF_BEAUTY, Team.WOLF, "狼美人", "Wolf beauty", is_wolf=True),
         RoleSpec(Role.KNIGHT, Team.GOOD, "騎士", "Knight", is_god=True),
+        RoleSpec(Role.EVIL_KNIGHT, Team.WOLF, "惡靈騎士", "Evil knight", is_wolf=True),
+        RoleSpec(Role.NIGHTMARE, Team.WOLF, "噩夢之影", "Nightmare", is_wolf=True),
         RoleSpec(Role.DREAMWEAVER, Team.GOOD, "攝夢人", "Dreamweaver", is_god=True),
         RoleSpec(
             Role.AVENGER,

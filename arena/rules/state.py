@@ -50,6 +50,11 @@ class GameState:
     dreamer_night: int = 0
     duelled: frozenset[SeatId] = frozenset()
     """Knights who have used their one duel."""
+    feared: SeatId | None = None
+    """The nightmare's latest fear, made in night `feared_night`."""
+    feared_night: int = 0
+    reflected: bool = False
+    """The evil knight has used his one reflect (a `reflected` death happened)."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
     """Seats that self-exploded, with the day they did."""
     election_explosions: int = 0
@@ -126,7 +131,8 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             )
         case ev.PlayerDied(seat=seat, cause=cause):
             causes = MappingProxyType({**state.causes, seat: cause})
-            return replace(state, dead=state.dead | {seat}, causes=causes)
+            reflected = state.reflected or cause is DeathCause.REFLECTED
+            return replace(state, dead=state.dead | {seat}, causes=causes, reflected=reflected)
         case ev.DeathsAnnounced(seats=seats):
             return replace(state, out=state.out | set(seats))
         case ev.SelfExploded(seat=seat):
@@ -146,6 +152,8 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, sheriff=None, badge_gone=True, pending_candidates=None)
         case ev.BeautyCharmed(target=target):
             return replace(state, charmed=target)
+        case ev.SeatFeared(target=target):
+            return replace(state, feared=target, feared_night=state.day)
         case ev.DreamerChosen(target=target):
             return replace(state, dreamer=target, dreamer_night=state.day)
         case ev.KnightDuelled(seat=seat):

@@ -36,6 +36,8 @@ class Role(StrEnum):
     KNIGHT = "knight"
     DREAMWEAVER = "dreamweaver"
     AVENGER = "avenger"
+    EVIL_KNIGHT = "evil_knight"
+    NIGHTMARE = "nightmare"
 
 
 class Phase(StrEnum):
@@ -67,6 +69,8 @@ class DeathCause(StrEnum):
     """Died with the wolf beauty who charmed it (殉情, like a lover)."""
     DREAM = "dream"
     """A dreamer taken by the dreamweaver: he died that night, or dreamed it twice running."""
+    REFLECTED = "reflected"
+    """A seer who checked, or a witch who poisoned, the evil knight (his one reflect)."""
     LOVER = "lover"
     """Died with a lover (000's table); no board deals cupid yet."""
     BACKLASH = "backlash"

@@ -28,7 +28,7 @@ DECISION_KINDS: frozenset[str] = frozenset(k.value for k in DecisionKind)
 _BARE = frozenset({"pass", "save", "run_for_sheriff", "withdraw", "tear_badge"})
 _TARGETED = frozenset(
     {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect"}
-    | {"charm", "dream", "duel"}
+    | {"charm", "dream", "duel", "fear"}
 )
 INTEGER_ANSWER: dict[str, str] = {
     "guard": "protect",
@@ -38,6 +38,7 @@ INTEGER_ANSWER: dict[str, str] = {
     "sheriff_vote": "vote",
     "shoot": "shoot",
     "badge": "pass_badge",
+    "fear": "fear",
     **{kind: kind for kind in _TARGETED | {"self_explode"}},
 }
 """Keys whose answer may be a bare seat number, and the action that number is a target of."""

@@ -33,6 +33,8 @@ BOARDS = [
     "yunv",
     "wolf_beauty_knight",
     "wolfking_dreamweaver",
+    "nightmare",
+    "evil_knight",
 ]
 
 

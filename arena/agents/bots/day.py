@@ -50,6 +50,8 @@ RUN_CHANCE: dict[Role, float] = {
     Role.KNIGHT: 0.3,
     Role.DREAMWEAVER: 0.3,
     Role.WOLF_BEAUTY: 0.2,
+    Role.EVIL_KNIGHT: 0.25,
+    Role.NIGHTMARE: 0.2,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6

@@ -9,6 +9,7 @@ Common table practice, kept simple:
   looks like a wolf, and poisons only a seat she is nearly sure of, never on night 1.
 - The wolf beauty charms the seat whose death would hurt good most: the believed seer,
   else a claimed god, else the sheriff, else a random good-looking seat (never a teammate).
+- The nightmare fears the believed seer, else a claimed god, never a teammate.
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
   and never dreams the same seat two nights running, which would kill it.
 """
@@ -33,6 +34,7 @@ from arena.rules.actions import (
     Action,
     Charm,
     Dream,
+    Fear,
     Inspect,
     Kill,
     Pass,
@@ -127,6 +129,25 @@ def charm(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if r.sheriff in legal:
         return Charm(target=r.sheriff)
     return Charm(target=rng.choice(legal))
+
+
+def fear(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Fear the god who threatens the team most; never a teammate (that cancels the knife).
+
+    The believed seer (her check fails), else a claimed god, else a random other seat.
+    """
+    option = request.option("fear")
+    if option is None or not option.targets:
+        return Pass()
+    legal = [s for s in option.targets if s not in r.team]
+    if not legal:
+        return Pass()
+    cred = credibility(r, public_outlook(r))
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
+    if seers:
+        return Fear(target=max(sorted(seers), key=lambda s: seers[s]))
+    gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
+    return Fear(target=rng.choice(gods or legal))
 
 
 def dream(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
