@@ -50,6 +50,7 @@ WORDS: dict[str, str] = {
     "whisper": "whisper", "密語": "whisper", "密语": "whisper", "狼語": "whisper",
     "charm": "charm", "魅惑": "charm", "dream": "dream", "攝夢": "dream", "摄梦": "dream",
     "duel": "duel", "決鬥": "duel", "决斗": "duel",
+    "fear": "fear", "恐懼": "fear", "恐惧": "fear",
 }  # fmt: skip
 """Command word → action kind, English and Chinese (traditional and simplified)."""
 HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
@@ -68,6 +69,7 @@ WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"}
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
 SEAT_KINDS = (
     "vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "charm", "dream",
+    "fear",
 )  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")
@@ -368,6 +370,7 @@ TITLES = {
         DecisionKind.SEER: "預言家：查驗一位玩家",
         DecisionKind.CHARM: "狼美人：魅惑一位玩家",
         DecisionKind.DREAM: "攝夢人：選擇今晚的夢遊者",
+        DecisionKind.FEAR: "噩夢之影：恐懼一位玩家（或跳過）",
     },
     "en": {
         DecisionKind.RUN_FOR_SHERIFF: "Run for sheriff?",
@@ -387,6 +390,7 @@ TITLES = {
         DecisionKind.SEER: "Seer: check a player",
         DecisionKind.CHARM: "Wolf beauty: charm a player",
         DecisionKind.DREAM: "Dreamweaver: choose tonight's dreamer",
+        DecisionKind.FEAR: "Nightmare: fear a seat (or pass)",
     },
 }
 """What each decision asks, as a prompt title."""
