@@ -22,7 +22,16 @@ from arena.rules.observation import observe
 from arena.rules.types import Phase, Role, SeatId, Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer, Viewer
 
-WOLF_ROLES = frozenset({Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.WOLF_BEAUTY})
+WOLF_ROLES = frozenset(
+    {
+        Role.WEREWOLF,
+        Role.WHITE_WOLF_KING,
+        Role.WOLF_KING,
+        Role.WOLF_BEAUTY,
+        Role.EVIL_KNIGHT,
+        Role.NIGHTMARE,
+    }
+)
 """The roles that wake with the wolves (a new wolf role must be added here)."""
 KNOWN_ROLES = WOLF_ROLES | {
     Role.VILLAGER,
@@ -166,6 +175,9 @@ RULES: dict[str, Rule] = {
     # The wolf beauty charms with her teammates' eyes shut; the dreamweaver dreams alone.
     "beauty_charmed": _role(Role.WOLF_BEAUTY),
     "dreamer_chosen": _role(Role.DREAMWEAVER),
+    # The nightmare fears alone; the feared seat alone is shown that its skill is blocked.
+    "seat_feared": _role(Role.NIGHTMARE),
+    "skill_blocked": _own,
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,
