@@ -51,6 +51,8 @@ ICONS: dict[Role, str] = {
     Role.KNIGHT: "⚔️",
     Role.DREAMWEAVER: "💤",
     Role.AVENGER: "🗡️",
+    Role.EVIL_KNIGHT: "🐺",
+    Role.NIGHTMARE: "🐺",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"
