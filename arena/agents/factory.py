@@ -118,14 +118,14 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
         return SeatSpec(kind="bot")
     if kind == "random" and not model:
         return SeatSpec(kind="random")
-    if kind == "human" and not model:
-        return SeatSpec(kind="human")
+    if kind == "human" and re.fullmatch(r"[\w.-]{0,40}", model):
+        return SeatSpec(kind="human", model=model or None)  # `human:ann`: rated as that name
     if kind == "openai" and model:
         return SeatSpec(kind="openai", model=model)
     if kind == "langchain" and ":" in model.strip(":"):
         return SeatSpec(kind="langchain", model=model)
     raise ArenaError(
-        f"bad seat spec {text!r}: the agent must be bot, random, human, openai:MODEL or "
+        f"bad seat spec {text!r}: the agent must be bot, random, human[:NAME], openai:MODEL or "
         "langchain:PROVIDER:MODEL"
     )
 
@@ -200,7 +200,7 @@ def build_agents(
         elif seat_spec.kind == "random":
             agents[seat] = RandomAgent(seed * 1000 + seat)
         elif seat_spec.kind == "human":
-            agents[seat] = TerminalHuman(lang=spec.lang)
+            agents[seat] = TerminalHuman(lang=spec.lang, person=seat_spec.model)
         else:
             key = seat_spec.label
             if key not in models:

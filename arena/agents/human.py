@@ -148,16 +148,19 @@ class TerminalHuman:
         lang: Lang = "zh",
         read: Reader | None = None,
         write: Callable[[str], None] = print,
+        person: str | None = None,
     ) -> None:
         self.lang: Lang = lang
+        self.person = person
+        """The person's chosen name (`--seat 5=human:ann`), their rating identity."""
         self._read: Reader = read if read is not None else StdinLines()
         self._write = write
         self._shown = 0
 
     @property
     def name(self) -> str:
-        """`human`."""
-        return "human"
+        """`human`, or `human:<name>` when the person gave one (rated under it)."""
+        return f"human:{self.person}" if self.person else "human"
 
     def catch_up(self, view: Observation) -> None:
         """Write the lines of `view` the person has not seen yet (and only those)."""

@@ -9,6 +9,7 @@ import pytest
 
 from arena.agents.base import AgentReply
 from arena.agents.bot import BotAgent
+from arena.agents.factory import build_agents, parse_seats
 from arena.agents.human import HELP, TerminalHuman, describe, has_default
 from arena.humans.commands import build_menu, parse_command
 from arena.match import Limits, new_header, play, run_game
@@ -31,7 +32,7 @@ from arena.rules.actions import (
 from arena.rules.boards import BOARDS
 from arena.rules.config import GameConfig
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
-from arena.rules.errors import InvalidActionError
+from arena.rules.errors import ArenaError, InvalidActionError
 from arena.rules.observation import Observation, observe
 from arena.rules.referee import Referee
 from arena.rules.types import Direction, Phase, Role
@@ -264,3 +265,14 @@ def test_every_menu_key_of_every_request_is_legal(board: str) -> None:
         assert referee.finished
         assert not any(isinstance(e, ev.ActionDefaulted) for e in referee.events)
     assert len(picked) > 100
+
+
+def test_a_named_terminal_seat_is_rated_under_its_name() -> None:
+    config = GameConfig(board="std9")
+    seats = parse_seats(["5=human:ann"], 9)
+    agents = build_agents(seats, config, 1)
+    assert agents[5].name == "human:ann" and seats[5].label == "human:ann"
+    assert build_agents(parse_seats(["5=human"], 9), config, 1)[5].name == "human"
+    assert new_header("g", config, 1, agents).seats[4].agent == "human:ann"
+    with pytest.raises(ArenaError, match="human"):
+        parse_seats(["5=human:a b"], 9)
