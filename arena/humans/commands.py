@@ -296,6 +296,10 @@ _ACTION = {
         "speak": "發言",
         "whisper": "狼隊密語",
         "pass": "過",
+        "charm": "魅惑{s}",
+        "dream": "讓{s}入夢",
+        "duel": "翻牌與{s}決鬥",
+        "fear": "恐懼{s}",
     },
     "en": {
         "vote": "vote for {s}",
@@ -318,6 +322,10 @@ _ACTION = {
         "speak": "speak",
         "whisper": "whisper to the wolves",
         "pass": "pass",
+        "charm": "charm {s}",
+        "dream": "make {s} the dreamer",
+        "duel": "reveal and duel {s}",
+        "fear": "fear {s}",
     },
 }
 

@@ -4,6 +4,7 @@ import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
@@ -11,11 +12,12 @@ from arena.agents.base import AgentReply
 from arena.agents.bot import BotAgent
 from arena.agents.factory import build_agents, parse_seats
 from arena.agents.human import HELP, TerminalHuman, describe, has_default
-from arena.humans.commands import build_menu, parse_command
+from arena.humans.commands import SEAT_KINDS, build_menu, label_template, parse_command
 from arena.match import Limits, new_header, play, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.rules.actions import (
+    ActionKind,
     CheckClaim,
     ChooseOrder,
     Claims,
@@ -276,3 +278,10 @@ def test_a_named_terminal_seat_is_rated_under_its_name() -> None:
     assert new_header("g", config, 1, agents).seats[4].agent == "human:ann"
     with pytest.raises(ArenaError, match="human"):
         parse_seats(["5=human:a b"], 9)
+
+
+def test_every_action_kind_has_words_in_both_languages() -> None:
+    for kind in get_args(ActionKind):
+        for lang in ("zh", "en"):
+            if kind in SEAT_KINDS:
+                assert label_template(kind, lang) != kind, (kind, lang)
