@@ -106,7 +106,7 @@ def open_replay(folder: Path, repeat: int) -> None:
 
     def render(view: str) -> None:
         at.switch_page("screens/player.py")
-        at.query_params.update({"game": "game.jsonl", "view": view})
+        at.query_params.update({"game": "game.jsonl", "view": view, "step": "end"})
         at.run()
         assert not at.exception, at.exception
 
