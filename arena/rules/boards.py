@@ -155,6 +155,16 @@ BOARDS: dict[str, Board] = {
             source="001:105,1007-1058",
         ),
         Board(
+            "wwk_knight",
+            "白狼王騎士",
+            "White wolf king + knight (tournament)",
+            _deal(seer=1, witch=1, knight=1, guard=1, villager=4, werewolf=3, white_wolf_king=1),
+            win="side",
+            preset="tournament",
+            night_order=("guard", "wolves", "witch", "seer", "knight"),
+            source="001:107",
+        ),
+        Board(
             "wolf_beauty_knight",
             "狼美騎士",
             "Wolf beauty + knight (tournament)",
