@@ -113,3 +113,31 @@ def test_no_games_gives_an_empty_board() -> None:
 def test_bad_arguments_are_rejected(kwargs: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         rate([], **kwargs)  # type: ignore[arg-type]
+
+
+def test_closed_form_duel_is_openskill_to_the_bit() -> None:
+    import math
+    import random as stdlib_random
+
+    from arena.ratings.ratings import _MODEL, duel
+
+    rng = stdlib_random.Random(11)
+    for _ in range(3000):
+        a = (rng.uniform(-10, 60), rng.uniform(1e-4, 90))
+        b = (rng.uniform(-10, 60), rng.uniform(1e-4, 90))
+        ranks = rng.choice([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]])
+        teams = [[_MODEL.rating(mu=m, sigma=math.sqrt(v))] for m, v in (a, b)]
+        expected = [(t[0].mu, t[0].sigma) for t in _MODEL.rate(teams, ranks=ranks)]
+        assert duel(a, b, ranks) == expected
+
+
+def test_the_pairing_fast_path_gives_the_general_path_bits() -> None:
+    from arena.ratings import ratings as module
+
+    games = [overall_lineup(g) for g in planted_tournament(rounds=10)]
+    fast = fit(games)
+    general: dict[str, tuple[float, float]] = {}
+    for wolf, good, winner in games:
+        module._play(general, ({**wolf, "_": 0.0}, good), module._ranks(winner))
+        general.pop("_", None)
+    assert general and fast == general
