@@ -40,6 +40,7 @@ from arena.queue.redis_queue import RedisQueue
 from arena.queue.seating import build_seats, is_model, preflight
 from arena.queue.worker import Worker, finished_replay, replay_path
 from arena.rules.errors import ArenaError
+from arena.rules.roles import is_wolf
 from arena.storage.replay_file import read_replay
 from arena.tournament import TournamentSpec, load_spec, schedule
 
@@ -182,12 +183,69 @@ def progress_lines(
     return lines
 
 
+def summary_lines(
+    jobs: Sequence[MatchJob], statuses: Sequence[GameStatus], replays: Path, rate_hint: str
+) -> list[str]:
+    """The end-of-tournament summary: who won how often, by side, and how to rate it."""
+    tally: dict[str, Counter[str]] = {}
+    sides: Counter[str] = Counter()
+    days = 0
+    for job, status in zip(jobs, statuses, strict=True):
+        outcome = _outcome(job, status, replays)
+        if outcome is None:
+            continue
+        winner, game_days = outcome
+        sides[winner] += 1
+        days += game_days
+        roles = job.config.deal or ()
+        played = {
+            (name, "wolves" if seat <= len(roles) and is_wolf(roles[seat - 1]) else "good")
+            for seat, name in enumerate(job.seats, start=1)
+        }
+        for name, side in played:
+            counts = tally.setdefault(name, Counter())
+            counts[f"{side} games"] += 1
+            counts[f"{side} wins"] += winner == side
+            counts["draws"] += winner == "draw"
+    games = sum(sides.values())
+    if not games:
+        return ["Summary: no game finished yet"]
+    lines = [
+        f"Summary: {games} games finished; wolves won {sides['wolves']}, good {sides['good']}, "
+        f"draws {sides['draw']}; {days / games:.1f} days on average"
+    ]
+    for name, c in sorted(tally.items()):
+        lines.append(
+            f"  {name}: won {c['wolves wins'] + c['good wins']} of "
+            f"{c['wolves games'] + c['good games']} (as wolves {c['wolves wins']}/"
+            f"{c['wolves games']}, as good {c['good wins']}/{c['good games']}; "
+            f"draws {c['draws']})"
+        )
+    lines.append(f"ratings with intervals: {rate_hint}")
+    return lines
+
+
+def _outcome(job: MatchJob, status: GameStatus, replays: Path) -> tuple[str, int] | None:
+    result = status.result
+    if result is not None and result.winner is not None:
+        return str(result.winner), result.days
+    header = finished_replay(replay_path(replays, job.game_id), job)
+    if header is None or header.result is None:
+        return None
+    return str(header.result.winner), header.result.days
+
+
 def _run(args: argparse.Namespace) -> int:
     spec = load_spec(args.spec)
     jobs, finished = pending_jobs(spec, args.replays)
     asyncio.run(check_endpoints(jobs))
     print(f"{spec.name}: {len(jobs) + finished} games, {finished} already finished")
-    return asyncio.run(_run_embedded(jobs, args.replays, args.workers, finished))
+    code = asyncio.run(_run_embedded(jobs, args.replays, args.workers, finished))
+    every = schedule(spec)
+    statuses = [GameStatus(game_id=job.game_id, state=GameState.UNKNOWN) for job in every]
+    hint = f"arena leaderboard {args.replays} --tournament {args.spec}"
+    print("\n".join(summary_lines(every, statuses, args.replays, hint)))
+    return code
 
 
 async def _run_embedded(jobs: list[MatchJob], replays: Path, workers: int, finished: int) -> int:
@@ -309,17 +367,20 @@ def _status(args: argparse.Namespace) -> int:
     spec = load_spec(args.spec)
     jobs = schedule(spec)
     if args.redis is None:
-        lines = _status_from_disk(jobs, args.replays)
+        lines, statuses = _status_from_disk(jobs, args.replays)
     else:
-        lines = asyncio.run(
+        lines, statuses = asyncio.run(
             _status_from_redis(args.redis, args.prefix, spec.name, jobs, args.replays)
         )
     print(f"{spec.name}")
     print("\n".join(lines))
+    if all(s.state in FINAL_STATES for s in statuses):
+        hint = f"arena leaderboard {args.replays} --tournament {args.spec}"
+        print("\n".join(summary_lines(jobs, statuses, args.replays, hint)))
     return 0
 
 
-def _status_from_disk(jobs: list[MatchJob], replays: Path) -> list[str]:
+def _status_from_disk(jobs: list[MatchJob], replays: Path) -> tuple[list[str], list[GameStatus]]:
     statuses: list[GameStatus] = []
     spend: dict[str, Spend] = {}
     for job in jobs:
@@ -331,12 +392,12 @@ def _status_from_disk(jobs: list[MatchJob], replays: Path) -> list[str]:
         statuses.append(GameStatus(game_id=job.game_id, state=GameState.DONE))
         for agent, used in spend_of(read_replay(path).traces, job).items():
             spend[agent] = spend.get(agent, Spend()) + used
-    return progress_lines(statuses, spend)
+    return progress_lines(statuses, spend), statuses
 
 
 async def _status_from_redis(
     url: str, prefix: str, name: str, jobs: list[MatchJob], replays: Path
-) -> list[str]:
+) -> tuple[list[str], list[GameStatus]]:
     queue = await RedisQueue.connect(url, prefix=prefix)
     try:
         statuses = await queue.statuses([job.game_id for job in jobs])
@@ -356,7 +417,7 @@ async def _status_from_redis(
             f"  note: a worker saw Redis lose its data at {lost_at}; {unknown} games it does "
             "not know may have been lost (no receipt of their submission here)"
         )
-    return lines
+    return lines, statuses
 
 
 def _known_here(

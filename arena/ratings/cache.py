@@ -105,6 +105,7 @@ class FactsCache:
         self._version = facts_version()
         self._db.execute("DELETE FROM facts WHERE version != ?", (self._version,))
         self._db.commit()
+        self._known: dict[Stat, tuple[str, str]] = {}
         self.hits = 0
         """Files answered from the cache in this session."""
         self.misses = 0
@@ -119,18 +120,32 @@ class FactsCache:
         except (OSError, sqlite3.Error):
             return cls(None)
 
+    def preload(self) -> None:
+        """Read every known file's key and facts in one query (a warm folder's fast path)."""
+        rows = self._db.execute(
+            "SELECT files.path, files.size, files.mtime_ns, files.sha256, facts.data"
+            " FROM files JOIN facts ON facts.sha256 = files.sha256 AND facts.version = ?",
+            (self._version,),
+        ).fetchall()
+        self._known = {
+            Stat(path, size, mtime): (sha, data) for path, size, mtime, sha, data in rows
+        }
+
     def by_stat(self, stat: Stat) -> tuple[str, FileFacts] | None:
         """The digest and facts of an unchanged file, if known."""
-        row = self._db.execute(
-            "SELECT files.sha256, facts.data FROM files JOIN facts"
-            " ON facts.sha256 = files.sha256 AND facts.version = ?"
-            " WHERE files.path = ? AND files.size = ? AND files.mtime_ns = ?",
-            (self._version, stat.path, stat.size, stat.mtime_ns),
-        ).fetchone()
-        if row is None:
-            return None
+        known = self._known.get(stat)
+        if known is None:
+            row = self._db.execute(
+                "SELECT files.sha256, facts.data FROM files JOIN facts"
+                " ON facts.sha256 = files.sha256 AND facts.version = ?"
+                " WHERE files.path = ? AND files.size = ? AND files.mtime_ns = ?",
+                (self._version, stat.path, stat.size, stat.mtime_ns),
+            ).fetchone()
+            if row is None:
+                return None
+            known = row[0], row[1]
         self.hits += 1
-        return row[0], FileFacts.model_validate_json(row[1])
+        return known[0], FileFacts.model_validate_json(known[1])
 
     def by_digest(self, stat: Stat, sha256: str) -> FileFacts | None:
         """The facts of a file with these bytes, if known (and re-keys `stat` to them)."""

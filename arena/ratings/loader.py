@@ -203,6 +203,7 @@ def _load(
     seen: dict[str, Path] = {}
     tournaments: dict[str, int] = {}
     paths = candidate_files(directory)
+    cache.preload()
     looked = 0
     for done, path in enumerate(paths, start=1):
         facts = file_facts(path, cache)

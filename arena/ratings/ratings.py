@@ -18,7 +18,10 @@ about it.
 Intervals come from a seeded bootstrap over games: resample the games with replacement,
 re-rate them in their original order, and take the percentile interval of each `mu`.
 The resamples are drawn up front from the seed, so splitting them over `workers`
-processes gives exactly the intervals one process gives, only sooner.
+processes gives exactly the intervals one process gives, only sooner. When every game is
+a pairing (one identity per side, as in every tournament) and numpy is installed, all
+resamples are re-rated at once in this process instead (`arena.ratings.vectorized`):
+2,000 games with 200 resamples in seconds.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from pydantic import computed_field
 
 from arena.ratings.results import GameResult
 from arena.ratings.stats import FrozenModel, Interval, percentile_interval, wilson
+from arena.ratings.vectorized import replicate_mus
 from arena.rules.types import Role, Team, Winner
 
 MU = 25.0
@@ -294,7 +298,8 @@ def rate(
         bootstrap: resamples for the intervals (0: no intervals).
         seed: seeds the bootstrap resampling, so the same games give the same intervals.
         confidence: the intervals' coverage.
-        workers: processes for the bootstrap (the result does not depend on it).
+        workers: processes for a bootstrap that cannot be vectorized (the result does
+            not depend on it).
 
     Raises:
         ValueError: a negative `bootstrap`, `workers` below 1, or a `confidence` outside
@@ -373,7 +378,10 @@ def _bootstrap(
     n = len(overall)
     picks = [sorted(rng.choices(range(n), k=n)) for _ in range(rounds if n else 0)]
     jobs = min(workers, len(picks))
-    if jobs > 1:
+    fast = _vectorized(overall, picks), _vectorized(sides, picks)
+    if fast[0] is not None and fast[1] is not None:  # every resample at once: seconds
+        parts = [list(zip(fast[0], fast[1], strict=True))]
+    elif jobs > 1:
         size = -(-len(picks) // jobs)
         chunks = [picks[i : i + size] for i in range(0, len(picks), size)]
         # spawn, not fork: the caller may hold threads (a dashboard, an event loop)
@@ -391,6 +399,21 @@ def _bootstrap(
             for key, mu in by_side.items():
                 boot_sides[key].append(mu)
     return boot_overall, boot_sides
+
+
+def _vectorized(
+    games: Sequence[Lineup[K]], picks: Sequence[Sequence[int]]
+) -> list[dict[K, float]] | None:
+    return replicate_mus(
+        games,
+        picks,
+        mu0=MU,
+        var0=SIGMA**2,
+        tau_squared=_TAU_SQUARED,
+        beta_squared=BETA_SQUARED,
+        kappa=KAPPA,
+        min_var=MIN_VAR,
+    )
 
 
 def _replicates(

@@ -30,8 +30,9 @@ class FrozenModel(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _drop_computed(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if k not in cls.model_computed_fields}
+        computed = cls.__pydantic_computed_fields__  # the class dict: fast, unlike the property
+        if computed and isinstance(data, dict) and not computed.keys().isdisjoint(data):
+            return {k: v for k, v in data.items() if k not in computed}
         return data
 
 

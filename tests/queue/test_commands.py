@@ -127,3 +127,22 @@ def test_submit_twice_queues_once(
     client = redis.Redis.from_url(URL)
     assert client.xlen(f"{prefix}:jobs") == 4
     client.close()
+
+
+def test_a_finished_tournament_ends_with_a_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec, replays = tmp_path / "s.yaml", tmp_path / "replays"
+    spec.write_text("name: sum\nagents: {bot: bot, rnd: random}\nboards: [std9]\n")
+    assert main(["tournament", "run", str(spec), "--replays", str(replays)]) == 0
+    out = capsys.readouterr().out
+    assert "Summary: 4 games finished; wolves won" in out
+    lines = [line for line in out.splitlines() if line.startswith(("  bot: ", "  rnd: "))]
+    assert len(lines) == 2
+    assert all(" of 4 (as wolves " in line and "/2, as good " in line for line in lines)
+    hint = f"ratings with intervals: arena leaderboard {replays} --tournament {spec}"
+    assert hint in out
+    assert main(["tournament", "status", str(spec), "--replays", str(replays)]) == 0
+    assert "Summary: 4 games finished" in capsys.readouterr().out
+    assert main(["leaderboard", str(replays), "--tournament", str(spec), "--bootstrap", "0"]) == 0
+    assert "Rated 4 verified games of tournament sum (4 of 4 scheduled)" in capsys.readouterr().out

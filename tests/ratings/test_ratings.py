@@ -5,6 +5,7 @@ from openskill.models import PlackettLuce
 
 from arena.ratings.ratings import MU, SIGMA, TAU, fit, overall_lineup, rate
 from arena.ratings.results import GameResult, SeatResult
+from arena.rules.roles import team_of
 from arena.rules.types import Role, Team, Winner
 from tests.ratings.builders import planted_tournament, team_game
 
@@ -141,3 +142,70 @@ def test_the_pairing_fast_path_gives_the_general_path_bits() -> None:
         module._play(general, ({**wolf, "_": 0.0}, good), module._ranks(winner))
         general.pop("_", None)
     assert general and fast == general
+
+
+def pairing_games(n: int, seed: int = 5) -> list[GameResult]:
+    import random as stdlib_random
+
+    from tests.ratings.builders import STD9
+
+    rng = stdlib_random.Random(seed)
+    agents = ("A", "B", "C")
+    games = []
+    for i in range(n):
+        wolves, good = rng.sample(agents, 2)
+        seats = tuple(
+            SeatResult(
+                seat=s,
+                agent=wolves if team_of(r) is Team.WOLF else good,
+                role=r,
+                team=team_of(r),
+            )
+            for s, r in enumerate(STD9, start=1)
+        )
+        winner = rng.choice([Winner.WOLVES, Winner.GOOD, Winner.GOOD, Winner.DRAW])
+        games.append(
+            GameResult(
+                game_id=f"p{i:04d}",
+                created_at="t",
+                board="std9",
+                winner=winner,
+                days=3,
+                seats=seats,
+            )
+        )
+    return games
+
+
+def test_vectorized_bootstrap_matches_one_resample_at_a_time() -> None:
+    from arena.ratings import ratings as module
+
+    games = pairing_games(120)
+    overall = [overall_lineup(g) for g in games]
+    sides = [module.side_lineup(g) for g in games]
+    picks = [sorted(stdlib_choices(len(games), seed=r)) for r in range(15)]
+    fast_overall = module._vectorized(overall, picks)
+    fast_sides = module._vectorized(sides, picks)
+    assert fast_overall is not None and fast_sides is not None
+    for chosen, by_agent, by_side in zip(picks, fast_overall, fast_sides, strict=True):
+        slow_agent = {k: mu for k, (mu, _v) in fit([overall[i] for i in chosen]).items()}
+        slow_side = {k: mu for k, (mu, _v) in fit([sides[i] for i in chosen]).items()}
+        assert by_agent.keys() == slow_agent.keys() and by_side.keys() == slow_side.keys()
+        assert all(math.isclose(by_agent[k], slow_agent[k], rel_tol=1e-12) for k in slow_agent)
+        assert all(math.isclose(by_side[k], slow_side[k], rel_tol=1e-12) for k in slow_side)
+
+
+def test_a_game_that_is_not_a_pairing_falls_back_to_the_scalar_bootstrap() -> None:
+    from arena.ratings import ratings as module
+
+    games = [overall_lineup(g) for g in pairing_games(10)]
+    mixed = [*games, ({"A": 0.5, "B": 0.5}, {"C": 1.0}, Winner.GOOD)]
+    assert module._vectorized(mixed, [list(range(len(mixed)))]) is None
+    board = rate(pairing_games(60), bootstrap=30, seed=1)
+    assert all(s.overall.interval is not None for s in board.standings)
+
+
+def stdlib_choices(n: int, seed: int) -> list[int]:
+    import random as stdlib_random
+
+    return stdlib_random.Random(seed).choices(range(n), k=n)
