@@ -15,7 +15,7 @@ from pydantic import computed_field
 
 from arena.ratings.facts import summarize
 from arena.ratings.stats import FrozenModel
-from arena.ratings.tallies import GameSummary, Tallies, UsageTally
+from arena.ratings.tallies import GameSummary, Tallies, UsageTally, sum_tallies
 from arena.rules.types import Team
 from arena.storage.replay_file import Replay
 
@@ -79,8 +79,8 @@ class _Sums:
         self.games = 0
         self.wolf_games = 0
         self.good_games = 0
-        self.as_wolf = Tallies()
-        self.as_good = Tallies()
+        self.as_wolf: list[Tallies] = []
+        self.as_good: list[Tallies] = []
 
 
 def agent_metrics(games: Iterable[GameSummary]) -> tuple[AgentMetrics, ...]:
@@ -92,9 +92,9 @@ def agent_metrics(games: Iterable[GameSummary]) -> tuple[AgentMetrics, ...]:
             s = sums[seat.agent]
             teams[seat.agent].add(seat.team)
             if seat.team is Team.WOLF:
-                s.as_wolf += tallies.tallies
+                s.as_wolf.append(tallies.tallies)
             else:
-                s.as_good += tallies.tallies
+                s.as_good.append(tallies.tallies)
         for agent, sides in teams.items():
             sums[agent].games += 1
             sums[agent].wolf_games += Team.WOLF in sides
@@ -105,8 +105,8 @@ def agent_metrics(games: Iterable[GameSummary]) -> tuple[AgentMetrics, ...]:
             games=s.games,
             wolf_games=s.wolf_games,
             good_games=s.good_games,
-            as_wolf=s.as_wolf,
-            as_good=s.as_good,
+            as_wolf=sum_tallies(s.as_wolf),
+            as_good=sum_tallies(s.as_good),
         )
         for agent, s in sorted(sums.items())
     )

@@ -82,7 +82,7 @@ class WinRate(FrozenModel):
     games: int = 0
 
     def __add__(self, other: WinRate) -> WinRate:
-        return WinRate(
+        return WinRate.model_construct(
             wins=self.wins + other.wins,
             draws=self.draws + other.draws,
             games=self.games + other.games,

@@ -43,7 +43,7 @@ class Ratio(FrozenModel):
     den: int = 0
 
     def __add__(self, other: Ratio) -> Ratio:
-        return Ratio(num=self.num + other.num, den=self.den + other.den)
+        return Ratio.model_construct(num=self.num + other.num, den=self.den + other.den)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -59,7 +59,7 @@ class Mean(FrozenModel):
     count: int = 0
 
     def __add__(self, other: Mean) -> Mean:
-        return Mean(total=self.total + other.total, count=self.count + other.count)
+        return Mean.model_construct(total=self.total + other.total, count=self.count + other.count)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -195,3 +195,14 @@ def test_progress_is_shown_on_a_terminal_only(games: Path, tmp_path: Path) -> No
     assert "reading and verifying replays: 25/25" in terminal.getvalue()
     assert "reading and verifying replays: 20/25" in terminal.getvalue()
     assert pipe.getvalue() == ""
+
+
+def test_summing_tallies_in_bulk_gives_the_same_totals(games: Path, tmp_path: Path) -> None:
+    from arena.ratings.tallies import Tallies, sum_tallies
+
+    seats = [
+        s.tallies for game in load_games(copy_games(games, tmp_path)).games for s in game.seats
+    ]
+    assert len(seats) == 45
+    assert sum_tallies(seats) == sum(seats, Tallies())
+    assert sum_tallies([]) == Tallies()
