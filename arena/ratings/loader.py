@@ -78,19 +78,29 @@ def candidate_files(directory: Path) -> list[Path]:
     )
 
 
-def void_reason(header: ReplayHeader) -> str | None:
-    """Why the game was voided, or None for a game that counts."""
-    result: Any = header.result
-    for name in ("void", "voided", "void_reason"):
+def void_reason(header: Any) -> str | None:
+    """Why the game was voided, or None for a game that counts.
+
+    A voided result says so with `void: true` and gives its reason in `reason` (a model
+    seat that kept falling back); older or newer spellings (`voided`, or the reason
+    itself in `void`) are read too.
+    """
+    result = getattr(header, "result", None)
+    for name in ("void", "voided"):
         value = getattr(result, name, None)
-        if value:
-            return value if isinstance(value, str) else "voided"
+        if isinstance(value, str) and value:
+            return value
+        if value is True:
+            return str(getattr(result, "reason", "") or "voided")
     return None
 
 
 def verify_file(path: Path, header: ReplayHeader) -> FileFacts:
     """Read, verify and fold one finished replay (the expensive step the cache saves)."""
     ids = {"game_id": header.game_id, "tournament": header.tournament}
+    void = void_reason(header)
+    if void is not None and getattr(header.result, "winner", None) is None:
+        return FileFacts(verdict="voided", detail=f": voided: {void}", **ids)  # nothing to rate
     try:
         replay = read_replay(path)
         check = check_replay(path)
@@ -105,7 +115,6 @@ def verify_file(path: Path, header: ReplayHeader) -> FileFacts:
     except (OSError, UnicodeDecodeError, RecursionError, ValueError) as exc:
         reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         return FileFacts(verdict="unreadable", detail=f": cannot read: {reason}", **ids)
-    void = void_reason(replay.header)
     if void is not None:
         return FileFacts(verdict="voided", detail=f": voided: {void}", summary=summary, **ids)
     return FileFacts(verdict="rated", summary=summary, **ids)
@@ -224,7 +233,7 @@ def _load(
         elif facts.game_id in seen:
             reason = "duplicate"
             detail = f": game {facts.game_id} was already read from {seen[facts.game_id]}"
-        elif facts.verdict == "voided" and not include_voided:
+        elif facts.verdict == "voided" and (not include_voided or facts.summary is None):
             reason = "voided"
         if reason is not None:
             skipped.append(SkippedFile(path=str(path), message=f"{path}{detail}", reason=reason))

@@ -206,3 +206,20 @@ def test_summing_tallies_in_bulk_gives_the_same_totals(games: Path, tmp_path: Pa
     assert len(seats) == 45
     assert sum_tallies(seats) == sum(seats, Tallies())
     assert sum_tallies([]) == Tallies()
+
+
+def test_void_reason_reads_the_result_flag() -> None:
+    from types import SimpleNamespace
+
+    from arena.ratings.loader import void_reason
+
+    def header(**result: object) -> object:
+        return SimpleNamespace(result=SimpleNamespace(**result))
+
+    assert void_reason(header(void=True, reason="seat 3 fell back 12 times")) == (
+        "seat 3 fell back 12 times"
+    )
+    assert void_reason(header(void=False, reason="wolves won")) is None
+    assert void_reason(header(voided="endpoint hopeless")) == "endpoint hopeless"
+    assert void_reason(header(reason="good won")) is None
+    assert void_reason(SimpleNamespace(result=None)) is None
