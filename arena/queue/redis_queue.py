@@ -269,7 +269,7 @@ class RedisQueue:
                 GROUP, consumer, {self._k("jobs"): ">"}, count=1, block=self._block_ms
             )
         except ResponseError as exc:
-            if "NOGROUP" not in str(exc):
+            if "NOGROUP" not in str(exc) and "UNBLOCKED" not in str(exc):
                 raise
             self._group_ready = False  # the stream was deleted under us: make it again
             await self._ensure_group()
