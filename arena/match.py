@@ -24,11 +24,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from arena.agents.base import Agent, AgentReply, Believer, Gated
+from arena.agents.base import Agent, AgentReply, BeliefFolder, Believer, Gated, TimeLimited
 from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.config import GameConfig
-from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.decisions import DecisionKind, DecisionRequest, check_legal
 from arena.rules.draw import CURRENT_DRAW
 from arena.rules.errors import ArenaError, IllegalActionError
 from arena.rules.events import GameEnded, PhaseStarted, Spoke
@@ -57,8 +57,49 @@ class Limits:
     retries: int = 2
     """Re-asks after an invalid, illegal or late answer, before the default."""
     beliefs: Literal["off", "daily", "per_speech"] = "daily"
-    """When seats are asked for a private belief report: before each exile vote, after
-    every speech, or never. Agents that are not `Believer`s are skipped."""
+    """When seats are asked for a private belief report: at each exile vote, after every
+    speech, or never. Agents that are not `Believer`s are skipped; model seats fold the
+    daily report into their vote (`BeliefFolder`)."""
+    void_after_defaults: int = 5
+    """A game is voided once a model seat has this many defaulted decisions …"""
+    void_default_share: float = 0.25
+    """… making up at least this share of its decisions: its play is the arena's defaults,
+    not the model's, and such a game must not count in the ratings (docs/model-seats.md)."""
+
+
+class GameVoided(ArenaError):
+    """The game was stopped because a model seat kept falling back to defaults."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class Tally:
+    """Decisions and defaults per model seat, for the void rule."""
+
+    limits: Limits
+    decided: dict[SeatId, int]
+    defaulted: dict[SeatId, int]
+
+    def count(self, outcome: Outcome) -> str | None:
+        """Count `outcome`; the void reason once its seat crosses the threshold."""
+        seat = outcome.seat
+        self.decided[seat] = self.decided.get(seat, 0) + 1
+        if outcome.defaulted is None:
+            return None
+        self.defaulted[seat] = self.defaulted.get(seat, 0) + 1
+        done, failed = self.decided[seat], self.defaulted[seat]
+        if (
+            failed >= self.limits.void_after_defaults
+            and failed >= self.limits.void_default_share * done
+        ):
+            return (
+                f"voided: seat {seat}'s model fell back to defaults in {failed} of {done} "
+                f"decisions (last: {outcome.defaulted})"
+            )
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +140,8 @@ async def decide(
     """Ask one agent for one decision with bounded retries; never raises for agent faults."""
     replies: list[AgentReply] = []
     feedback: str | None = None
+    own = agent.decision_timeout_s if isinstance(agent, TimeLimited) else None
+    timeout_s = own or limits.call_timeout_s
     for _attempt in range(limits.retries + 1):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -107,11 +150,15 @@ async def decide(
             reply = await timed_call(
                 agent,
                 functools.partial(agent.decide, view, request, feedback),
-                limits.call_timeout_s,
+                timeout_s,
                 deadline,
             )
         except TimeoutError:
-            feedback = f"no answer within {limits.call_timeout_s:g} s"
+            feedback = f"no answer within {timeout_s:g} s"
+            if isinstance(agent, TimeLimited):
+                replies.append(
+                    AgentReply(action=None, error=feedback, calls=agent.pending_traces())
+                )
             continue
         except ArenaError as exc:
             feedback = str(exc)
@@ -164,6 +211,10 @@ async def play(
     recorder.flush()
     views = {s: Projector(referee.events, SeatViewer(seat=s)) for s in agents}
     deadline = time.monotonic() + limits.game_timeout_s
+    tally = Tally(limits, {}, {})
+    accountable = {s for s, a in agents.items() if getattr(a, "chat", None) is not None}
+    owed: set[SeatId] = set()
+    """Seats whose daily belief report is to come with their exile vote."""
     while not referee.finished:
         tasks = [
             asyncio.create_task(
@@ -178,17 +229,58 @@ async def play(
                     for reply in replies:
                         for call in reply.calls:
                             writer.trace(call)
+                if outcome.seat in owed:
+                    owed.discard(outcome.seat)
+                    await _folded_belief(outcome, replies, agents, views, writer, limits, deadline)
                 before = len(referee.events)
                 referee.submit(outcome.seat, outcome.action, defaulted=outcome.defaulted)
                 recorder.flush()
+                void = tally.count(outcome) if outcome.seat in accountable else None
+                if void is not None:
+                    raise GameVoided(void)
                 if _belief_due(referee, before, limits):
-                    await _collect_beliefs(referee, agents, views, writer, limits, deadline)
+                    owed = _folding(referee, agents) if limits.beliefs == "daily" else set()
+                    await _collect_beliefs(
+                        referee, agents, views, writer, limits, deadline, skip=owed
+                    )
                 if on_event is not None:
                     on_event(len(referee.events))
         finally:
             for task in tasks:  # a stopped game stops asking its agents (no-op when done)
                 task.cancel()
     return referee
+
+
+def _folding(referee: Referee, agents: Mapping[SeatId, Agent]) -> set[SeatId]:
+    """Seats about to vote whose agents report their beliefs with the vote."""
+    return {
+        r.seat
+        for r in referee.pending()
+        if r.kind is DecisionKind.VOTE
+        and isinstance(agents[r.seat], BeliefFolder)
+        and agents[r.seat].folds_beliefs  # type: ignore[attr-defined]
+    }
+
+
+async def _folded_belief(
+    outcome: Outcome,
+    replies: list[AgentReply],
+    agents: Mapping[SeatId, Agent],
+    views: Mapping[SeatId, Projector],
+    writer: ReplayWriter | None,
+    limits: Limits,
+    deadline: float,
+) -> None:
+    """Write the belief report that came with a vote, or ask for it now.
+
+    The fallback question comes before the votes are revealed, so the report reflects
+    what the seat knew when it voted.
+    """
+    report = next((r.belief for r in reversed(replies) if r.belief is not None), None)
+    agent = agents[outcome.seat]
+    if report is None and isinstance(agent, Believer):
+        report = await _belief(agent, views[outcome.seat], limits, deadline)
+    _write_belief(agent, report, writer)
 
 
 def _belief_due(referee: Referee, before: int, limits: Limits) -> bool:
@@ -207,33 +299,51 @@ async def _collect_beliefs(
     writer: ReplayWriter | None,
     limits: Limits,
     deadline: float,
+    *,
+    skip: set[SeatId],
 ) -> None:
-    """Ask every present seat whose agent reports beliefs, concurrently.
+    """Ask every present seat whose agent reports beliefs (but those in `skip`), concurrently.
 
     Failures are skipped: a belief report is instrumentation, never part of the game.
     """
-    seats = [s for s in referee.state.present() if isinstance(agents[s], Believer)]
+    seats = [
+        s for s in referee.state.present() if isinstance(agents[s], Believer) and s not in skip
+    ]
 
-    async def one(seat: SeatId) -> BeliefReport | None:
-        agent = agents[seat]
-        assert isinstance(agent, Believer)
-        try:
-            view = views[seat].observe()
-            return await timed_call(
-                agent, lambda: agent.believe(view), limits.call_timeout_s, deadline
-            )
-        except (TimeoutError, ArenaError):
-            return None
-
-    reports = await asyncio.gather(*(one(s) for s in seats))
-    if writer is not None:
-        for report in reports:
-            if report is not None:
-                writer.belief(report)
+    reports = await asyncio.gather(*(_belief(agents[s], views[s], limits, deadline) for s in seats))
+    for seat, report in zip(seats, reports, strict=True):
+        _write_belief(agents[seat], report, writer)
 
 
-def result_of(referee: Referee) -> ReplayResult:
-    """The header's result block for a finished game."""
+async def _belief(
+    agent: Agent, view: Projector, limits: Limits, deadline: float
+) -> BeliefReport | None:
+    """One seat's belief report, or None when it fails (within the call limit)."""
+    assert isinstance(agent, Believer)
+    seen = view.observe()
+    try:
+        return await timed_call(agent, lambda: agent.believe(seen), limits.call_timeout_s, deadline)
+    except (TimeoutError, ArenaError):
+        return None
+
+
+def _write_belief(agent: Agent, report: BeliefReport | None, writer: ReplayWriter | None) -> None:
+    """Write `report` and any calls no report carries (a failed or cut-off question)."""
+    if writer is None:
+        return
+    if isinstance(agent, TimeLimited):
+        for call in agent.pending_traces():
+            writer.trace(call)
+    if report is not None:
+        writer.belief(report)
+
+
+def result_of(referee: Referee, void: str | None = None) -> ReplayResult:
+    """The header's result block for a finished game, or for one voided by `void`."""
+    if void is not None:
+        return ReplayResult(
+            winner=None, reason=void, days=referee.state.day, events=len(referee.events), void=True
+        )
     ended = next(e for e in reversed(referee.events) if isinstance(e, GameEnded))
     return ReplayResult(
         winner=ended.winner,
@@ -289,15 +399,35 @@ async def run_game(
     path: Path | None,
     *,
     limits: Limits = Limits(),
+    progress: Callable[[Referee], None] | None = None,
 ) -> Referee:
-    """Play a new game, writing its replay to `path` (None: keep it in memory only)."""
+    """Play a new game, writing its replay to `path` (None: keep it in memory only).
+
+    `progress` is called with the referee after every answer (a slow game's heartbeat).
+    """
     _check_seats(header.config, agents)
     writer = ReplayWriter(path, header) if path is not None else None
     referee = Referee(header.config, header.seed, draw=header.draw)
-    await play(referee, agents, writer=writer, limits=limits)
+    void = await _play_or_void(referee, agents, writer, limits, progress)
     if writer is not None:
-        writer.finish(result_of(referee))
+        writer.finish(result_of(referee, void))
     return referee
+
+
+async def _play_or_void(
+    referee: Referee,
+    agents: Mapping[SeatId, Agent],
+    writer: ReplayWriter | None,
+    limits: Limits,
+    progress: Callable[[Referee], None] | None = None,
+) -> str | None:
+    """Play to the end; the void reason if the game was voided instead."""
+    tick = None if progress is None else (lambda _: progress(referee))
+    try:
+        await play(referee, agents, writer=writer, limits=limits, on_event=tick)
+    except GameVoided as voided:
+        return voided.reason
+    return None
 
 
 async def resume_game(
@@ -315,8 +445,8 @@ async def resume_game(
     writer = ReplayWriter(path, replay.header.model_copy(update={"result": None}))
     for trace in replay.traces:
         writer.trace(trace)
-    await play(referee, agents, writer=writer, limits=limits)
-    writer.finish(result_of(referee))
+    void = await _play_or_void(referee, agents, writer, limits)
+    writer.finish(result_of(referee, void))
     return referee
 
 

@@ -79,6 +79,13 @@ def check_replay(path: Path) -> CheckReport:
             message=f"truncated: the file has {len(replay.events)} events, its answers "
             f"produce {len(rerun)}",
         )
+    if header.result is not None and header.result.void and not finished:
+        return CheckReport(
+            path=where,
+            ok=True,
+            events=len(rerun),
+            message=f"intact: {len(rerun)} events reproduced exactly, game {header.result.reason}",
+        )
     if header.result is not None and not finished:
         return CheckReport(
             path=where,

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from arena.agents.base import Agent, AgentReply
-from arena.agents.llm_agent import LLMAgent
+from arena.llm.agent import LLMAgent
 from arena.llm.base import ToolChoice
 from arena.llm.openai_provider import OpenAIChatModel
-from arena.llm.stub_policy import random_legal
-from arena.llm.stub_server import StubServer
+from tests.support.stub_policy import random_legal
+from tests.support.stub_server import StubServer
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
 from arena.match import Limits, play
 from arena.records import BeliefReport

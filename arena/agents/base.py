@@ -29,6 +29,8 @@ class AgentReply(BaseModel):
     """Why no action came back (malformed tool call, no tool call, provider failure)."""
     calls: tuple[ModelCallRecord, ...] = ()
     """Model calls made for this answer (empty for bots)."""
+    belief: BeliefReport | None = None
+    """A belief report that came with the answer (a model seat's exile vote, `daily`)."""
 
 
 @runtime_checkable
@@ -72,4 +74,32 @@ class Gated(Protocol):
 
     def slot(self) -> AbstractAsyncContextManager[None]:
         """Hold one slot for the duration of the `async with` block."""
+        ...
+
+
+@runtime_checkable
+class BeliefFolder(Protocol):
+    """An agent that can report its daily beliefs with its exile vote (optional).
+
+    The runner then skips the separate belief question for that seat when it has a vote
+    to cast, and asks it only if the vote came without a usable report.
+    """
+
+    @property
+    def folds_beliefs(self) -> bool:
+        """Whether the daily report rides on the exile vote."""
+        ...
+
+
+@runtime_checkable
+class TimeLimited(Protocol):
+    """An agent with its own time limit per decision (optional; model seats per endpoint)."""
+
+    @property
+    def decision_timeout_s(self) -> float | None:
+        """Seconds one decision may take (None: the match's limit)."""
+        ...
+
+    def pending_traces(self) -> tuple[ModelCallRecord, ...]:
+        """Traces of calls a time limit cut off, not yet handed over (then forgotten)."""
         ...

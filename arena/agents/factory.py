@@ -27,9 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from arena.agents.base import Agent
 from arena.agents.human import TerminalHuman
-from arena.agents.llm_agent import LLMAgent
 from arena.agents.random_agent import RandomAgent
+from arena.llm.agent import Beliefs, LLMAgent
 from arena.llm.base import AnswerMode, ChatModel, Probed
+from arena.llm.library import DEFAULT_VERSION
 from arena.llm.retry import RetryPolicy
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
@@ -65,8 +66,14 @@ class EndpointSettings(BaseModel):
     timeout_s: float = Field(60.0, gt=0)
     retries: int = Field(3, ge=0)
     mode: AnswerMode | None = None
-    """Skip the probe and use this answer mode."""
+    """Skip the search for the best answer mode and use this one (still checked)."""
     temperature: float | None = None
+    max_tokens: int | None = Field(None, gt=0)
+    """The reply's token limit (the server's default when omitted)."""
+    decision_timeout_s: float | None = Field(None, gt=0)
+    """The time limit of one decision of a seat on this endpoint (the match's otherwise)."""
+    history_tokens: int = Field(12_000, gt=0)
+    """The conversation's budget in the endpoint's tokens; older days are condensed past it."""
     options: dict[str, Any] = Field(default_factory=dict)
     """Extra keyword arguments for `init_chat_model` (LangChain seats)."""
 
@@ -78,7 +85,7 @@ class MatchSpec(BaseModel):
 
     seats: tuple[str, ...] = ()
     lang: Lang = "zh"
-    prompt_version: str = "v1"
+    prompt_version: str = DEFAULT_VERSION
     explosion_windows: bool = False
     """Ask model seats in the self-explosion window after every speech (costly)."""
     endpoints: dict[str, EndpointSettings] = Field(default_factory=dict)
@@ -189,8 +196,14 @@ def build_agents(
     config: GameConfig,
     seed: int,
     spec: MatchSpec | None = None,
+    *,
+    beliefs: Beliefs = "daily",
 ) -> dict[SeatId, Agent]:
-    """One agent per seat; model seats with the same spec and endpoint share a model."""
+    """One agent per seat; model seats with the same spec and endpoint share a model.
+
+    `beliefs` is the match's belief schedule (`Limits.beliefs`): model seats fold the
+    daily report into their exile vote.
+    """
     spec = spec or MatchSpec()
     models: dict[str, ChatModel] = {}
     agents: dict[SeatId, Agent] = {}
@@ -203,8 +216,9 @@ def build_agents(
             agents[seat] = TerminalHuman(lang=spec.lang, person=seat_spec.model)
         else:
             key = seat_spec.label
+            settings = endpoint_settings(seat_spec, spec)
             if key not in models:
-                models[key] = chat_model(seat_spec, endpoint_settings(seat_spec, spec))
+                models[key] = chat_model(seat_spec, settings)
             agents[seat] = LLMAgent(
                 models[key],
                 lang=spec.lang,
@@ -212,6 +226,9 @@ def build_agents(
                 label=seat_spec.label,
                 prompt_version=spec.prompt_version,
                 explosion_windows=spec.explosion_windows,
+                beliefs=beliefs,
+                history_tokens=settings.history_tokens,
+                decision_timeout_s=settings.decision_timeout_s,
             )
     return agents
 
@@ -222,6 +239,19 @@ def _bot(seed: int, lang: Lang) -> Agent:
 
     agent: Agent = BotAgent(seed, lang=lang)
     return agent
+
+
+def with_endpoint_flags(spec: MatchSpec, **flags: float | int | None) -> MatchSpec:
+    """`spec` with command-line endpoint settings (those not None) on every model endpoint.
+
+    They apply to the entries the spec has, and to `openai` / `langchain` for the rest.
+    """
+    given = {k: v for k, v in flags.items() if v is not None}
+    if not given:
+        return spec
+    endpoints = {"openai": EndpointSettings(), "langchain": EndpointSettings(), **spec.endpoints}
+    updated = {k: e.model_copy(update=given) for k, e in endpoints.items()}
+    return spec.model_copy(update={"endpoints": updated})
 
 
 def endpoint_settings(seat: SeatSpec, spec: MatchSpec) -> EndpointSettings:
@@ -246,6 +276,7 @@ def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
             retry=retry,
             mode=settings.mode,
             temperature=settings.temperature,
+            max_tokens=settings.max_tokens,
         )
     from arena.llm.langchain_provider import LangChainChatModel
 
@@ -254,6 +285,8 @@ def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
         options.setdefault("base_url", settings.base_url)
     if settings.temperature is not None:
         options.setdefault("temperature", settings.temperature)
+    if settings.max_tokens is not None:
+        options.setdefault("max_tokens", settings.max_tokens)
     if settings.api_key_env is not None:
         options.setdefault("api_key", _env_key(settings.api_key_env))
     return LangChainChatModel(

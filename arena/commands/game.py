@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import yaml
 
@@ -24,17 +24,20 @@ from arena.agents.factory import (
     load_spec_file,
     parse_seats,
     preflight,
+    with_endpoint_flags,
 )
 from arena.agents.human import TerminalHuman
+from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
 from arena.replay_check import check_replay
+from arena.rules import events as ev
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig, RuleSet
 from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer, Viewer, parse_viewer
-from arena.storage.replay_file import read_replay, replay_status
+from arena.storage.replay_file import read_header, read_replay, replay_status
 from arena.text import Lang, inert, t
 from arena.transcript import render, role_name
 
@@ -91,6 +94,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         choices=["off", "daily", "per_speech"],
         default="daily",
         help="when seats report private wolf probabilities (per_speech measures persuasion)",
+    )
+    play.add_argument(
+        "--decision-timeout",
+        type=_positive(float),
+        default=None,
+        metavar="S",
+        help="model seats: seconds one decision may take (default: 60, or the spec's)",
+    )
+    play.add_argument(
+        "--max-tokens",
+        type=_positive(int),
+        default=None,
+        metavar="N",
+        help="model seats: the reply's token limit (default: the server's, or the spec's)",
+    )
+    play.add_argument(
+        "--history-tokens",
+        type=_positive(int),
+        default=None,
+        metavar="N",
+        help="model seats: conversation budget before older days are condensed (default 12000)",
     )
     play.add_argument(
         "--out",
@@ -183,16 +207,24 @@ def _play(args: argparse.Namespace) -> int:
     spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec()
     if args.lang is not None:
         spec = spec.model_copy(update={"lang": args.lang})
+    spec = with_endpoint_flags(
+        spec,
+        decision_timeout_s=args.decision_timeout,
+        max_tokens=args.max_tokens,
+        history_tokens=args.history_tokens,
+    )
     seats = parse_seats(spec.seats, config.board_spec.seats, overrides=args.seats)
     human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
-    agents = build_agents(seats, config, seed, spec)
+    agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs)
     game_id = new_game_id(config.board)
     limits = Limits(call_timeout_s=3600.0 if human_seat else 60.0, beliefs=args.beliefs)
     shown_seed = seed if human_seat is None else None  # a person's seed stays secret
     path = replay_path(args.out, config.board, shown_seed, force=args.force)
+    models = any(s.kind in ("openai", "langchain") for s in seats.values())
+    progress = Progress(sys.stderr, spec.lang) if models and not args.quiet else None
     try:
-        referee = asyncio.run(_play_game(game_id, config, seed, agents, path, limits))
+        referee = asyncio.run(_play_game(game_id, config, seed, agents, path, limits, progress))
     except KeyboardInterrupt:
         print(f"\n(stopped; the game so far is in {path})", file=sys.stderr)
         return 130
@@ -204,11 +236,49 @@ def _play(args: argparse.Namespace) -> int:
         human.catch_up(observe(referee.events, SeatViewer(seat=human_seat or 0)))
     elif not args.quiet:
         _print(observe(referee.events, viewer).seen, spec.lang)
+    header = read_header(path)
+    for seat_line in seat_lines(referee.answers, header.seats, spec.lang):
+        print(inert(seat_line))
+    if header.result is not None and header.result.void:
+        print(inert(t("cli.voided", spec.lang, reason=header.result.reason, path=path)))
+        return 1
     outcome = t(f"outcome.{referee.winner}", spec.lang)
     line = t("cli.played", spec.lang, outcome=outcome, path=path)
     revealed = t("cli.seed", spec.lang, seed=seed) if human_seat is not None else ""
     print(inert(line + revealed))  # the seed is secret until the end
     return 0
+
+
+def _positive(kind: type[float] | type[int]) -> Any:
+    """An argparse type: a positive number of `kind`."""
+
+    def parse(text: str) -> float | int:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        return value
+
+    return parse
+
+
+class Progress:
+    """A slow game's heartbeat on stderr: one line per phase, with the answers so far."""
+
+    def __init__(self, out: TextIO, lang: Lang) -> None:
+        self.out = out
+        self.lang: Lang = lang
+        self.phases = 0
+
+    def __call__(self, referee: Referee) -> None:
+        """Print a line for each phase started since the last call."""
+        phases = [e for e in referee.events if isinstance(e, ev.PhaseStarted)]
+        for phase in phases[self.phases :]:
+            name = render(phase, self.lang) or str(phase.phase)
+            line = t(
+                "cli.progress", self.lang, phase=name.strip("─ "), answers=len(referee.answers)
+            )
+            print(line, file=self.out, flush=True)
+        self.phases = len(phases)
 
 
 def replay_path(out: str | None, board: str, seed: int | None, *, force: bool = False) -> Path:
@@ -271,12 +341,13 @@ async def _play_game(
     agents: dict[int, Agent],
     path: Path,
     limits: Limits,
+    progress: Progress | None = None,
 ) -> Referee:
     """Check every model endpoint before the game starts, then play it."""
     try:
         endpoints = await preflight(agents)
         header = new_header(game_id, config, seed, agents, endpoints=endpoints)
-        return await run_game(header, agents, path, limits=limits)
+        return await run_game(header, agents, path, limits=limits, progress=progress)
     finally:
         await aclose_models(agents)
 

@@ -82,7 +82,7 @@ def row_of(file: str, header: ReplayHeader) -> GameRow:
         seats=len(header.seats),
         agents=tuple(sorted({agent_label(s.agent, s.model) for s in header.seats})),
         tournament=header.tournament or "",
-        winner=result.winner.value if result else UNFINISHED,
+        winner=(result.winner.value if result.winner else "void") if result else UNFINISHED,
         days=result.days if result else 0,
         events=result.events if result else 0,
     )

@@ -251,7 +251,8 @@ def facts(replay: Replay, god: bool, lang: Lang) -> tuple[tuple[str, str], ...]:
             knobs = ", ".join(f"{k}={v}" for k, v in h.config.overrides.items())
             shown.append(("overrides", knobs))
         if h.result is not None:
-            shown.append(("result", f"{h.result.winner.value} — {h.result.reason}"))
+            winner = h.result.winner.value if h.result.winner is not None else "void"
+            shown.append(("result", f"{winner} — {h.result.reason}"))
     return tuple((t(f"fact_{name}", lang), value) for name, value in shown)
 
 

@@ -1,7 +1,7 @@
 """What every provider adapter shares: price, retries, the probed answer mode, the loop.
 
 An adapter subclasses `ProbedEndpoint`, sets its own connection attributes, then calls
-`super().__init__`; it supplies `endpoint`, `check_credentials`, `_probe_once` (one probe
+`super().__init__`; it supplies `endpoint`, `check_credentials`, `_probe_once` (the probe
 question in one mode) and `_reset_clients` (drop clients bound to an old event loop).
 The probe order, the configured-mode check and the one-probe-per-loop lock live here.
 """
@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from arena.llm.base import AnswerMode, Capabilities
+from arena.llm.base import ANSWER_MODES, AnswerMode, Capabilities
 from arena.llm.pricing import Price, price_of
 from arena.llm.probe import ProbeOutcome, choose_mode
 from arena.llm.retry import RetryPolicy, Sleep
@@ -62,34 +62,32 @@ class ProbedEndpoint(ABC):
         """Fail fast on a missing key or package, before any request."""
 
     async def probe(self) -> Capabilities:
-        """Find the best answer mode this endpoint supports (see `arena.llm.probe`).
+        """Find the best answer mode this endpoint plays in (see `arena.llm.probe`).
 
-        A mode given at construction is kept; one probe question still checks that the
-        endpoint answers.
+        A mode given at construction is kept, and the probe's dialogue still checks that
+        the endpoint can answer in it.
 
         Raises:
-            ArenaError: the endpoint is unreachable, rejects the key, or lacks the model.
+            ArenaError: the endpoint is unreachable, rejects the key, lacks the model, or
+                produced no legal decision in any mode.
         """
         self.check_credentials()
-        if self.capabilities is not None and not self.capabilities.probed:
-            outcome = await self._probe_once(self.capabilities.mode)
-            notes = () if outcome.note is None else (outcome.note,)
-            update: dict[str, Any] = {"notes": notes, "usage": outcome.usage}
-            self.capabilities = self.capabilities.model_copy(update=update)
-            return self.capabilities
-        outcomes: dict[AnswerMode, ProbeOutcome] = {}
-        for mode in self._probe_modes():
-            outcomes[mode] = await self._probe_once(mode)
-            if outcomes[mode].ok:
-                break
-        self.capabilities = choose_mode(
-            self.endpoint, self._model, outcomes, priced=self._price is not None
+        configured = self.capabilities is not None and not self.capabilities.probed
+        modes = (
+            (self.capabilities.mode,) if configured and self.capabilities else self._probe_modes()
         )
+        outcomes: dict[AnswerMode, ProbeOutcome] = {}
+        for mode in modes:
+            outcomes[mode] = await self._probe_once(mode)
+            if outcomes[mode].works:
+                break
+        chosen = choose_mode(self.endpoint, self._model, outcomes, priced=self._price is not None)
+        self.capabilities = chosen.model_copy(update={"probed": not configured})
         return self.capabilities
 
     def _probe_modes(self) -> tuple[AnswerMode, ...]:
-        """Modes tried in order, best first; JSON in the text is the fallback of last resort."""
-        return ("tools_strict", "tools", "json_schema")
+        """Modes tried in order, best first."""
+        return ANSWER_MODES
 
     async def _answer_mode(self) -> AnswerMode:
         """The probed mode, probing once (per event loop) on first use."""

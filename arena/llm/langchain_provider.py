@@ -19,13 +19,13 @@ from typing import Any
 import httpx
 from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from arena.llm import fallback
 from arena.llm.base import AnswerMode, ProviderError, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
-from arena.llm.probe import FORCED_TOOL, ProbeOutcome, probe_messages, probe_tools
+from arena.llm.probe import ProbeOutcome, probe_dialogue
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -100,8 +100,9 @@ class LangChainChatModel(ProbedEndpoint):
         self._chat_()
 
     def _probe_modes(self) -> tuple[AnswerMode, ...]:
-        """Strict tools only through OpenAI; JSON-schema output is not probed here."""
-        return ("tools_strict", "tools") if self.provider == "openai" else ("tools",)
+        """Strict tools only through OpenAI; JSON-schema output is not asked through LangChain."""
+        head: tuple[AnswerMode, ...] = ("tools_strict",) if self.provider == "openai" else ()
+        return (*head, "tools", "json_text")
 
     async def generate(
         self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
@@ -135,17 +136,15 @@ class LangChainChatModel(ProbedEndpoint):
         self._bind_loop()
         chat = self._chat_()
         runnable: Any = chat
-        text_calls = bool(tools) and mode.startswith("json")
-        if tools and not text_calls:
+        flat = fallback.flatten(messages)
+        if tools and mode in ("tools_strict", "tools"):
             strict = mode == "tools_strict"
             runnable = chat.bind_tools(
                 [function_tool(t, strict=strict) for t in tools], tool_choice=_choice(tool_choice)
             )
-            prompt = [_message(m) for m in messages]
-        elif text_calls:
-            prompt = [_message(m) for m in fallback.with_instruction(messages, tools, tool_choice)]
-        else:
-            prompt = [_message(m) for m in fallback.flatten(messages)]
+        elif tools:
+            flat = fallback.with_instruction(flat, tools)
+        prompt = _cached([_message(m) for m in flat], self.provider)
 
         async def call() -> AIMessage:
             result = await asyncio.wait_for(runnable.ainvoke(prompt), self.timeout_s)
@@ -160,7 +159,7 @@ class LangChainChatModel(ProbedEndpoint):
             raise
         except Exception as exc:
             raise ProviderError(f"{self.endpoint}: {_describe(exc)}") from exc
-        return self._reply(answer, text_calls=text_calls)
+        return self._reply(answer)
 
     def _reset_clients(self) -> None:
         self._chat, self._http = None, None
@@ -184,7 +183,7 @@ class LangChainChatModel(ProbedEndpoint):
             self._chat = chat
         return self._chat
 
-    def _reply(self, answer: AIMessage, *, text_calls: bool) -> ModelReply:
+    def _reply(self, answer: AIMessage) -> ModelReply:
         text = _text(answer.content)
         calls = tuple(
             ToolCall(
@@ -199,33 +198,62 @@ class LangChainChatModel(ProbedEndpoint):
             )
             for c in answer.invalid_tool_calls
         )
-        if not calls and text_calls:
-            found = fallback.call_from_text(text)
-            calls = (found,) if found is not None else ()
         usage = _usage(answer.usage_metadata)
-        model = str(answer.response_metadata.get("model_name") or self._model)
+        meta = answer.response_metadata
         return ModelReply(
             text=text,
             tool_calls=calls,
             usage=usage,
-            model=model,
-            raw=answer.model_dump(mode="json", exclude_none=True),
+            model=str(meta.get("model_name") or self._model),
             cost_usd=cost_usd(usage, self._price),
+            finish_reason=str(meta.get("finish_reason") or meta.get("stop_reason") or ""),
         )
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
-        try:
-            reply = await self._generate(probe_messages(), probe_tools(), FORCED_TOOL, mode)
-        except ProviderError as exc:
-            status = _status(exc.__cause__)
-            if status in (401, 403):
-                raise ArenaError(f"{self.endpoint} rejected the API key: {exc}") from exc
-            if status == 404:
-                raise ArenaError(f"{self.endpoint}: model or route not found: {exc}") from exc
-            if status in (400, 422) or isinstance(exc.__cause__, NotImplementedError):
-                return ProbeOutcome(mode=mode, ok=False, note=f"{mode}: {exc}")
-            raise ArenaError(f"{self.endpoint} is unreachable: {exc}") from exc
-        return ProbeOutcome.of(mode, reply)
+        async def ask(
+            messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], choice: ToolChoice
+        ) -> ModelReply:
+            try:
+                return await self._generate(messages, tools, choice, mode)
+            except ProviderError as exc:
+                status = _status(exc.__cause__)
+                if status in (401, 403):
+                    raise ArenaError(f"{self.endpoint} rejected the API key: {exc}") from exc
+                if status == 404:
+                    raise ArenaError(f"{self.endpoint}: model or route not found: {exc}") from exc
+                if status is None and _classify_connection(exc.__cause__):
+                    raise ArenaError(f"{self.endpoint} is unreachable: {exc}") from exc
+                raise
+
+        return await probe_dialogue(mode, ask)
+
+
+def _classify_connection(exc: BaseException | None) -> bool:
+    """Whether `exc` says the endpoint could not be reached at all."""
+    name = type(exc).__name__ if exc is not None else ""
+    return isinstance(exc, ConnectionError) or "Connect" in name
+
+
+def _cached(prompt: list[BaseMessage], provider: str) -> list[BaseMessage]:
+    """The prompt with Anthropic's cache breakpoints on the system message and last turn.
+
+    Anthropic caches a prefix only up to a marked block; marking the last turn lets each
+    request read the previous one from the cache (other providers cache by themselves).
+    """
+    if provider != "anthropic" or not prompt:
+        return prompt
+    marks = {0, len(prompt) - 1}
+    out: list[BaseMessage] = []
+    for i, message in enumerate(prompt):
+        if i in marks and isinstance(message.content, str):
+            block = {
+                "type": "text",
+                "text": message.content,
+                "cache_control": {"type": "ephemeral"},
+            }
+            message = message.model_copy(update={"content": [block]})
+        out.append(message)
+    return out
 
 
 def _status(exc: BaseException | None) -> int | None:
@@ -239,6 +267,8 @@ def _status(exc: BaseException | None) -> int | None:
 
 
 def _classify(exc: BaseException) -> Transient | None:
+    if isinstance(exc, json.JSONDecodeError):
+        return Transient("HTTP 200 but the body is not JSON")
     status = _status(exc)
     if status is not None:
         if status == 429 or status >= 500:
@@ -277,26 +307,13 @@ def _text(content: str | list[Any]) -> str:
 
 
 def _message(message: ChatMessage) -> BaseMessage:
+    """A text turn; `flatten` has already written any tool call or result as text."""
     match message.role:
         case "system":
             return SystemMessage(content=message.content)
-        case "user":
-            return HumanMessage(content=message.content)
-        case "tool":
-            return ToolMessage(content=message.content, tool_call_id=message.tool_call_id or "")
-    valid, invalid = [], []
-    for call in message.tool_calls:
-        try:
-            args = json.loads(call.arguments)
-        except json.JSONDecodeError:
-            args = None
-        if isinstance(args, dict):
-            valid.append({"name": call.name, "args": args, "id": call.id})
-        else:
-            invalid.append(
-                {"name": call.name, "args": call.arguments, "id": call.id, "error": None}
-            )
-    return AIMessage(content=message.content, tool_calls=valid, invalid_tool_calls=invalid)
+        case "assistant":
+            return AIMessage(content=message.content)
+    return HumanMessage(content=message.content)
 
 
 def _choice(choice: ToolChoice) -> str:

@@ -21,7 +21,7 @@ from arena.llm import fallback
 from arena.llm.base import AnswerMode, ProviderError, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
-from arena.llm.probe import FORCED_TOOL, ProbeOutcome, probe_messages, probe_tools
+from arena.llm.probe import ProbeOutcome, probe_dialogue
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -43,13 +43,30 @@ class OpenAIChatModel(ProbedEndpoint):
         retry: RetryPolicy | None = None,
         mode: AnswerMode | None = None,
         temperature: float | None = None,
+        max_tokens: int | None = None,
         prices: Mapping[str, Price] = PRICES,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
+        """Describe the endpoint; nothing connects until the first call.
+
+        Args:
+            model: the model's name as the endpoint knows it.
+            base_url: the API's base URL (`OPENAI_BASE_URL`, else OpenAI's own).
+            api_key: the key itself (tests); else read from `api_key_env`.
+            api_key_env: the environment variable holding the key.
+            timeout_s: per-request timeout.
+            retry: the retry policy (the SDK's own retries are off).
+            mode: an answer mode to use without probing for the best one.
+            temperature: sampling temperature (the server's default when None).
+            max_tokens: the reply's token limit (the server's default when None).
+            prices: the price table.
+            sleep: the wait between retries (tests record it).
+        """
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
         self._api_key_env = api_key_env
         self.temperature = temperature
+        self.max_tokens = max_tokens
         self._client: openai.AsyncOpenAI | None = None
         super().__init__(
             model, timeout_s=timeout_s, retry=retry, mode=mode, prices=prices, sleep=sleep
@@ -80,10 +97,17 @@ class OpenAIChatModel(ProbedEndpoint):
         Raises:
             ProviderError: the endpoint failed after retries or rejected the request.
         """
-        mode = await self._answer_mode()
-        kwargs = self._request(messages, tools, tool_choice, mode)
-        response = await self._create(kwargs)
-        return self._reply(response, text_calls=bool(tools) and mode.startswith("json"))
+        return await self._generate(messages, tools, tool_choice, await self._answer_mode())
+
+    async def _generate(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        mode: AnswerMode,
+    ) -> ModelReply:
+        response = await self._create(self._request(messages, tools, tool_choice, mode))
+        return self._reply(response)
 
     async def aclose(self) -> None:
         """Close the connection pool (call it in the event loop that used the model)."""
@@ -98,20 +122,23 @@ class OpenAIChatModel(ProbedEndpoint):
         tool_choice: ToolChoice,
         mode: AnswerMode,
     ) -> dict[str, Any]:
+        """The request body: the conversation as text turns, the tool as `mode` asks."""
         kwargs: dict[str, Any] = {"model": self._model}
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
+        flat = fallback.flatten(messages)
         if not tools:
-            kwargs["messages"] = [_message(m) for m in fallback.flatten(messages)]
+            kwargs["messages"] = [_message(m) for m in flat]
         elif mode in ("tools_strict", "tools"):
-            kwargs["messages"] = [_message(m) for m in messages]
+            kwargs["messages"] = [_message(m) for m in flat]
             kwargs["tools"] = [function_tool(t, strict=mode == "tools_strict") for t in tools]
             kwargs["tool_choice"] = _tool_choice(tool_choice)
         else:
-            flat = fallback.with_instruction(messages, tools, tool_choice)
-            kwargs["messages"] = [_message(m) for m in flat]
+            kwargs["messages"] = [_message(m) for m in fallback.with_instruction(flat, tools)]
             if mode == "json_schema":
-                kwargs["response_format"] = fallback.response_schema(tools, tool_choice)
+                kwargs["response_format"] = fallback.response_schema(tools)
         return kwargs
 
     def _reset_clients(self) -> None:
@@ -132,7 +159,13 @@ class OpenAIChatModel(ProbedEndpoint):
         client = self._client_()
 
         async def call() -> Any:
-            return await client.chat.completions.create(**kwargs, timeout=self.timeout_s)
+            try:
+                response = await client.chat.completions.create(**kwargs, timeout=self.timeout_s)
+            except ValueError as exc:  # a 200 whose JSON body does not parse
+                raise MalformedBody(f"the body is not JSON ({_short(str(exc), 80)})") from exc
+            if not isinstance(getattr(response, "choices", None), list):
+                raise MalformedBody("the body is not a chat completion")
+            return response
 
         try:
             return await with_retries(
@@ -145,7 +178,7 @@ class OpenAIChatModel(ProbedEndpoint):
         except openai.OpenAIError as exc:
             raise ProviderError(f"{self.endpoint}: {_short(str(exc))}") from exc
 
-    def _reply(self, response: Any, *, text_calls: bool) -> ModelReply:
+    def _reply(self, response: Any) -> ModelReply:
         choice = response.choices[0].message if response.choices else None
         text = (choice.content or "") if choice is not None else ""
         calls: tuple[ToolCall, ...] = ()
@@ -155,42 +188,54 @@ class OpenAIChatModel(ProbedEndpoint):
                 for c in choice.tool_calls
                 if getattr(c, "function", None) is not None
             )
-        elif text_calls:
-            found = fallback.call_from_text(text)
-            calls = (found,) if found is not None else ()
         usage = _usage(response.usage)
         return ModelReply(
             text=text,
             tool_calls=calls,
             usage=usage,
             model=response.model or self._model,
-            raw=response.model_dump(mode="json", exclude_none=True),
             cost_usd=cost_usd(usage, self._price),
+            finish_reason=(response.choices[0].finish_reason or "") if response.choices else "",
         )
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
-        kwargs = self._request(probe_messages(), probe_tools(), FORCED_TOOL, mode)
-        try:
-            response = await self._create(kwargs)
-        except ProviderError as exc:
-            return _probe_failure(self.endpoint, mode, exc)
-        reply = self._reply(response, text_calls=mode.startswith("json"))
-        return ProbeOutcome.of(mode, reply)
+        async def ask(
+            messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], choice: ToolChoice
+        ) -> ModelReply:
+            try:
+                return await self._generate(messages, tools, choice, mode)
+            except ProviderError as exc:
+                _raise_if_unusable(self.endpoint, exc)
+                raise
+
+        return await probe_dialogue(mode, ask)
 
 
-def _probe_failure(endpoint: str, mode: AnswerMode, exc: ProviderError) -> ProbeOutcome:
-    """A rejected mode is a note; an endpoint that cannot be used at all is an error."""
+class MalformedBody(Exception):
+    """An HTTP 200 whose body is not a chat completion: a provider fault, retried like a 5xx."""
+
+
+def _raise_if_unusable(endpoint: str, exc: ProviderError) -> None:
+    """A refused mode is the probe's note; a key, model or server that cannot serve is fatal.
+
+    Raises:
+        ArenaError: the key was rejected, the model or route does not exist, or the
+            endpoint could not be reached at all.
+    """
     cause = exc.__cause__
     if isinstance(cause, openai.AuthenticationError | openai.PermissionDeniedError):
         raise ArenaError(f"{endpoint} rejected the API key: {_short(cause.message)}") from exc
     if isinstance(cause, openai.NotFoundError):
         raise ArenaError(f"{endpoint}: model or route not found: {_short(cause.message)}") from exc
-    if isinstance(cause, openai.BadRequestError | openai.UnprocessableEntityError):
-        return ProbeOutcome(mode=mode, ok=False, note=f"{mode}: {_short(cause.message)}")
-    raise ArenaError(f"{endpoint} is unreachable: {exc}") from exc
+    if isinstance(cause, openai.APIConnectionError) and not isinstance(
+        cause, openai.APITimeoutError
+    ):
+        raise ArenaError(f"{endpoint} is unreachable: {exc}") from exc
 
 
 def _classify(exc: BaseException) -> Transient | None:
+    if isinstance(exc, MalformedBody):
+        return Transient(f"HTTP 200 but {exc}")
     if isinstance(exc, openai.APITimeoutError):
         return Transient("timed out")
     if isinstance(exc, openai.APIConnectionError):
@@ -208,7 +253,8 @@ def _usage(usage: Any) -> Usage:
     if usage is None:
         return Usage()
     details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None) or 0
+    cached = getattr(details, "cached_tokens", None) or getattr(usage, "prompt_cache_hit_tokens", 0)
+    cached = cached or 0  # OpenAI, vLLM: prompt_tokens_details.cached_tokens; DeepSeek: hit tokens
     return Usage(
         prompt_tokens=usage.prompt_tokens or 0,
         completion_tokens=usage.completion_tokens or 0,
@@ -217,16 +263,8 @@ def _usage(usage: Any) -> Usage:
 
 
 def _message(message: ChatMessage) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": message.role, "content": message.content}
-    if message.role == "tool":
-        out["tool_call_id"] = message.tool_call_id
-    if message.tool_calls:
-        out["content"] = message.content or None
-        out["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-            for c in message.tool_calls
-        ]
-    return out
+    """A text turn; `flatten` has already written any tool call or result as text."""
+    return {"role": message.role, "content": message.content}
 
 
 def _tool_choice(choice: ToolChoice) -> Any:

@@ -1,112 +1,223 @@
-"""The capability probe's questions and how its answers choose an answer mode.
+"""The capability probe: ask an endpoint what the game will ask, the way the game asks it.
 
-A probe asks an endpoint one tiny question per answer mode, best mode first, and stops at
-the first that works: strict function tools, then non-strict tools, then JSON-schema
-output; JSON in the text needs nothing from the endpoint and is the last resort. The
-question asks in words for one tool while `tool_choice` forces another, so a returned call
-also tells whether the endpoint honours a forced choice. Adapters send the questions;
-this module is vendor-free.
+A small question proves little: llama.cpp answered one with a strict tool and then
+refused or mangled every real request of the game. So the probe sends, per answer mode,
+best mode first, the shapes a game really sends:
+
+1. the game's one `act` tool (every action shape, seat enums, nullable fields) with a
+   system message and log of about `PROBE_PROMPT_TOKENS` tokens, and a vote question;
+2. when the answer is refused (malformed, or not a legal vote), the refusal continued in
+   the same conversation, as the game re-asks, up to `PROBE_TRIES` answers in all;
+3. once a legal vote came, the conversation continued with a speech question, whose
+   answer must parse as a speech.
+
+A mode *works* when every request was accepted and a legal vote and a speech came back;
+the first mode that works is used and every mode's outcome is recorded in the replay
+header. An endpoint on which no mode works cannot play: the preflight says why in one
+line instead of letting a game run on defaults. Adapters send the requests; this module
+is vendor-free.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from arena.llm.base import ANSWER_MODES, AnswerMode, Capabilities
+from arena.llm.base import ANSWER_MODES, AnswerMode, Capabilities, ProviderError
+from arena.llm.library import load_library
+from arena.llm.parsing import parse_answer
+from arena.llm.tokens import estimate_tokens, request_tokens
+from arena.llm.tools import TOOL_NAME, answer_tool, options_text
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
+from arena.rules.actions import Pass, Speak, Vote
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
+from arena.rules.errors import ArenaError, IllegalActionError, InvalidActionError
+from arena.rules.types import Role
 
-FORCED_TOOL = "skip_turn"
-"""The tool the probe forces; the prompt asks for `choose_seat` instead."""
+PROBE_PROMPT_TOKENS = 4096
+"""The probe's prompt length: long enough to meet a context limit a game would meet."""
+PROBE_TRIES = 3
+"""Answers the probe waits for a legal vote, as many as a game's tries per decision."""
 
+Ask = Callable[[Sequence[ChatMessage], Sequence[ToolSpec], str], Awaitable[ModelReply]]
+"""Send one request in the mode being probed (the adapter's `generate` in that mode)."""
 
-def probe_tools() -> list[ToolSpec]:
-    """Two tools using the schema features real decisions use (enum, maxLength, null, bounds)."""
-    choose = ToolSpec(
-        name="choose_seat",
-        description="Choose a seat.",
-        parameters={
-            "type": "object",
-            "properties": {
-                "seat": {"type": "integer", "enum": [1, 2, 3]},
-                "note": {"type": ["string", "null"], "maxLength": 40},
-                "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-            },
-            "required": ["seat", "note", "confidence"],
-            "additionalProperties": False,
-        },
-    )
-    skip = ToolSpec(
-        name=FORCED_TOOL,
-        description="Do nothing this turn.",
-        parameters={
-            "type": "object",
-            "properties": {},
-            "required": [],
-            "additionalProperties": False,
-        },
-    )
-    return [choose, skip]
-
-
-def probe_messages() -> list[ChatMessage]:
-    """The probe's question."""
-    return [
-        ChatMessage(role="system", content="You are checking that tool calls work."),
-        ChatMessage(role="user", content="Call choose_seat: seat 2, note null, confidence 0.5."),
-    ]
+VOTE = DecisionRequest(
+    step=0,
+    seat=4,
+    kind=DecisionKind.VOTE,
+    day=1,
+    night=False,
+    options=(ActionOption(action="vote", targets=(2, 7)), ActionOption(action="pass")),
+    default=Pass(),
+)
+SPEECH = DecisionRequest(
+    step=1,
+    seat=4,
+    kind=DecisionKind.SPEECH,
+    day=2,
+    night=False,
+    options=(ActionOption(action="speak", max_chars=1200),),
+    default=Speak(text=""),
+)
 
 
 @dataclass(frozen=True, slots=True)
 class ProbeOutcome:
-    """What one probe question showed."""
+    """What probing one answer mode showed."""
 
     mode: AnswerMode
-    ok: bool
-    tool_choice: bool | None = None
-    """Whether the forced tool (not another, not none) came back."""
+    accepted: bool
+    """Every request of the dialogue was answered (no HTTP error)."""
+    legal: bool = False
+    """A legal vote and a well-formed speech came back."""
+    tool_call: bool | None = None
+    """The answers came as calls of the forced tool (tool modes only)."""
     note: str | None = None
     usage: Usage = Usage()
 
-    @classmethod
-    def of(cls, mode: AnswerMode, reply: ModelReply, forced: str = FORCED_TOOL) -> ProbeOutcome:
-        """Judge a reply: a mode works when it yields an offered tool's call with an object."""
-        names = {t.name for t in probe_tools()}
-        call = reply.tool_calls[0] if reply.tool_calls else None
-        if call is None or call.name not in names:
-            return cls(mode, False, None, f"{mode}: no tool call came back", reply.usage)
-        try:
-            arguments = json.loads(call.arguments or "{}")
-        except json.JSONDecodeError:
-            return cls(mode, False, None, f"{mode}: malformed tool arguments", reply.usage)
-        if not isinstance(arguments, dict):
-            return cls(mode, False, None, f"{mode}: tool arguments are not an object", reply.usage)
-        return cls(mode, True, call.name == forced, None, reply.usage)
+    @property
+    def works(self) -> bool:
+        """The mode can play a game."""
+        return self.accepted and self.legal
+
+
+def probe_tool() -> ToolSpec:
+    """The `act` tool of a 12-seat board, as a game offers it."""
+    roles = [Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD]
+    return answer_tool(12, roles, load_library("en").tools)
+
+
+def probe_messages(tokens: int = PROBE_PROMPT_TOKENS) -> list[ChatMessage]:
+    """A system message and a game log of about `tokens` tokens, then the vote question."""
+    system = (
+        "You are playing Werewolf as seat #4 at a table of 12 players. Answer every question "
+        f"by calling the tool `{TOOL_NAME}` with one of the legal answers listed."
+    )
+    lines: list[str] = []
+    size = request_tokens([], [probe_tool()])
+    speaker = 0
+    while size < tokens:
+        speaker = speaker % 12 + 1
+        line = (
+            f'#{speaker} (speech): "I listened to everyone. Seat {(speaker + 4) % 12 + 1} '
+            "sounded unsure about the night, and I want to hear more before I decide. "
+            'I am a plain villager; my vote follows the checks."'
+        )
+        lines.append(line)
+        size += estimate_tokens(line)
+    lib = load_library("en")
+    question = "\n".join(
+        [
+            "\n".join(lines),
+            "The table agreed to exile seat 2. Vote for seat 2.",
+            lib.label("answers"),
+            *options_text(VOTE, lib.tools, "1|2|…|12"),
+        ]
+    )
+    return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=question)]
+
+
+async def probe_dialogue(
+    mode: AnswerMode, ask: Ask, tokens: int = PROBE_PROMPT_TOKENS
+) -> ProbeOutcome:
+    """Run the probe's dialogue in `mode` through `ask`."""
+    tool = probe_tool()
+    lib = load_library("en")
+    messages = probe_messages(tokens)
+    usage = Usage()
+    as_calls: list[bool] = []
+    try:
+        legal, note = False, "no legal vote"
+        problem: str | None
+        for _ in range(PROBE_TRIES):
+            reply = await ask(messages, (tool,), tool.name)
+            usage += reply.usage
+            as_calls.append(bool(reply.tool_calls) and reply.tool_calls[0].name == tool.name)
+            raw = _raw(reply)
+            problem = _vote_problem(raw)
+            messages += [ChatMessage(role="assistant", content=raw or "…")]
+            if problem is None:
+                legal = True
+                break
+            note = problem
+            again = [lib.label("refused", error=note), lib.label("answers")]
+            again += options_text(VOTE, lib.tools, "1|2|…|12")
+            messages += [ChatMessage(role="user", content="\n".join(again))]
+        if not legal:
+            return ProbeOutcome(mode, True, False, _all(as_calls), f"{mode}: {note}", usage)
+        speech = ["Accepted. Day 2: give your day speech.", lib.label("answers")]
+        speech += options_text(SPEECH, lib.tools, "1|2|…|12")
+        messages += [ChatMessage(role="user", content="\n".join(speech))]
+        reply = await ask(messages, (tool,), tool.name)
+        usage += reply.usage
+        problem = _speech_problem(_raw(reply))
+    except ProviderError as exc:
+        return ProbeOutcome(mode, False, False, None, f"{mode}: {exc}", usage)
+    said = None if problem is None else f"{mode}: speech: {problem}"
+    return ProbeOutcome(mode, True, problem is None, _all(as_calls), said, usage)
+
+
+def _raw(reply: ModelReply) -> str:
+    return reply.tool_calls[0].arguments if reply.tool_calls else reply.text
+
+
+def _all(flags: list[bool]) -> bool | None:
+    return all(flags) if flags else None
+
+
+def _vote_problem(raw: str) -> str | None:
+    try:
+        action = parse_answer(raw, VOTE).action
+        if action is None:
+            return "a belief report is not a vote"
+        check_legal(VOTE, action)
+    except (InvalidActionError, IllegalActionError) as exc:
+        return str(exc)
+    if not isinstance(action, Vote | Pass):
+        return f"{action.kind} is not a vote"
+    return None
+
+
+def _speech_problem(raw: str) -> str | None:
+    try:
+        action = parse_answer(raw, SPEECH).action
+    except InvalidActionError as exc:
+        return str(exc)
+    return None if isinstance(action, Speak) else "the answer is not a speech"
 
 
 def choose_mode(
     endpoint: str, model: str, outcomes: Mapping[AnswerMode, ProbeOutcome], *, priced: bool
 ) -> Capabilities:
-    """The capability record: the first mode that worked, else JSON in the text."""
+    """The capability record: the first mode that works.
+
+    Raises:
+        ArenaError: no probed mode produced a legal decision (naming each mode's problem).
+    """
+    working = next((m for m in ANSWER_MODES if m in outcomes and outcomes[m].works), None)
+    notes = tuple(o.note for o in outcomes.values() if o.note)
+    if working is None:
+        raise ArenaError(
+            f"{endpoint} cannot play: no answer mode produced a legal decision ("
+            + "; ".join(notes or ("nothing was probed",))
+            + ")"
+        )
 
     def ok(mode: AnswerMode) -> bool | None:
         outcome = outcomes.get(mode)
-        return None if outcome is None else outcome.ok
+        return None if outcome is None else outcome.works
 
-    mode = next((m for m in ANSWER_MODES if ok(m)), "json_text")
     tool_outcome = next((outcomes[m] for m in ("tools_strict", "tools") if ok(m)), None)
-    tools = ok("tools_strict") or ok("tools")
-    usage = sum((o.usage for o in outcomes.values()), Usage())
     return Capabilities(
         endpoint=endpoint,
         model=model,
-        tools=bool(tools),
+        tools=bool(ok("tools_strict") or ok("tools")),
         strict_tools=ok("tools_strict"),
-        tool_choice=tool_outcome.tool_choice if tool_outcome is not None else None,
+        tool_choice=tool_outcome.tool_call if tool_outcome is not None else None,
         json_schema=ok("json_schema"),
-        mode=mode,
+        mode=working,
         priced=priced,
-        notes=tuple(o.note for o in outcomes.values() if o.note),
-        usage=usage,
+        notes=notes,
+        usage=sum((o.usage for o in outcomes.values()), Usage()),
     )

@@ -19,6 +19,7 @@ class ChatMessage(_Frozen):
     """One message of a chat prompt."""
 
     role: Literal["system", "user", "assistant", "tool"]
+    """Model seats send only `system`, `user` and `assistant`; `tool` appears in old replays."""
     content: str
     tool_call_id: str | None = None
     """For `tool` messages: the call this answers."""
@@ -66,29 +67,48 @@ class ModelReply(_Frozen):
     usage: Usage = Usage()
     model: str = ""
     raw: dict[str, Any] = Field(default_factory=dict)
+    """The provider's payload (older replays only: it doubled their size, so it is not kept)."""
     cost_usd: float = 0.0
     """The call's price from the adapter's price table (0 for a model it has no price for)."""
+    finish_reason: str = ""
+    """Why the reply ended, as the endpoint said (`length`: cut by `max_tokens`)."""
 
 
 class ModelCallRecord(_Frozen):
-    """One model call of one decision, kept in the replay's trace stream (god view only)."""
+    """One model call of one decision, kept in the replay's trace stream (god view only).
+
+    Records of one seat's conversation are stored as deltas (`arena.llm.calls`): `base`
+    leading messages are those of the conversation's previous call, `messages` holds the
+    rest, and `tools` is None when unchanged. `expand_calls` restores every request exactly
+    as sent. Records written before deltas existed have `base` 0 and their tools: whole.
+    """
 
     seat: int
     step: int
-    """The referee's request step this call served."""
+    """The referee's request step this call served (-1 for a belief question)."""
     attempt: int
     """1 for the first try, 2+ for re-asks after an invalid or illegal answer."""
     model: str
     prompt_id: str
     """`template@version` of the prompt."""
     messages: tuple[ChatMessage, ...]
-    tools: tuple[ToolSpec, ...]
+    tools: tuple[ToolSpec, ...] | None
     reply: ModelReply | None
     parsed_action: dict[str, Any] | None = None
     error: str | None = None
     latency_ms: float = 0.0
     usage: Usage = Usage()
     cost_usd: float = 0.0
+    conversation: str | None = None
+    """The seat's conversation this call belongs to (None: a self-contained record)."""
+    call: int = 0
+    """The call's index within its conversation (0, 1, 2, …)."""
+    base: int = 0
+    """Leading messages shared with the conversation's previous call (not repeated here)."""
+    notes: tuple[str, ...] = ()
+    """What the parser forgave (a speech cut to its limit)."""
+    cut_off: bool = False
+    """The call was cancelled by a time limit before it answered."""
 
 
 ChatMessage.model_rebuild()

@@ -29,6 +29,7 @@ from typing import Any
 
 from arena.agents.base import Agent, AgentReply, Believer
 from arena.agents.random_agent import random_action
+from arena.llm.types import ModelCallRecord
 from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
 from arena.records import BeliefReport
@@ -181,6 +182,7 @@ def _model_agents(entry: AgentEntry, seats: list[int], job: MatchJob) -> dict[in
         job.config,
         job.seed,
         factory.MatchSpec(endpoints=endpoints),
+        beliefs=job.limits.beliefs,
     )
     return built
 
@@ -263,6 +265,26 @@ class Throttled:
     def prompt_version(self) -> str | None:
         """The inner agent's prompt version, for the replay header."""
         return getattr(self._inner, "prompt_version", None)
+
+    @property
+    def folds_beliefs(self) -> bool:
+        """Whether the inner agent reports its daily beliefs with its vote."""
+        return bool(getattr(self._inner, "folds_beliefs", False))
+
+    @property
+    def decision_timeout_s(self) -> float | None:
+        """The inner agent's own time limit per decision, if any."""
+        return getattr(self._inner, "decision_timeout_s", None)
+
+    def pending_traces(self) -> tuple[ModelCallRecord, ...]:
+        """The inner agent's cut-off traces (none for agents that make no model calls)."""
+        take = getattr(self._inner, "pending_traces", None)
+        return take() if take is not None else ()
+
+    @property
+    def chat(self) -> object:
+        """The inner agent's chat model (the preflight probes it), if any."""
+        return getattr(self._inner, "chat", None)
 
     def slot(self) -> contextlib.AbstractAsyncContextManager[None]:
         """One of the endpoint's slots."""

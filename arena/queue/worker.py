@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.agents.base import Agent
-from arena.match import new_header, play, result_of
+from arena.match import GameVoided, new_header, play, result_of
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
 from arena.queue.jobs import (
@@ -354,8 +354,8 @@ class Worker:
                 lease.attempt,
             )
         referee, writer = self._prepare(lease, agents, logged, endpoints)
-        await self._play(lease, referee, agents, writer)
-        final = writer.finish(result_of(referee))
+        void = await self._play(lease, referee, agents, writer)
+        final = writer.finish(result_of(referee, void))
         write_replay(path, final, (await self.queue.log(job.game_id))[1:])
         await self._complete(lease, final, spend_path=path)
 
@@ -402,14 +402,20 @@ class Worker:
 
     async def _play(
         self, lease: Lease, referee: Referee, agents: dict[int, Agent], writer: FencedWriter
-    ) -> None:
+    ) -> str | None:
+        """Play the match; the void reason if a model seat kept falling back (else None)."""
+        void: str | None = None
         async with asyncio.TaskGroup() as group:
             keeper = group.create_task(self._keep(lease))
             pump = group.create_task(writer.pump())
-            await play(referee, agents, writer=writer, limits=lease.job.limits.to_limits())
+            try:
+                await play(referee, agents, writer=writer, limits=lease.job.limits.to_limits())
+            except GameVoided as voided:
+                void = voided.reason
             writer.close()
             await pump
             keeper.cancel()
+        return void
 
     async def _keep(self, lease: Lease) -> None:
         """Refresh the heartbeat three times per lifetime; raise once it is lost."""

@@ -73,10 +73,14 @@ class ReplayResult(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    winner: Winner
+    winner: Winner | None
+    """None only for a voided game."""
     reason: str
     days: int
     events: int
+    void: bool = False
+    """The game was stopped because a model seat kept falling back to defaults (`reason`
+    says which); it is left out of ratings."""
 
 
 class ReplayHeader(BaseModel):

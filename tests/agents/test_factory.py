@@ -15,13 +15,13 @@ from arena.agents.factory import (
     parse_seats,
     preflight,
 )
-from arena.agents.llm_agent import LLMAgent
 from arena.agents.random_agent import RandomAgent
+from arena.llm.agent import LLMAgent
 from arena.llm.langchain_provider import LangChainChatModel
 from arena.llm.openai_provider import OpenAIChatModel
-from arena.llm.stub_server import StubModel, StubServer
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
+from tests.support.stub_server import StubModel, StubServer
 
 CONFIG = GameConfig(board="wwk_guard")
 
@@ -69,9 +69,23 @@ def test_agents_are_built_and_model_seats_share_a_model(monkeypatch) -> None:
     assert isinstance(agents[1].chat, OpenAIChatModel)
     assert isinstance(agents[4].chat, LangChainChatModel)
     assert agents[1].name == "openai:gpt-4.1-mini" and agents[1].lang == "en"
-    assert agents[1].rules == CONFIG.rules
+    assert agents[1].conversation.rules == CONFIG.rules
     assert isinstance(agents[5], RandomAgent)
     assert type(agents[6]).__name__ == "BotAgent"
+
+
+def test_endpoint_limits_reach_the_model_seats(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    limits = EndpointSettings(decision_timeout_s=7, history_tokens=5000, mode="tools")
+    spec = MatchSpec(lang="en", endpoints={"openai:slow": limits})
+    seats = parse_seats(["1=openai:slow", "2=openai:gpt-4.1-mini"], 12)
+    agents = build_agents(seats, CONFIG, seed=1, spec=spec)
+    slow, other = agents[1], agents[2]
+    assert isinstance(slow, LLMAgent) and isinstance(other, LLMAgent)
+    assert (slow.decision_timeout_s, slow.conversation.budget_tokens) == (7, 5000)
+    assert slow.chat.capabilities is not None and slow.chat.capabilities.mode == "tools"
+    assert not slow.chat.capabilities.probed
+    assert other.decision_timeout_s is None and other.chat.capabilities is None
 
 
 def test_the_most_specific_endpoint_entry_applies(tmp_path: Path) -> None:
@@ -124,7 +138,8 @@ def test_preflight_probes_each_endpoint_once_and_returns_header_records() -> Non
     assert (local["mode"], local["strict_tools"], local["priced"]) == ("tools", False, False)
     assert records[f"openai:gpt-4.1-mini@{server.url}"]["mode"] == "tools_strict"
     assert records[f"openai:gpt-4.1-mini@{server.url}"]["priced"] is True
-    assert probes == 3
+    # local-7b: strict tools refused (one 400), then a vote and a speech; gpt-4.1-mini: two
+    assert probes == 5
 
 
 def test_preflight_fails_before_the_game_on_a_missing_key(monkeypatch) -> None:

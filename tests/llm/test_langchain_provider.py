@@ -5,68 +5,85 @@ import pytest
 
 from arena.llm.base import ProviderError
 from arena.llm.langchain_provider import LangChainChatModel
-from arena.llm.scripted import tool_reply
-from arena.llm.stub_policy import HttpError, first, hang, malformed_json, random_legal, server_error
-from arena.llm.stub_server import StubModel, StubServer
-from arena.llm.types import ChatMessage
+from arena.llm.types import ChatMessage, ToolCall
+from arena.rules.actions import Pass, Vote
 from arena.rules.errors import ArenaError
-from tests.llm.helpers import ASK, VOTE, Sleeps, langchain_model
+from tests.llm.helpers import Sleeps, langchain_model
+from tests.support.seats import ACT, QUESTION, answer_of, raw_answer
+from tests.support.stub_policy import (
+    HttpError,
+    first,
+    hang,
+    malformed_json,
+    random_legal,
+    server_error,
+)
+from tests.support.stub_server import StubModel, StubServer
 
 
 @pytest.mark.parametrize(
     ("name", "mode"), [("full", "tools_strict"), ("loose", "tools"), ("plain", "json_text")]
 )
-def test_probe_picks_the_best_mode_and_every_mode_yields_a_tool_call(name: str, mode: str) -> None:
+def test_probe_picks_the_best_mode_and_every_mode_yields_a_legal_answer(
+    name: str, mode: str
+) -> None:
     caps = {"loose": StubModel(strict=False), "plain": StubModel(tools=False, json_schema=False)}
     with StubServer(capabilities=caps) as server:
         model = langchain_model(server.url, name, mode=None)
 
         async def go():
-            return await model.probe(), await model.generate(ASK, [VOTE], "vote")
+            try:
+                return await model.probe(), await model.generate(QUESTION, [ACT], "act")
+            finally:
+                await model.aclose()
 
         found, reply = asyncio.run(go())
+        body = server.requests_for(name)[-1]
     assert found.mode == mode
     assert found.endpoint == f"langchain:openai:{name}@{server.url}"
-    assert reply.tool_calls[0].name == "vote"
-    assert json.loads(reply.tool_calls[0].arguments)["target"] in (1, 2, 3)
+    action = answer_of(reply)
+    assert action == Pass() or (isinstance(action, Vote) and action.target in (2, 7))
+    if mode == "json_text":
+        assert "tools" not in body and "`act`" in body["messages"][0]["content"]
+    else:
+        assert [t["function"]["name"] for t in body["tools"]] == ["act"]
 
 
 def test_tool_calls_usage_and_a_forced_choice_go_through_bind_tools() -> None:
     with StubServer() as server:
         reply = asyncio.run(
-            langchain_model(server.url, "gpt-4.1-mini").generate(ASK, [VOTE], "vote")
+            langchain_model(server.url, "gpt-4.1-mini").generate(QUESTION, [ACT], "act")
         )
         body = server.requests[-1]
-    assert body["tool_choice"] == {"type": "function", "function": {"name": "vote"}}
-    assert body["tools"][0]["function"]["strict"] is True
+    assert body["tool_choice"] == {"type": "function", "function": {"name": "act"}}
+    assert len(body["tools"]) == 1 and body["tools"][0]["function"]["strict"] is True
+    assert reply.tool_calls[0].name == "act" and answer_of(reply) is not None
     assert reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
     assert reply.cost_usd > 0
 
 
-def test_a_rejected_call_is_sent_back_as_history_even_when_malformed() -> None:
-    rejected = tool_reply("vote", '{"target": 9')
-    messages = [
-        *ASK,
-        ChatMessage(role="assistant", content="", tool_calls=rejected.tool_calls),
-        ChatMessage(role="tool", tool_call_id=rejected.tool_calls[0].id, content="not JSON"),
+def test_an_old_style_history_is_sent_as_text_turns_only() -> None:
+    call = ToolCall(id="call_1", name="act", arguments='{"answer": {"action": "vote", "target": 9')
+    history = [
+        *QUESTION,
+        ChatMessage(role="assistant", content="", tool_calls=(call,)),
+        ChatMessage(role="tool", tool_call_id="call_1", content="not JSON"),
     ]
     with StubServer() as server:
-        asyncio.run(langchain_model(server.url, "m").generate(messages, [VOTE], "required"))
+        asyncio.run(langchain_model(server.url, "m").generate(history, [ACT], "act"))
         sent = server.requests[-1]["messages"]
-    assert sent[2]["tool_calls"][0]["function"]["arguments"] == '{"target": 9'
-    assert sent[3] == {
-        "role": "tool",
-        "content": "not JSON",
-        "tool_call_id": rejected.tool_calls[0].id,
-    }
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+    assert all(isinstance(m.get("content"), str) and "tool_calls" not in m for m in sent)
+    assert sent[2]["content"] == call.arguments
+    assert sent[3]["content"] == "not JSON"
 
 
 def test_malformed_arguments_come_back_as_a_raw_call() -> None:
     with StubServer(models={"m": malformed_json}) as server:
-        reply = asyncio.run(langchain_model(server.url, "m").generate(ASK, [VOTE], "vote"))
-    assert reply.tool_calls[0].name == "vote"
+        reply = asyncio.run(langchain_model(server.url, "m").generate(QUESTION, [ACT], "act"))
+    assert reply.tool_calls[0].name == "act"
     with pytest.raises(json.JSONDecodeError):
-        json.loads(reply.tool_calls[0].arguments)
+        json.loads(raw_answer(reply))
 
 
 def test_rate_limits_are_retried_by_our_layer_only() -> None:
@@ -74,7 +91,7 @@ def test_rate_limits_are_retried_by_our_layer_only() -> None:
     script = first([HttpError(429, 0.02)], then=random_legal())
     with StubServer(models={"m": script}) as server:
         model = langchain_model(server.url, "m", retries=2, sleeps=sleeps)
-        reply = asyncio.run(model.generate(ASK, [VOTE], "vote"))
+        reply = asyncio.run(model.generate(QUESTION, [ACT], "act"))
         assert len(server.requests) == 2
     assert reply.tool_calls and sleeps.waits == [0.02]
 
@@ -82,11 +99,11 @@ def test_rate_limits_are_retried_by_our_layer_only() -> None:
 def test_server_errors_and_hangs_end_in_provider_errors() -> None:
     with StubServer(models={"down": server_error, "slow": hang(10)}) as server:
         with pytest.raises(ProviderError, match=r"HTTP 500 \(after 2 tries\)"):
-            asyncio.run(langchain_model(server.url, "down").generate(ASK, [VOTE], "vote"))
+            asyncio.run(langchain_model(server.url, "down").generate(QUESTION, [ACT], "act"))
         assert len(server.requests_for("down")) == 2
         slow = langchain_model(server.url, "slow", retries=0, timeout_s=0.2)
         with pytest.raises(ProviderError, match=r"after 1 tries"):
-            asyncio.run(slow.generate(ASK, [VOTE], "vote"))
+            asyncio.run(slow.generate(QUESTION, [ACT], "act"))
 
 
 def test_missing_keys_and_packages_are_clear_errors(monkeypatch) -> None:

@@ -17,22 +17,24 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.llm_agent import LLMAgent
+from arena.llm.agent import LLMAgent
 from arena.llm.base import ToolChoice
-from arena.llm.stub_policy import markers, sample
+from arena.llm.calls import expand_calls
+from arena.llm.conversation import event_line
+from arena.llm.library import load_library
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolCall, ToolSpec
 from arena.match import Limits, new_header, run_game
-from arena.prompting import event_line
 from arena.rules import events as ev
 from arena.rules.config import GameConfig
 from arena.rules.observation import observe
 from arena.rules.visibility import SeatViewer, can_see
 from arena.storage.replay_file import read_replay
 from arena.transcript import role_name, seat
+from tests.support.stub_policy import StubRequest, answer_from, belief_seats, legal_options, markers
 
 
 class MarkingModel:
-    """Answers every call with a random offered tool; every string is a fresh marker."""
+    """Reads each question and picks a legal answer; every text it writes is a fresh marker."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
@@ -45,16 +47,24 @@ class MarkingModel:
     async def generate(
         self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
     ) -> ModelReply:
-        tool = next((t for t in tools if t.name == tool_choice), None) or self.rng.choice(tools)
-        arguments = sample(tool.parameters, self.rng, self.text)
-        call = ToolCall(id="c", name=tool.name, arguments=json.dumps(arguments))
+        question = next(m.content for m in reversed(messages) if m.role == "user")
+        request = StubRequest({}, "marking", (), tool_choice, True, question)
+        options, seats = legal_options(request), belief_seats(request)
+        if options:
+            answer = answer_from(self.rng.choice(options), self.rng, self.text)
+        else:
+            answer = {
+                "action": "report_belief",
+                "wolf_probability": [{"seat": s, "p": 0.5} for s in seats],
+            }
+        call = ToolCall(id="c", name="act", arguments=json.dumps({"answer": answer}))
         return ModelReply(tool_calls=(call,))
 
 
 def prompt_text(record: ModelCallRecord) -> str:
     parts = [m.content for m in record.messages]
     parts += [c.arguments for m in record.messages for c in m.tool_calls]
-    parts += [t.model_dump_json() for t in record.tools]
+    parts += [t.model_dump_json() for t in record.tools or ()]
     return "\n".join(parts)
 
 
@@ -70,7 +80,7 @@ def played(request, tmp_path_factory):
         )
     )
     replay = read_replay(path)
-    records = list(replay.traces) + [c for b in replay.beliefs for c in b.calls]
+    records = expand_calls([*replay.traces, *(c for b in replay.beliefs for c in b.calls)])
     prompts: dict[int, list[str]] = {s: [] for s in range(1, 13)}
     for record in records:
         prompts[record.seat].append(prompt_text(record))
@@ -100,14 +110,19 @@ def test_hidden_event_lines_reach_only_seats_that_saw_them(played) -> None:
     lang, events, prompts = played
     for s, texts in prompts.items():
         viewer = SeatViewer(seat=s)
-        visible = {event_line(e, lang) for e in events if can_see(viewer, e.visibility)}
+        visible = {
+            event_line(e, load_library(lang)) for e in events if can_see(viewer, e.visibility)
+        }
         visible |= {
-            event_line(e, lang, condensed=True) for e in events if can_see(viewer, e.visibility)
+            event_line(e, load_library(lang), condensed=True)
+            for e in events
+            if can_see(viewer, e.visibility)
         }
         hidden = {
             line
             for e in events
-            if not can_see(viewer, e.visibility) and (line := event_line(e, lang)) is not None
+            if not can_see(viewer, e.visibility)
+            and (line := event_line(e, load_library(lang))) is not None
         } - visible
         assert hidden, f"seat {s} was shown everything"
         blob = "\n".join(texts)

@@ -1,11 +1,16 @@
 import asyncio
-import json
 
 import pytest
 
 from arena.llm.base import ProviderError
 from arena.llm.openai_provider import OpenAIChatModel
-from arena.llm.stub_policy import (
+from arena.llm.pricing import PRICES, cost_usd
+from arena.llm.types import ChatMessage, ToolCall
+from arena.rules.actions import Pass, Vote
+from arena.rules.errors import ArenaError
+from tests.llm.helpers import Sleeps, openai_model
+from tests.support.seats import ACT, QUESTION, answer_of, raw_answer
+from tests.support.stub_policy import (
     HttpError,
     Text,
     first,
@@ -15,9 +20,7 @@ from arena.llm.stub_policy import (
     rate_limited,
     server_error,
 )
-from arena.llm.stub_server import StubModel, StubServer
-from arena.rules.errors import ArenaError
-from tests.llm.helpers import ASK, VOTE, Sleeps, openai_model
+from tests.support.stub_server import StubModel, StubServer
 
 CAPABILITIES = {
     "full": StubModel(),
@@ -26,6 +29,11 @@ CAPABILITIES = {
     "schema": StubModel(tools=False),
     "plain": StubModel(tools=False, json_schema=False),
 }
+PROBE_SYSTEM = "You are playing Werewolf as seat #4 at a table of 12"
+
+
+def is_probe(body: dict) -> bool:
+    return body["messages"][0]["content"].startswith(PROBE_SYSTEM)
 
 
 @pytest.mark.parametrize(
@@ -38,18 +46,24 @@ CAPABILITIES = {
         ("plain", "json_text", None),
     ],
 )
-def test_probe_falls_back_in_order_and_every_mode_yields_a_tool_call(
+def test_probe_falls_back_in_order_and_every_mode_yields_a_legal_answer(
     name: str, mode: str, tool_choice: bool | None
 ) -> None:
     with StubServer(capabilities=CAPABILITIES) as server:
         model = openai_model(server.url, name, mode=None)
         caps = asyncio.run(model.probe())
-        reply = asyncio.run(model.generate(ASK, [VOTE], "vote"))
+        reply = asyncio.run(model.generate(QUESTION, [ACT], "act"))
+        body = server.requests_for(name)[-1]
     assert (caps.mode, caps.tool_choice, caps.probed) == (mode, tool_choice, True)
     assert caps.endpoint == f"openai:{name}@{server.url}"
     assert model.capabilities == caps
-    assert reply.tool_calls[0].name == "vote"
-    assert json.loads(reply.tool_calls[0].arguments)["target"] in (1, 2, 3)
+    action = answer_of(reply)
+    assert action == Pass() or (isinstance(action, Vote) and action.target in (2, 7))
+    if mode.startswith("tools"):
+        assert [t["function"]["name"] for t in body["tools"]] == ["act"]
+    else:
+        assert "tools" not in body and "act" in body["messages"][0]["content"]
+        assert (body.get("response_format") is not None) == (mode == "json_schema")
 
 
 def test_generate_probes_once_when_no_mode_is_configured() -> None:
@@ -57,14 +71,15 @@ def test_generate_probes_once_when_no_mode_is_configured() -> None:
         model = openai_model(server.url, "loose", mode=None)
 
         async def three() -> None:
-            await asyncio.gather(*(model.generate(ASK, [VOTE], "vote") for _ in range(3)))
+            await asyncio.gather(*(model.generate(QUESTION, [ACT], "act") for _ in range(3)))
 
         asyncio.run(three())
         bodies = server.requests_for("loose")
-    probes = [b for b in bodies if b["tools"][0]["function"]["name"] == "choose_seat"]
-    assert len(probes) == 2
-    assert len(bodies) == 5
-    assert all("strict" not in t["function"] for b in bodies[2:] for t in b["tools"])
+    probes = [b for b in bodies if is_probe(b)]
+    # tools_strict is refused once (HTTP 400), then `tools` answers the vote and the speech
+    assert len(probes) == 3
+    assert len(bodies) == 6
+    assert all("strict" not in t["function"] for b in bodies[1:] for t in b["tools"])
 
 
 def test_rate_limit_is_retried_after_the_servers_retry_after() -> None:
@@ -72,9 +87,9 @@ def test_rate_limit_is_retried_after_the_servers_retry_after() -> None:
     script = first([HttpError(429, 0.02), HttpError(429, 0.03)], then=random_legal())
     with StubServer(models={"m": script}) as server:
         model = openai_model(server.url, "m", retries=3, sleeps=sleeps)
-        reply = asyncio.run(model.generate(ASK, [VOTE], "vote"))
+        reply = asyncio.run(model.generate(QUESTION, [ACT], "act"))
         assert len(server.requests) == 3
-    assert reply.tool_calls
+    assert reply.tool_calls and answer_of(reply) is not None
     assert sleeps.waits == [0.02, 0.03]
 
 
@@ -82,7 +97,7 @@ def test_the_sdk_does_not_retry_behind_our_back() -> None:
     with StubServer(models={"m": server_error}) as server:
         model = openai_model(server.url, "m", retries=0)
         with pytest.raises(ProviderError, match=r"HTTP 500 \(after 1 tries\)"):
-            asyncio.run(model.generate(ASK, [VOTE], "vote"))
+            asyncio.run(model.generate(QUESTION, [ACT], "act"))
         assert len(server.requests) == 1
 
 
@@ -94,7 +109,7 @@ def test_persistent_transient_errors_end_in_a_provider_error(policy, message: st
     with StubServer(models={"m": policy}) as server:
         model = openai_model(server.url, "m", retries=2)
         with pytest.raises(ProviderError, match=f"{message} \\(after 3 tries\\)"):
-            asyncio.run(model.generate(ASK, [VOTE], "vote"))
+            asyncio.run(model.generate(QUESTION, [ACT], "act"))
         assert len(server.requests) == 3
 
 
@@ -102,14 +117,14 @@ def test_a_hang_past_the_timeout_is_a_timeout() -> None:
     with StubServer(models={"m": hang(10)}) as server:
         model = openai_model(server.url, "m", retries=1, timeout_s=0.2)
         with pytest.raises(ProviderError, match=r"timed out \(after 2 tries\)"):
-            asyncio.run(model.generate(ASK, [VOTE], "vote"))
+            asyncio.run(model.generate(QUESTION, [ACT], "act"))
 
 
 def test_a_client_error_is_not_retried() -> None:
     with StubServer(models={"m": lambda r: HttpError(400, None, "bad tool schema")}) as server:
         model = openai_model(server.url, "m", retries=3)
         with pytest.raises(ProviderError, match="HTTP 400: .*bad tool schema"):
-            asyncio.run(model.generate(ASK, [VOTE], "vote"))
+            asyncio.run(model.generate(QUESTION, [ACT], "act"))
         assert len(server.requests) == 1
 
 
@@ -117,30 +132,52 @@ def test_malformed_arguments_and_prose_come_back_as_they_are() -> None:
     script = first([Text("I vote 2.")], then=malformed_json)
     with StubServer(models={"m": script}) as server:
         model = openai_model(server.url, "m")
-        prose = asyncio.run(model.generate(ASK, [VOTE], "vote"))
-        broken = asyncio.run(model.generate(ASK, [VOTE], "vote"))
+        prose = asyncio.run(model.generate(QUESTION, [ACT], "act"))
+        broken = asyncio.run(model.generate(QUESTION, [ACT], "act"))
     assert prose.tool_calls == () and prose.text == "I vote 2."
-    assert broken.tool_calls[0].arguments.startswith('{"target": 3,,')
+    assert broken.tool_calls[0].name == "act"
+    assert raw_answer(broken).startswith('{"answer": {"action": "vote",,')
 
 
-def test_usage_and_cost_are_accounted_with_cached_tokens() -> None:
-    long_system = [ASK[0].model_copy(update={"content": "rules " * 3000}), ASK[1]]
+def test_usage_and_cost_are_accounted_with_cached_tokens_at_the_cached_rate() -> None:
+    long_system = [QUESTION[0].model_copy(update={"content": "rules " * 3000}), QUESTION[1]]
     with StubServer() as server:
         model = openai_model(server.url, "gpt-4.1-mini")
-        cold = asyncio.run(model.generate(long_system, [VOTE], "vote"))
-        warm = asyncio.run(model.generate(long_system, [VOTE], "vote"))
-        unknown = asyncio.run(openai_model(server.url, "local-7b").generate(ASK, [VOTE], "vote"))
+        cold = asyncio.run(model.generate(long_system, [ACT], "act"))
+        warm = asyncio.run(model.generate(long_system, [ACT], "act"))
+        unknown = asyncio.run(openai_model(server.url, "local-7b").generate(QUESTION, [ACT], "act"))
     assert cold.usage.cached_tokens == 0 and warm.usage.cached_tokens > 1024
     assert 0 < warm.cost_usd < cold.cost_usd
+    price = PRICES["gpt-4.1-mini"]
+    assert price.cached_input is not None and price.cached_input < price.input
     expected = (cold.usage.prompt_tokens * 0.40 + cold.usage.completion_tokens * 1.60) / 1e6
     assert cold.cost_usd == pytest.approx(expected)
+    u = warm.usage
+    warm_expected = (
+        (u.prompt_tokens - u.cached_tokens) * price.input
+        + u.cached_tokens * price.cached_input
+        + u.completion_tokens * price.output
+    ) / 1e6
+    assert warm.cost_usd == pytest.approx(warm_expected) == pytest.approx(cost_usd(u, price))
     assert unknown.cost_usd == 0.0
     assert model.capabilities is not None and model.capabilities.priced
-    assert raw_model(unknown) == "local-7b"
+    assert unknown.model == "local-7b"
 
 
-def raw_model(reply) -> str:
-    return reply.raw["model"]
+def test_an_old_style_history_is_sent_as_text_turns_only() -> None:
+    call = ToolCall(id="call_1", name="act", arguments='{"answer": {"action": "vote", "target": 9')
+    history = [
+        *QUESTION,
+        ChatMessage(role="assistant", content="", tool_calls=(call,)),
+        ChatMessage(role="tool", tool_call_id="call_1", content="not JSON"),
+    ]
+    with StubServer() as server:
+        asyncio.run(openai_model(server.url, "m").generate(history, [ACT], "act"))
+        sent = server.requests[-1]["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "assistant", "user"]
+    assert all(set(m) == {"role", "content"} and isinstance(m["content"], str) for m in sent)
+    assert sent[2]["content"] == call.arguments
+    assert sent[3]["content"] == "not JSON"
 
 
 def test_probe_errors_are_clear_before_a_game() -> None:

@@ -3,8 +3,14 @@ import asyncio
 import pytest
 
 from arena.llm.base import ProviderError
-from arena.llm.scripted import ScriptedCall, ScriptedChatModel, ScriptError, text_reply, tool_reply
 from arena.llm.types import ChatMessage, ModelReply
+from tests.support.scripted import (
+    ScriptedCall,
+    ScriptedChatModel,
+    ScriptError,
+    text_reply,
+    tool_reply,
+)
 
 HELLO = [ChatMessage(role="user", content="hello")]
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.llm.stub_server import StubServer
 from arena.queue.jobs import GameState
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.worker import replay_path
 from arena.storage.replay_file import read_replay
 from tests.queue.conftest import make_jobs, run_all
+from tests.support.stub_server import StubServer
 
 
 def test_model_seats_share_an_endpoint_are_probed_priced_and_limited(tmp_path: Path) -> None:
@@ -22,7 +22,7 @@ def test_model_seats_share_an_endpoint_are_probed_priced_and_limited(tmp_path: P
                 "stub": {
                     "spec": "openai:stub",
                     "base_url": server.url,
-                    "price": {"input": 1.0, "output": 2.0},
+                    "price": {"input": 1.0, "output": 2.0, "cached_input": 0.5},
                 },
                 "bot": "random",
             },
@@ -42,6 +42,9 @@ def test_model_seats_share_an_endpoint_are_probed_priced_and_limited(tmp_path: P
     assert {t.seat for t in replay.traces} <= model_seats
     spent = status.result.spend["stub"]
     prompt = sum(t.usage.prompt_tokens for t in replay.traces)
+    cached = sum(t.usage.cached_tokens for t in replay.traces)
     completion = sum(t.usage.completion_tokens for t in replay.traces)
     assert spent.tokens == prompt + completion > 0
-    assert spent.usd == pytest.approx((prompt * 1.0 + completion * 2.0) / 1e6)
+    assert 0 < cached < prompt
+    usd = ((prompt - cached) * 1.0 + cached * 0.5 + completion * 2.0) / 1e6
+    assert spent.usd == pytest.approx(usd)

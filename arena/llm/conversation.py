@@ -1,0 +1,285 @@
+"""One append-only conversation per model seat, rendered only from what the seat saw.
+
+A seat's requests form one growing chat: the system message (this game's rules, the
+seat's role guide, how to answer), then one user turn per question — the referee's reply
+to the previous answer, the events the seat saw since, its current state, the question
+and the legal answers — and the model's answer as an assistant turn. Each request is the
+previous one plus a suffix, so a provider's prefix cache serves all but the new turn.
+
+Choices that keep it so on every server:
+
+- Answers are kept as assistant *text* (the answer's JSON), never as tool calls with
+  `role: tool` results: servers disagree on those (llama.cpp's chat template drops tool
+  messages, some refuse `content: null`), and text is accepted by all of them.
+- Roles alternate strictly. A question that got no answer (a timeout, a provider error)
+  is continued by appending to the same user turn, which still extends the request.
+- Older days are condensed rarely: at the first question of a day, and only when the
+  chat has outgrown the history budget, the chat is rebuilt as the system message plus a
+  summary of the earlier rounds (claims, checks, votes and deaths kept; speeches cut
+  short). That is the one place a request does not extend the previous one, at most once
+  a day per seat (twice only past twice the budget, to stay inside a context window).
+
+Everything players said is quoted data: `quote` strips chat-template tokens, control and
+bidi characters and JSON-encodes the text, so a speech that imitates the moderator, the
+system, or a tool call reads as a quoted string, and the system prompt says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from string import Template
+
+from arena.llm.library import PromptLibrary
+from arena.llm.rules_text import rule_lines
+from arena.llm.tokens import estimate_tokens
+from arena.llm.tools import BELIEF_FIELD, options_text
+from arena.llm.types import ChatMessage
+from arena.rules import events as ev
+from arena.rules.boards import board
+from arena.rules.config import RuleSet, resolve_rules
+from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.rules.errors import ArenaError
+from arena.rules.observation import Observation, Seen
+from arena.rules.types import Phase, Role, SeatId
+from arena.rules.visibility import SeatViewer
+from arena.transcript import render, role_name, seat, seats
+
+
+@dataclass(slots=True)
+class Conversation:
+    """A seat's chat with its model; `messages` is what the next request sends."""
+
+    lib: PromptLibrary
+    rules: RuleSet | None
+    budget_tokens: int
+    """The history budget, in the endpoint's tokens (see `TokenGauge`)."""
+    messages: list[ChatMessage] = field(default_factory=list)
+    seen: int = 0
+    """How many events of the full log the chat has shown (`Observation.log_length`)."""
+    reply: str | None = None
+    """The referee's word on the last answer, opening the next user turn."""
+    answered: bool = True
+    """Whether the last user turn has an answer (else the next text continues it)."""
+    condensed_on: tuple[int, int] = (0, 0)
+    """(day, times) of the last condensation."""
+
+    def ask(self, view: Observation, question: str, *, tokens_per_estimate: float = 1.0) -> None:
+        """Add a question: what the seat saw since the last one, its state, `question`."""
+        if not self.messages:
+            self.messages.append(ChatMessage(role="system", content=system_text(view, self)))
+        elif self._over_budget(view, tokens_per_estimate):
+            self._condense(view)
+        news = [
+            line for s in view.seen if s.seq >= self.seen if (line := event_line(s.event, self.lib))
+        ]
+        self.seen = view.log_length
+        parts = [self.reply] if self.reply else []
+        parts.append("\n".join(news) if news else self.lib.label("nothing_new"))
+        parts += [self.lib.label("rule"), state_text(view, self.lib), question]
+        self.reply = None
+        self._say("\n".join(parts))
+
+    def answer(self, text: str) -> None:
+        """The model answered `text` (its JSON answer, as written)."""
+        self.messages.append(ChatMessage(role="assistant", content=text or "…"))
+        self.answered = True
+
+    def refuse(self, error: str, reminder: str) -> None:
+        """The last answer was refused: say why and ask again, in the same chat."""
+        self._say(self.lib.label("refused", error=error) + "\n" + reminder)
+
+    def settle(self, *, defaulted: bool) -> None:
+        """The last answer stood, or the referee applied its default; the next turn says so."""
+        self.reply = self.lib.label("defaulted" if defaulted else "accepted")
+
+    def estimate(self) -> int:
+        """The chat's estimated tokens."""
+        return sum(estimate_tokens(m.content) for m in self.messages)
+
+    def _say(self, text: str) -> None:
+        if self.answered:
+            self.messages.append(ChatMessage(role="user", content=text))
+        else:
+            last = self.messages[-1]
+            self.messages[-1] = last.model_copy(update={"content": f"{last.content}\n\n{text}"})
+        self.answered = False
+
+    def _over_budget(self, view: Observation, ratio: float) -> bool:
+        used = self.estimate() * ratio
+        day, times = self.condensed_on
+        today = view.knowledge.day
+        if used <= self.budget_tokens or not self.answered or len(_rounds(view.seen)) < 2:
+            return False
+        if day != today:
+            return True
+        return times < 2 and used > 2 * self.budget_tokens
+
+    def _condense(self, view: Observation) -> None:
+        """Rebuild the chat as the system message plus a summary of the earlier rounds."""
+        rounds = _rounds(view.seen)
+        current = rounds[-1][0] if rounds else 1
+        lines: list[str] = []
+        for number, items in rounds[:-1]:
+            lines.append(f"## {self.lib.label('round', n=number)}")
+            lines += [t for s in items if (t := event_line(s.event, self.lib, condensed=True))]
+        summary = "\n".join([self.lib.label("summary", n=current - 1), *lines])
+        self.messages = [self.messages[0], ChatMessage(role="user", content=summary)]
+        self.messages.append(ChatMessage(role="assistant", content=self.lib.label("noted")))
+        first_of_round = rounds[-1][1][0].seq if rounds else view.log_length
+        self.seen = min(self.seen, first_of_round)
+        day, times = self.condensed_on
+        today = view.knowledge.day
+        self.condensed_on = (today, times + 1 if day == today else 1)
+
+
+def system_text(view: Observation, conversation: Conversation) -> str:
+    """The stable system message of a seat: the rules, its own role's guide, how to answer."""
+    lib = conversation.lib
+    k = view.knowledge
+    board_ = board(k.board)
+    rules = conversation.rules or resolve_rules(board_, board_.preset)
+    role = k.own_role
+    summary = "\n".join(f"- {line}" for line in rule_lines(board_, rules, lib.rules, lib.lang))
+    return Template(lib.system).substitute(
+        seat=_seat_of(view),
+        seats=k.seats,
+        role=role_name(role, lib.lang) if role else "?",
+        rules=summary,
+        role_guide=lib.role_guide(role.value) if role else "",
+    )
+
+
+def decision_question(
+    view: Observation,
+    request: DecisionRequest,
+    lib: PromptLibrary,
+    *,
+    beliefs: Sequence[SeatId] = (),
+) -> str:
+    """What `request` asks and its legal answers; `beliefs` asks for a report with it."""
+    everyone = "|".join(str(s) for s in range(1, view.knowledge.seats + 1))
+    lines = [lib.ask(request), lib.label("answers"), *options_text(request, lib.tools, everyone)]
+    if beliefs:
+        lines.append(lib.label("with_beliefs", field=BELIEF_FIELD, seats=_numbers(beliefs)))
+    return "\n".join(lines)
+
+
+def belief_question(others: Sequence[SeatId], lib: PromptLibrary) -> str:
+    """The private belief question over `others`."""
+    return lib.label("belief", field=BELIEF_FIELD, seats=_numbers(others))
+
+
+def reminder(request: DecisionRequest, lib: PromptLibrary, seats_: int) -> str:
+    """The legal answers again, for a re-ask."""
+    everyone = "|".join(str(s) for s in range(1, seats_ + 1))
+    return "\n".join([lib.label("answers"), *options_text(request, lib.tools, everyone)])
+
+
+def state_text(view: Observation, lib: PromptLibrary) -> str:
+    """The seat's current state: the phase, who is in, the sheriff, what it knows."""
+    k = view.knowledge
+    me = _seat_of(view)
+    lang = lib.lang
+    phase = lib.label("night" if k.phase is Phase.NIGHT else "day", n=k.day)
+    role = role_name(k.own_role, lang) if k.own_role else "?"
+    lines = [
+        lib.label("now", phase=phase, seat=me, role=role),
+        lib.label("alive", seats=seats(k.present(), lang)),
+    ]
+    if k.out:
+        lines.append(lib.label("out", seats=seats(k.out, lang)))
+    if k.sheriff is not None:
+        lines.append(lib.label("sheriff", seat=seat(k.sheriff, lang)))
+    known = [f"{seat(s, lang)} {role_name(r, lang)}" for s, r in k.roles.items() if s != me]
+    if known:
+        lines.append(lib.label("known_roles", roles=", ".join(known)))
+    if k.checks:
+        checks = [
+            f"{seat(s, lang)} {lib.label('wolf' if w else 'good')}" for s, w in k.checks.items()
+        ]
+        lines.append(lib.label("checks", checks=", ".join(checks)))
+    if k.own_role is Role.WITCH:
+        used = {True: lib.label("used"), False: lib.label("unused")}
+        lines.append(
+            lib.label("potions", antidote=used[k.antidote_used], poison=used[k.poison_used])
+        )
+    return "\n".join(lines)
+
+
+def is_exile_vote(request: DecisionRequest) -> bool:
+    """Whether `request` is an exile vote (where daily beliefs are asked)."""
+    return request.kind is DecisionKind.VOTE
+
+
+def _numbers(ns: Sequence[SeatId]) -> str:
+    return ", ".join(str(n) for n in ns)
+
+
+def _rounds(seen: Sequence[Seen]) -> list[tuple[int, list[Seen]]]:
+    """The log cut into rounds (night N, then day N); setup events join the first round."""
+    rounds: list[tuple[int, list[Seen]]] = []
+    current: list[Seen] = []
+    number, started = 1, False
+    for item in seen:
+        e = item.event
+        if isinstance(e, ev.PhaseStarted) and e.phase is Phase.NIGHT:
+            if started:
+                rounds.append((number, current))
+                current = []
+            number, started = e.day, True
+        current.append(item)
+    if current:
+        rounds.append((number, current))
+    return rounds
+
+
+_CLIP = 80
+_DROPPED_WHEN_CONDENSED = (ev.SpeakingOrderSet, ev.KnifeNominated)
+
+
+def event_line(event: ev.Event, lib: PromptLibrary, *, condensed: bool = False) -> str | None:
+    """One log line, with every player-written text quoted (and clipped when condensed)."""
+    if condensed and isinstance(event, _DROPPED_WHEN_CONDENSED):
+        return None
+    if isinstance(event, ev.ActionDefaulted):
+        event = event.model_copy(update={"reason": lib.label("default_reason")})
+    if isinstance(event, ev.Spoke | ev.WolfWhispered):
+        text = event.text if not condensed or len(event.text) <= _CLIP else event.text[:_CLIP] + "…"
+        event = event.model_copy(update={"text": quote(text)})
+    return render(event, lib.lang)
+
+
+_TEMPLATE_TOKEN = re.compile(
+    r"<\|[^|<>\n]{0,40}\|>|</?s>|\[/?INST\]|<</?SYS>>|</?(?:start|end)_of_turn>"
+    r"|</?(?:system|user|assistant|tool|tool_call|tool_response|im_start|im_end)\b[^<>\n]{0,20}>",
+    re.IGNORECASE,
+)
+_DEFANG = str.maketrans({"<": "‹", ">": "›", "|": "¦", "[": "⟦", "]": "⟧"})
+
+
+def neutralise(text: str) -> str:
+    """`text` with chat-template tokens defanged and invisible characters blanked.
+
+    Control, format (zero-width, bidi override) and line/paragraph separator characters
+    become spaces; newlines and tabs are kept (`quote` escapes them).
+    """
+    text = _TEMPLATE_TOKEN.sub(lambda m: m.group().translate(_DEFANG), text)
+    return "".join(
+        ch if ch in "\n\t" or unicodedata.category(ch) not in {"Cc", "Cf", "Zl", "Zp"} else " "
+        for ch in text
+    )
+
+
+def quote(text: str) -> str:
+    """A player's words as a JSON string: one line, quoted, harmless to the template."""
+    return json.dumps(neutralise(text), ensure_ascii=False)
+
+
+def _seat_of(view: Observation) -> int:
+    if not isinstance(view.viewer, SeatViewer):
+        raise ArenaError("a prompt is rendered for a seat, not for a team or spectator view")
+    return view.viewer.seat

@@ -1,0 +1,125 @@
+"""The prompt data of model seats: one versioned library per language, shipped in the package.
+
+`arena/llm/prompts/<version>/<lang>/` holds the system prompt template, the rules
+sentences, the role guides, what each decision asks and the words of the answer tool
+(`prompts/README.md` lists the files). It is read with `importlib.resources`, so an
+installed wheel finds it wherever it is installed. Everything a model seat says to its
+model in words comes from here; the code only assembles it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import yaml
+
+from arena.rules.actions import ActionKind
+from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.rules.errors import ArenaError
+from arena.transcript import Lang
+
+DEFAULT_VERSION = "v2"
+"""The prompt version new games use; older versions stay loadable for comparisons."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolTexts:
+    """The words of the answer tool, in one language."""
+
+    actions: Mapping[str, str]
+    """Descriptions by action kind, or by `kind.decision` where the decision matters
+    (`pass.vote` abstains, `pass.run_for_sheriff` stays out of the race)."""
+    fields: Mapping[str, str]
+    """Parameter descriptions by field key (`text`, `target`, `wolf_probability`, …)."""
+
+    def action(self, kind: str, decision: DecisionKind | None = None) -> str:
+        """The description of `kind`, specific to `decision` where one is written."""
+        if decision is not None and f"{kind}.{decision}" in self.actions:
+            return self.actions[f"{kind}.{decision}"]
+        return self.actions.get(kind, kind)
+
+    def field(self, key: str) -> str:
+        """The description of parameter `key` (the key itself when none is written)."""
+        return self.fields.get(key, key)
+
+
+@dataclass(frozen=True, slots=True)
+class PromptLibrary:
+    """One version of the prompt data in one language (see `prompts/README.md`)."""
+
+    version: str
+    lang: Lang
+    system: str
+    rules: Mapping[str, Any]
+    roles: Mapping[str, str]
+    decisions: Mapping[str, Any]
+    tools: ToolTexts
+
+    @property
+    def prompt_id(self) -> str:
+        """`werewolf-<lang>@<version>`, stamped on every trace."""
+        return f"werewolf-{self.lang}@{self.version}"
+
+    def label(self, key: str, **fields: object) -> str:
+        """A label of the state summary or of the conversation, filled in."""
+        return str(self.decisions["labels"][key]).format(**fields)
+
+    def ask(self, request: DecisionRequest) -> str:
+        """What `request` asks, in words."""
+        asks: Mapping[str, str] = self.decisions["ask"]
+        return asks.get(f"{request.kind}.{request.context}") or asks.get(
+            str(request.kind), str(request.kind)
+        )
+
+    def action_text(self, kind: ActionKind | str, decision: DecisionKind | None) -> str:
+        """What choosing `kind` means in `decision`."""
+        return self.tools.action(kind, decision)
+
+    def role_guide(self, role: str) -> str:
+        """The seat's own role guide (empty for a role without one)."""
+        return self.roles.get(role, "")
+
+
+def prompt_root() -> Traversable:
+    """The installed `prompts/` folder."""
+    return resources.files("arena.llm") / "prompts"
+
+
+@functools.cache
+def load_library(lang: Lang = "zh", version: str = DEFAULT_VERSION) -> PromptLibrary:
+    """Load `prompts/<version>/<lang>/` from the installed package.
+
+    Raises:
+        ArenaError: the version or language does not exist, or a file is unreadable.
+    """
+    folder = prompt_root() / version / lang
+    if not folder.is_dir():
+        known = sorted(p.name for p in prompt_root().iterdir() if p.is_dir())
+        raise ArenaError(
+            f"no prompts for {lang!r} version {version!r} (versions: {', '.join(known)})"
+        )
+    try:
+        tools = _yaml(folder / "tools.yaml")
+        return PromptLibrary(
+            version=version,
+            lang=lang,
+            system=(folder / "system.md").read_text(encoding="utf-8"),
+            rules=_yaml(folder / "rules.yaml"),
+            roles=_yaml(folder / "roles.yaml"),
+            decisions=_yaml(folder / "decisions.yaml"),
+            tools=ToolTexts(actions=tools["actions"], fields=tools["fields"]),
+        )
+    except (OSError, yaml.YAMLError, KeyError) as exc:
+        raise ArenaError(f"prompts {version}/{lang}: {exc}") from None
+
+
+def _yaml(path: Traversable) -> dict[str, Any]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ArenaError(f"prompts file {path.name} must hold a mapping")
+    return data

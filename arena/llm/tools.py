@@ -1,0 +1,239 @@
+"""The one answer tool of a game, and the legal options of a request written out in words.
+
+Every model call of a game offers the same single tool, `act`, whose only parameter
+`answer` is one of the action shapes (`anyOf`): `{"action": "vote", "target": …}`,
+`{"action": "pass"}`, `{"action": "speak", "text": …, "claimed_role": …}`, …. The shapes
+are derived from the referee's action models (`arena.rules.actions`), so a role added to
+the rules needs only words in `prompts/<version>/<lang>/tools.yaml`, no code here. Why one
+tool that never changes:
+
+- prefix caches (OpenAI, Anthropic, DeepSeek, vLLM, llama.cpp) reuse a request only up to
+  its first difference, and tools come first: a tool list that changed with every
+  decision (enums of the legal seats) made every request a cache miss after ~25 %;
+- OpenAI-compatible servers disagree on more than one tool (llama.cpp answers a
+  `required` choice over several tools with HTTP 500) but all accept one tool forced by
+  name, and a grammar-constrained server (llama.cpp) then enforces the shapes.
+
+The seat enums hold every seat of the table, so the schema can only ensure an answer is
+well-formed; what is legal now, and what each answer means, is written in the question
+(`options_text`) and checked by the referee. The schema is kept lean (descriptions only
+where a field's meaning is not in the question) because it heads every request. It
+avoids what real servers mishandle: no `maxLength` (a 1,200-char limit crashed
+llama.cpp's grammar compiler; the limit is stated in words and enforced by the parser),
+no `minItems`/`maxItems`, and nullability as `anyOf` with `null`.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel
+
+from arena.llm.library import ToolTexts
+from arena.llm.types import ToolSpec
+from arena.rules.actions import Action, Claims
+from arena.rules.decisions import ActionOption, DecisionRequest
+from arena.rules.types import Role, SeatId
+
+TOOL_NAME = "act"
+ANSWER = "answer"
+"""The tool's one parameter: the chosen action's shape."""
+BELIEF_ACTION = "report_belief"
+"""The answer shape of a private belief report (not a referee action)."""
+BELIEF_FIELD = "wolf_probability"
+"""Belief rows, `[{"seat": 3, "p": 0.7}, …]`; also carried by a vote (`beliefs` daily)."""
+CLAIM_FIELDS = ("claimed_role", "claimed_checks", "suspects", "trusts")
+"""A speech's structured claims, flattened into the speech shape."""
+
+Schema = dict[str, Any]
+
+
+def action_models() -> dict[str, type[BaseModel]]:
+    """Every referee action model by its `kind`, in the union's order."""
+    union = typing.get_args(Action)[0]
+    models: dict[str, type[BaseModel]] = {}
+    for model in typing.get_args(union):
+        kind = model.model_fields["kind"].default
+        models[str(kind)] = model
+    return models
+
+
+def answer_tool(seats: int, roles: Sequence[Role], texts: ToolTexts) -> ToolSpec:
+    """The game's `act` tool: every action shape plus the private belief report.
+
+    Args:
+        seats: the table's size (seat enums are 1…seats).
+        roles: the roles a speech may claim (the board's roles).
+        texts: the words of one language.
+    """
+    numbers = list(range(1, seats + 1))
+    shapes = [_shape(kind, model, numbers, roles, texts) for kind, model in action_models().items()]
+    shapes.append(
+        _object({"action": _const(BELIEF_ACTION), BELIEF_FIELD: _beliefs(numbers, texts)})
+    )
+    return ToolSpec(
+        name=TOOL_NAME,
+        description=texts.field("tool"),
+        parameters=_object({ANSWER: {"anyOf": shapes}}),
+    )
+
+
+def _shape(
+    kind: str, model: type[BaseModel], seats: list[int], roles: Sequence[Role], texts: ToolTexts
+) -> Schema:
+    properties: dict[str, Schema] = {"action": _const(kind)}
+    for name, field in model.model_fields.items():
+        if name == "kind":
+            continue
+        if field.annotation is Claims:
+            properties |= _claims(seats, roles, texts)
+        else:
+            described = texts.fields.get(f"{kind}.{name}") or texts.fields.get(name, "")
+            properties[name] = _field(field.annotation, seats, described)
+    if kind == "vote":
+        properties[BELIEF_FIELD] = _nullable(_beliefs(seats, texts))
+    return _object(properties)
+
+
+def _field(annotation: Any, seats: list[int], description: str) -> Schema:
+    """The JSON schema of an action field: seats are enums, enums list their values."""
+    args = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    if origin in (types.UnionType, typing.Union) and type(None) in args:
+        inner = next(a for a in args if a is not type(None))
+        return _nullable(_field(inner, seats, description))
+    if origin is tuple:
+        return {"type": "array", "items": _field(args[0], seats, ""), "description": description}
+    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+        return {"type": "string", "enum": [v.value for v in annotation], **_describe(description)}
+    if annotation is int:
+        return {"type": "integer", "enum": seats, **_describe(description)}
+    if annotation is str:
+        return {"type": "string", **_describe(description)}
+    raise TypeError(f"no answer schema for an action field of type {annotation!r}")
+
+
+def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts) -> dict[str, Schema]:
+    check = _object(
+        {
+            "seat": {"type": "integer", "enum": seats},
+            "result": {"type": "string", "enum": ["wolf", "good"]},
+        }
+    )
+    seat_list = {"type": "array", "items": {"type": "integer", "enum": seats}}
+    return {
+        "claimed_role": _nullable(
+            {"type": "string", "enum": [r.value for r in roles] or [r.value for r in Role]},
+            texts.field("claimed_role"),
+        ),
+        "claimed_checks": {
+            "type": "array",
+            "items": check,
+            "description": texts.field("claimed_checks"),
+        },
+        "suspects": {**seat_list, "description": texts.field("suspects")},
+        "trusts": {**seat_list, "description": texts.field("trusts")},
+    }
+
+
+def _beliefs(seats: list[int], texts: ToolTexts) -> Schema:
+    row = _object({"seat": {"type": "integer", "enum": seats}, "p": {"type": "number"}})
+    return {"type": "array", "items": row, "description": texts.field(BELIEF_FIELD)}
+
+
+def _object(properties: dict[str, Schema], description: str | None = None) -> Schema:
+    schema: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _const(value: str) -> Schema:
+    return {"type": "string", "enum": [value]}
+
+
+def _nullable(schema: Schema, description: str | None = None) -> Schema:
+    text = description if description is not None else schema.pop("description", None)
+    out: Schema = {"anyOf": [schema, {"type": "null"}]}
+    if text:
+        out["description"] = text
+    return out
+
+
+def _describe(text: str) -> dict[str, str]:
+    return {"description": text} if text else {}
+
+
+def example(option: ActionOption, seats_hint: str, texts: ToolTexts) -> str:
+    """One legal answer shape written out, e.g. `{"action": "vote", "target": 3|5|7}`."""
+    model = action_models()[option.action]
+    parts = [f'"action": "{option.action}"']
+    for name, field in model.model_fields.items():
+        if name == "kind":
+            continue
+        if field.annotation is Claims:
+            parts += [
+                '"claimed_role": null|"<role>"',
+                '"claimed_checks": [{"seat": N, "result": "wolf"|"good"}]',
+                '"suspects": [N, …]',
+                '"trusts": [N, …]',
+            ]
+        elif name == "text":
+            parts.append(f'"text": "…"{_limit(option, texts)}')
+        elif typing.get_origin(field.annotation) is tuple:
+            parts.append(f'"{name}": [{seats_hint}]')
+        elif _is_seat(field.annotation):
+            optional = not option.target_required and _optional(field.annotation)
+            hint = seats_hint if option.targets else "null"
+            parts.append(f'"{name}": {hint}{"|null" if optional and option.targets else ""}')
+        else:
+            values = _enum_values(field.annotation)
+            parts.append(f'"{name}": ' + "|".join(json.dumps(v) for v in values))
+    return "{" + ", ".join(parts) + "}"
+
+
+def _limit(option: ActionOption, texts: ToolTexts) -> str:
+    if option.max_chars is None:
+        return ""
+    return " " + texts.field("text_limit").format(n=option.max_chars)
+
+
+def _is_seat(annotation: Any) -> bool:
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    return annotation is int or args == [int]
+
+
+def _optional(annotation: Any) -> bool:
+    return type(None) in typing.get_args(annotation)
+
+
+def _enum_values(annotation: Any) -> list[str]:
+    inner = next((a for a in typing.get_args(annotation) if a is not type(None)), annotation)
+    return (
+        [v.value for v in inner] if isinstance(inner, type) and issubclass(inner, StrEnum) else []
+    )
+
+
+def options_text(request: DecisionRequest, texts: ToolTexts, seat_list: str) -> list[str]:
+    """One line per legal option: the answer to give and what it means here."""
+    lines = []
+    for option in request.options:
+        hint = "|".join(str(s) for s in option.targets) if option.targets else ""
+        shape = example(option, hint or seat_list, texts)
+        lines.append(f"- {shape} — {texts.action(option.action, request.kind)}")
+    return lines
+
+
+def belief_seats(seats: Sequence[SeatId]) -> str:
+    """The seats a belief report must cover, as the question lists them."""
+    return ", ".join(str(s) for s in seats)

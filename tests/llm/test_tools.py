@@ -1,0 +1,82 @@
+"""One answer tool per game: every action shape, derived from the referee's actions."""
+
+import json
+import typing
+
+import pytest
+
+from arena.llm.library import load_library
+from arena.llm.tools import TOOL_NAME, action_models, answer_tool, options_text
+from arena.rules.actions import ActionKind, Pass
+from arena.rules.boards import BOARDS
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.types import Role
+
+
+def shapes(tool) -> dict[str, dict]:
+    return {
+        s["properties"]["action"]["enum"][0]: s
+        for s in tool.parameters["properties"]["answer"]["anyOf"]
+    }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_action_kind_has_a_shape_and_words(lang: str) -> None:
+    texts = load_library(lang).tools
+    tool = answer_tool(12, [Role.SEER, Role.WEREWOLF], texts)
+    kinds = set(typing.get_args(ActionKind))
+    assert set(shapes(tool)) == kinds | {"report_belief"}
+    assert set(action_models()) == kinds
+    assert all(kind in texts.actions for kind in kinds | {"report_belief"})
+
+
+@pytest.mark.parametrize("board_id", sorted(BOARDS))
+def test_the_tool_is_the_same_for_every_seat_and_strict_ready(board_id: str) -> None:
+    board = BOARDS[board_id]
+    texts = load_library("en").tools
+    tool = answer_tool(board.seats, list(board.role_counts()), texts)
+    assert tool.name == TOOL_NAME
+    assert tool == answer_tool(board.seats, list(board.role_counts()), texts)
+    text = json.dumps(tool.parameters)
+    for unsupported in ("maxLength", "minItems", "maxItems", "minimum", "maximum"):
+        assert unsupported not in text
+
+    def strict(schema: object) -> None:
+        if isinstance(schema, dict):
+            if schema.get("type") == "object":
+                assert schema["additionalProperties"] is False
+                assert set(schema["required"]) == set(schema["properties"])
+            for value in schema.values():
+                strict(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                strict(value)
+
+    strict(tool.parameters)
+    seats = list(range(1, board.seats + 1))
+    for shape in shapes(tool).values():
+        target = shape["properties"].get("target")
+        if target is not None:
+            assert (target.get("enum") or target["anyOf"][0]["enum"]) == seats
+
+
+def test_options_text_lists_exactly_the_legal_answers_with_their_meaning() -> None:
+    request = DecisionRequest(
+        step=1, seat=2, kind=DecisionKind.VOTE, day=1, night=False,
+        options=(ActionOption(action="vote", targets=(3, 5, 7)), ActionOption(action="pass")),
+        default=Pass(),
+    )  # fmt: skip
+    lines = options_text(request, load_library("en").tools, "1|2|3")
+    assert lines == [
+        '- {"action": "vote", "target": 3|5|7} — Vote to exile this seat.',
+        '- {"action": "pass"} — Abstain from the exile vote.',
+    ]
+
+
+def test_a_speech_option_states_its_limit_in_words() -> None:
+    request = DecisionRequest(
+        step=1, seat=2, kind=DecisionKind.SPEECH, day=1, night=False,
+        options=(ActionOption(action="speak", max_chars=600),), default=Pass(),
+    )  # fmt: skip
+    (line,) = options_text(request, load_library("zh").tools, "1|2")
+    assert '"text": "…" （至多600字）' in line and '"claimed_role": null|"<role>"' in line

@@ -1,0 +1,80 @@
+"""Model seats play on a real server: SmolLM2-135M behind llama.cpp, OpenAI and LangChain.
+
+A 135M model plays badly; these tests assert mechanics, never strategy: the endpoint is
+probed with the game's real request shapes, at least 90 % of the model's decisions are its
+own (not the referee's defaults), every request of the seat extends the previous one, and
+the replay validates. The games are short (`max_days`) and speeches small, so four games
+fit in CI on two cores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from arena.agents.factory import EndpointSettings, MatchSpec, build_agents, parse_seats, preflight
+from arena.llm.calls import expand_calls
+from arena.match import Limits, new_header, run_game
+from arena.replay_check import check_replay
+from arena.rules.config import GameConfig
+from arena.storage.replay_file import read_replay
+
+pytestmark = [pytest.mark.real_model, pytest.mark.timeout(2400)]
+
+CONFIG = GameConfig(
+    board="std9",
+    overrides={
+        "max_days": 2,
+        "speech_chars": 240,
+        "sheriff_speech_chars": 240,
+        "last_words_chars": 160,
+    },
+)
+SPECS = {"openai": "openai:smollm2", "langchain": "langchain:openai:smollm2"}
+
+
+@pytest.mark.parametrize(
+    ("provider", "lang"),
+    [("openai", "en"), ("langchain", "zh"), ("openai", "zh"), ("langchain", "en")],
+)
+def test_a_real_model_plays_its_own_decisions(
+    llama_url: str, tmp_path: Path, provider: str, lang: str
+) -> None:
+    options = {"api_key": "not-needed"} if provider == "langchain" else {}
+    settings = EndpointSettings(
+        base_url=llama_url, timeout_s=240, retries=1, max_tokens=200,
+        decision_timeout_s=300, history_tokens=2500, options=options,
+    )  # fmt: skip
+    spec = MatchSpec(lang=lang, endpoints={provider: settings})
+    seats = parse_seats([f"1={SPECS[provider]}"], 9)
+    agents = build_agents(seats, CONFIG, 11, spec)
+    path = tmp_path / "real.jsonl"
+
+    async def go() -> None:
+        endpoints = await preflight(agents, timeout_s=900)
+        header = new_header("real", CONFIG, 11, agents, endpoints=endpoints)
+        await run_game(header, agents, path, limits=Limits(call_timeout_s=300, beliefs="daily"))
+
+    asyncio.run(go())
+    replay = read_replay(path)
+    assert replay.header.result is not None and not replay.header.result.void
+    (endpoint,) = replay.header.endpoints.values()
+    assert endpoint["mode"] in ("tools_strict", "tools", "json_schema", "json_text")
+    mine = [a for a in replay.answers if a.seat == 1]
+    own = [a for a in mine if a.defaulted is None]
+    assert mine and len(own) >= 0.9 * len(mine), [a.defaulted for a in mine if a.defaulted]
+    calls = [c for c in expand_calls(replay.traces) if c.seat == 1]
+    for before, after in zip(calls, calls[1:], strict=False):
+        if (
+            after.base == 0
+            and len(after.messages) >= 3
+            and after.messages[2].content in ("Noted.", "收到。")
+        ):
+            continue
+        shared = before.messages[:-1]
+        assert after.messages[: len(shared)] == shared
+        assert after.messages[len(shared)].content.startswith(before.messages[-1].content)
+    report = check_replay(path)
+    assert report.ok, report.message
