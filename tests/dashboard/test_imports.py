@@ -10,8 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("arena.agents", "arena.llm", "arena.queue", "arena.match", "arena.rules.referee",
              "openai", "langchain")  # fmt: skip
-ALLOWED = ("arena.llm.types",)
-"""Plain data models: the trace records the god view shows."""
+ALLOWED = ("arena.llm.types", "arena.llm.calls")
+"""Plain data: the trace records the god view shows, and their expansion to whole requests."""
 
 
 def imported(path: Path) -> set[str]:
