@@ -2,7 +2,9 @@
 #   make play   — install the runtime into .venv (no dev tools) and play one game with the
 #                 built-in bots
 #   make test   — add the dev tools, start Redis if needed, install Debian chromium if
-#                 missing, then run ruff, mypy and the whole pytest suite
+#                 missing, install the real small model and its llama.cpp server
+#                 (scripts/real-model.sh: built once, then cached), then run ruff, mypy
+#                 and the whole pytest suite
 # Each install is remembered by a stamp named after pyproject.toml's hash, so editing
 # pyproject.toml reinstalls and nothing else does.
 VENV ?= .venv
@@ -11,7 +13,7 @@ HASH := $(shell sha1sum pyproject.toml | cut -c1-12)
 RUNTIME := $(VENV)/.runtime-$(HASH)
 DEV := $(VENV)/.dev-$(HASH)
 
-.PHONY: play test lint services
+.PHONY: play test lint services model
 
 $(RUNTIME): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -29,9 +31,12 @@ play: $(RUNTIME)
 services:
 	bash scripts/ensure-services.sh
 
+model:
+	bash scripts/real-model.sh > /dev/null
+
 lint: $(DEV)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-test: $(DEV) services lint
+test: $(DEV) services model lint
 	$(PY) -m pytest
