@@ -29,8 +29,6 @@ from arena.agents.base import Agent, AgentReply
 from arena.llm.agent import LLMAgent
 from arena.llm.base import ToolChoice
 from arena.llm.openai_provider import OpenAIChatModel
-from tests.support.stub_policy import random_legal
-from tests.support.stub_server import StubServer
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
 from arena.match import Limits, play
 from arena.records import BeliefReport
@@ -39,6 +37,8 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from arena.rules.referee import Referee
 from arena.transcript import Lang
+from tests.support.stub_policy import random_legal
+from tests.support.stub_server import StubServer
 
 Beliefs = Literal["off", "daily", "per_speech"]
 
