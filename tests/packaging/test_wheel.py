@@ -11,6 +11,7 @@ outside the checkout).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -26,6 +27,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+import yaml
+
+from tests.support.stub_server import StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 240
@@ -89,6 +93,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
 def test_the_wheel_holds_the_package_data(installed: Installed) -> None:
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert {"arena/text/en.yaml", "arena/text/zh.yaml", "arena/dashboard/app.py"} <= names
+    prompts = {n for n in names if n.startswith("arena/llm/prompts/")}
+    assert any(n.endswith(".yaml") for n in prompts) and any(n.endswith(".md") for n in prompts)
     metadata = zipfile.ZipFile(installed.wheel).read(
         next(n for n in names if n.endswith(".dist-info/METADATA"))
     )
@@ -107,6 +113,29 @@ def test_a_bot_game_plays_and_validates(installed: Installed) -> None:
                cwd=installed.cwd)  # fmt: skip
     assert "Night 1" in out and "replay written to bots.jsonl" in out
     assert "intact" in _run(installed.arena, "validate", "bots.jsonl", cwd=installed.cwd)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_game_with_a_model_seat_plays(installed: Installed, lang: str) -> None:
+    with StubServer() as server:
+        spec = installed.cwd / f"model-{lang}.yaml"
+        spec.write_text(
+            yaml.safe_dump(
+                {
+                    "lang": lang,
+                    "seats": ["1=openai:stub"],
+                    "endpoints": {"openai": {"base_url": server.url}},
+                }
+            )
+        )
+        env = {**os.environ, "OPENAI_API_KEY": "test-key"}
+        out = installed.cwd / f"model-{lang}.jsonl"
+        _run(installed.arena, "play", "--board", "std9", "--spec", spec, "--quiet", "--out", out,
+             cwd=installed.cwd, env=env)  # fmt: skip
+        asked = len(server.requests)
+    header = json.loads(out.read_text().splitlines()[0])
+    assert header["seats"][0]["agent"] == "openai:stub"
+    assert asked > 3, "the model seat was asked for its decisions"
 
 
 def _free_port() -> int:
