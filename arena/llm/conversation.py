@@ -66,6 +66,8 @@ class Conversation:
     """Whether the last user turn has an answer (else the next text continues it)."""
     condensed_on: tuple[int, int] = (0, 0)
     """(day, times) of the last condensation."""
+    answers_from: int = 0
+    """The seat's own words from this event on are in its answers above (not repeated)."""
 
     def ask(self, view: Observation, question: str, *, tokens_per_estimate: float = 1.0) -> None:
         """Add a question: what the seat saw since the last one, its state, `question`."""
@@ -73,8 +75,16 @@ class Conversation:
             self.messages.append(ChatMessage(role="system", content=system_text(view, self)))
         elif self._over_budget(view, tokens_per_estimate):
             self._condense(view)
+        me = _seat_of(view)
         news = [
-            line for s in view.seen if s.seq >= self.seen if (line := event_line(s.event, self.lib))
+            line
+            for s in view.seen
+            if s.seq >= self.seen
+            if (
+                line := event_line(
+                    s.event, self.lib, own=me if s.seq >= self.answers_from else None
+                )
+            )
         ]
         self.seen = view.log_length
         parts = [self.reply] if self.reply else []
@@ -131,6 +141,7 @@ class Conversation:
         self.messages.append(ChatMessage(role="assistant", content=self.lib.label("noted")))
         first_of_round = rounds[-1][1][0].seq if rounds else view.log_length
         self.seen = min(self.seen, first_of_round)
+        self.answers_from = view.log_length
         day, times = self.condensed_on
         today = view.knowledge.day
         self.condensed_on = (today, times + 1 if day == today else 1)
@@ -241,12 +252,20 @@ _CLIP = 80
 _DROPPED_WHEN_CONDENSED = (ev.SpeakingOrderSet, ev.KnifeNominated)
 
 
-def event_line(event: ev.Event, lib: PromptLibrary, *, condensed: bool = False) -> str | None:
-    """One log line, with every player-written text quoted (and clipped when condensed)."""
+def event_line(
+    event: ev.Event, lib: PromptLibrary, *, condensed: bool = False, own: SeatId | None = None
+) -> str | None:
+    """One log line, with every player-written text quoted (and clipped when condensed).
+
+    The words of seat `own` are not repeated: its answer, just above in the conversation,
+    holds them.
+    """
     if condensed and isinstance(event, _DROPPED_WHEN_CONDENSED):
         return None
     if isinstance(event, ev.ActionDefaulted):
         event = event.model_copy(update={"reason": lib.label("default_reason")})
+    if isinstance(event, ev.Spoke | ev.WolfWhispered) and event.seat == own and event.text:
+        return render(event.model_copy(update={"text": lib.label("own_words")}), lib.lang)
     if isinstance(event, ev.Spoke | ev.WolfWhispered):
         text = event.text if not condensed or len(event.text) <= _CLIP else event.text[:_CLIP] + "…"
         event = event.model_copy(update={"text": quote(text)})

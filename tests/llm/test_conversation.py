@@ -1,6 +1,7 @@
 """A seat's requests form one append-only conversation that every server accepts."""
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,16 @@ def test_provider_errors_and_default_reasons_never_reach_the_model(tmp_path: Pat
     prompts = "\n".join(m.content for c in models[5].calls for m in c.messages)
     assert "http://" not in prompts and "HTTP 500" not in prompts
     assert "no answer came back from you in time" in prompts
+
+
+def test_a_seats_own_words_are_not_repeated_in_its_news(tmp_path: Path) -> None:
+    models, replay = play(tmp_path, budget=10**6)
+    spoke = 0
+    for seat, model in models.items():
+        last = model.calls[-1].messages
+        said = [json.loads(m.content)["answer"].get("text") for m in last if m.role == "assistant"]
+        for text in filter(None, said):
+            spoke += 1
+            assert sum(m.content.count(text) for m in last) == 1, (seat, text)
+        assert any("(your words, above)" in m.content for m in last) or not any(said)
+    assert spoke > 10
