@@ -9,7 +9,11 @@ best mode first, the shapes a game really sends:
 2. when the answer is refused (malformed, or not a legal vote), the refusal continued in
    the same conversation, as the game re-asks, up to `PROBE_TRIES` answers in all;
 3. once a legal vote came, the conversation continued with a speech question, whose
-   answer must parse as a speech.
+   answer must parse as a speech, re-asked the same way.
+
+The vote's legal seats are a game's (every other seat), so a weak model that plays a game
+passes, while an endpoint that never answers legally (malformed arguments, prose, an
+unknown tool, seats that do not exist) fails.
 
 A mode *works* when every request was accepted and a legal vote and a speech came back;
 the first mode that works is used and every mode's outcome is recorded in the replay
@@ -48,7 +52,10 @@ VOTE = DecisionRequest(
     kind=DecisionKind.VOTE,
     day=1,
     night=False,
-    options=(ActionOption(action="vote", targets=(2, 7)), ActionOption(action="pass")),
+    options=(
+        ActionOption(action="vote", targets=(1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12)),
+        ActionOption(action="pass"),
+    ),
     default=Pass(),
 )
 SPEECH = DecisionRequest(
@@ -110,7 +117,7 @@ def probe_messages(tokens: int = PROBE_PROMPT_TOKENS) -> list[ChatMessage]:
     question = "\n".join(
         [
             "\n".join(lines),
-            "The table agreed to exile seat 2. Vote for seat 2.",
+            "The table agreed to exile seat 2. Vote for seat 2 (or pass).",
             lib.label("answers"),
             *options_text(VOTE, lib.tools, "1|2|…|12"),
         ]
@@ -149,9 +156,19 @@ async def probe_dialogue(
         speech = ["Accepted. Day 2: give your day speech.", lib.label("answers")]
         speech += options_text(SPEECH, lib.tools, "1|2|…|12")
         messages += [ChatMessage(role="user", content="\n".join(speech))]
-        reply = await ask(messages, (tool,), tool.name)
-        usage += reply.usage
-        problem = _speech_problem(_raw(reply))
+        for _ in range(PROBE_TRIES):
+            reply = await ask(messages, (tool,), tool.name)
+            usage += reply.usage
+            raw = _raw(reply)
+            problem = _speech_problem(raw)
+            if problem is None:
+                break
+            again = [lib.label("refused", error=problem), lib.label("answers")]
+            again += options_text(SPEECH, lib.tools, "1|2|…|12")
+            messages += [
+                ChatMessage(role="assistant", content=raw or "…"),
+                ChatMessage(role="user", content="\n".join(again)),
+            ]
     except ProviderError as exc:
         return ProbeOutcome(mode, False, False, None, f"{mode}: {exc}", usage)
     said = None if problem is None else f"{mode}: speech: {problem}"
