@@ -60,7 +60,6 @@ def llama_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 str(PYTHON), "-c", LAUNCH, "--model", model, "--model_alias", "smollm2",
                 "--chat_format", "chatml-function-calling", "--host", "127.0.0.1",
                 "--port", str(port), "--n_ctx", "16384", "--n_threads", str(os.cpu_count() or 2),
-                "--cache", "true",
             ],
             stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
