@@ -38,7 +38,7 @@ from arena.llm.library import ToolTexts
 from arena.llm.types import ToolSpec
 from arena.rules.actions import Action, Claims
 from arena.rules.decisions import ActionOption, DecisionRequest
-from arena.rules.types import Role, SeatId
+from arena.rules.types import Role
 
 TOOL_NAME = "act"
 ANSWER = "answer"
@@ -47,8 +47,6 @@ BELIEF_ACTION = "report_belief"
 """The answer shape of a private belief report (not a referee action)."""
 BELIEF_FIELD = "wolf_probability"
 """Belief rows, `[{"seat": 3, "p": 0.7}, …]`; also carried by a vote (`beliefs` daily)."""
-CLAIM_FIELDS = ("claimed_role", "claimed_checks", "suspects", "trusts")
-"""A speech's structured claims, flattened into the speech shape."""
 
 Schema = dict[str, Any]
 
@@ -241,8 +239,3 @@ def options_text(request: DecisionRequest, texts: ToolTexts, seat_list: str) -> 
         shape = example(option, hint or seat_list, texts)
         lines.append(f"- {shape} — {texts.action(option.action, request.kind)}")
     return lines
-
-
-def belief_seats(seats: Sequence[SeatId]) -> str:
-    """The seats a belief report must cover, as the question lists them."""
-    return ", ".join(str(s) for s in seats)
