@@ -23,6 +23,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("wolfking_guard", None, 6),
     ("wwk_guard", None, 7),
     ("wwk_guard", "site", 8),
+    ("blood_moon", None, 9),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

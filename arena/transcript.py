@@ -242,6 +242,16 @@ def _skill_blocked(e: ev.SkillBlocked, lang: Lang) -> str:
     return t("event.skill_blocked", lang, seat=seat(e.seat, lang))
 
 
+@_renders(ev.DemonHunted)
+def _demon_hunted(e: ev.DemonHunted, lang: Lang) -> str:
+    return t("event.demon_hunted", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.CardRevealed)
+def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
+    return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))
+
+
 @_renders(ev.KnightDuelled)
 def _knight_duelled(e: ev.KnightDuelled, lang: Lang) -> str:
     key = "event.knight_duelled_wolf" if e.is_wolf else "event.knight_duelled_good"

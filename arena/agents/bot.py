@@ -123,6 +123,8 @@ class BotAgent:
                 return night.dream(r, request, rng)
             case DecisionKind.FEAR:
                 return night.fear(r, request, rng)
+            case DecisionKind.HUNT:
+                return night.hunt(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

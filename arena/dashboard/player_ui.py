@@ -54,6 +54,8 @@ ICONS: dict[Role, str] = {
     Role.AVENGER: "🗡️",
     Role.EVIL_KNIGHT: "🐺",
     Role.NIGHTMARE: "🐺",
+    Role.BLOOD_MOON_APOSTLE: "🐺",
+    Role.DEMON_HUNTER: "🪓",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

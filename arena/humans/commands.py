@@ -51,6 +51,7 @@ WORDS: dict[str, str] = {
     "charm": "charm", "魅惑": "charm", "dream": "dream", "攝夢": "dream", "摄梦": "dream",
     "duel": "duel", "決鬥": "duel", "决斗": "duel",
     "fear": "fear", "恐懼": "fear", "恐惧": "fear",
+    "hunt": "hunt", "獵殺": "hunt", "猎杀": "hunt",
 }  # fmt: skip
 """Command word → action kind, English and Chinese (traditional and simplified)."""
 HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
@@ -69,7 +70,7 @@ WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"}
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
 SEAT_KINDS = (
     "vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "charm", "dream",
-    "fear",
+    "fear", "hunt",
 )  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")
@@ -300,6 +301,7 @@ _ACTION = {
         "dream": "讓{s}入夢",
         "duel": "翻牌與{s}決鬥",
         "fear": "恐懼{s}",
+        "hunt": "獵殺{s}",
     },
     "en": {
         "vote": "vote for {s}",
@@ -326,6 +328,7 @@ _ACTION = {
         "dream": "make {s} the dreamer",
         "duel": "reveal and duel {s}",
         "fear": "fear {s}",
+        "hunt": "hunt {s}",
     },
 }
 
@@ -342,6 +345,7 @@ _PASS = {
         DecisionKind.WOLF_TALK: "不說話",
         DecisionKind.RECOMMEND: "不歸票",
         DecisionKind.KNIFE: "空刀",
+        DecisionKind.HUNT: "不獵殺",
     },
     "en": {
         DecisionKind.VOTE: "abstain",
@@ -355,6 +359,7 @@ _PASS = {
         DecisionKind.WOLF_TALK: "say nothing",
         DecisionKind.RECOMMEND: "recommend nobody",
         DecisionKind.KNIFE: "knife nobody",
+        DecisionKind.HUNT: "hunt nobody",
     },
 }
 
@@ -379,6 +384,7 @@ TITLES = {
         DecisionKind.CHARM: "狼美人：魅惑一位玩家",
         DecisionKind.DREAM: "攝夢人：選擇今晚的夢遊者",
         DecisionKind.FEAR: "噩夢之影：恐懼一位玩家（或跳過）",
+        DecisionKind.HUNT: "獵魔人：獵殺一位玩家（或跳過）",
     },
     "en": {
         DecisionKind.RUN_FOR_SHERIFF: "Run for sheriff?",
@@ -399,6 +405,7 @@ TITLES = {
         DecisionKind.CHARM: "Wolf beauty: charm a player",
         DecisionKind.DREAM: "Dreamweaver: choose tonight's dreamer",
         DecisionKind.FEAR: "Nightmare: fear a seat (or pass)",
+        DecisionKind.HUNT: "Demon hunter: hunt a seat (or pass)",
     },
 }
 """What each decision asks, as a prompt title."""

@@ -177,6 +177,13 @@ class Duel(_Action):
     target: SeatId
 
 
+class Hunt(_Action):
+    """The demon hunter hunts a seat (獵殺, from night 2): a wolf dies, else he does."""
+
+    kind: Literal["hunt"] = "hunt"
+    target: SeatId
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -205,7 +212,8 @@ Action = Annotated[
     | Charm
     | Dream
     | Duel
-    | Fear,
+    | Fear
+    | Hunt,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -250,4 +258,5 @@ ActionKind = Literal[
     "dream",
     "duel",
     "fear",
+    "hunt",
 ]

@@ -25,12 +25,14 @@ NightStep = Literal[
     "hunter_status",
     "white_wolf_king_status",
     "knight",
+    "demon_hunter",
     "idiot",
 ]
 """One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped.
 
 `knight` and `idiot` open their eyes and close them again (001 騎士請睜眼，騎士請閉眼): the
-steps are listed for the board's order and write nothing. Steps before `wolves` are
+steps are listed for the board's order and write nothing; so does `demon_hunter` on night
+1 (001:1505-1507), who hunts from night 2 (001:1589-1591). Steps before `wolves` are
 written before the wolves' events; every step's decision that depends on nothing before
 it is asked in the first batch of the night (docs/rules.md)."""
 
@@ -203,6 +205,24 @@ BOARDS: dict[str, Board] = {
             preset="tournament",
             night_order=("dreamweaver", "wolves", "witch", "seer", "hunter_status"),
             source="001:109,809-860,1667",
+        ),
+        Board(
+            "blood_moon",
+            "血月獵魔人",
+            "Blood-moon apostle + demon hunter (tournament)",
+            _deal(
+                seer=1,
+                witch=1,
+                demon_hunter=1,
+                idiot=1,
+                villager=4,
+                werewolf=3,
+                blood_moon_apostle=1,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=("wolves", "witch", "seer", "demon_hunter", "idiot"),
+            source="001:99,1431-1484",
         ),
     )
 }

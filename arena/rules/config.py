@@ -97,6 +97,9 @@ class RuleSet(BaseModel):
     fear_blocks_death_skill: bool = True
     """A feared hunter knifed that night cannot shoot (001:1665 如果當夜槍被刀走將無法發動
     技能); 000:18: the nightmare cannot block a death retaliation (臨終反擊)."""
+    demon_hunter_poison_immune: bool = True
+    """The witch's poison does not kill the demon hunter (common play: the card of the
+    common online rules says 獵魔人免疫女巫的毒藥; 001 and 000 are silent)."""
     hunter_shoots_when_taken_by_wwk: bool = True
     """000's table: yes; 003: a hunter taken by the white wolf king cannot shoot."""
     wolf_king_shoots_on_explode: bool = False

@@ -14,6 +14,7 @@ from arena.rules.deaths import Departure, depart, hand_over_badge, night_last_wo
 from arena.rules.decisions import ActionOption, DecisionKind
 from arena.rules.exile import exile_vote
 from arena.rules.order import after, around
+from arena.rules.roles import spec
 from arena.rules.sheriff import election, election_due
 from arena.rules.speech import speeches
 from arena.rules.table import Flow, Table
@@ -157,6 +158,9 @@ def recommend(t: Table) -> Flow[None]:
 def exile(t: Table, seat: SeatId) -> Flow[None]:
     """Exile `seat`: an unrevealed idiot flips and stays (the day ends), anyone else dies.
 
+    A blood-moon apostle exiled as the last wolf flips his card (001:1459 作為最後一名狼人被投出
+    則自動翻牌) before he dies.
+
     003 规则盲点 (2): the flipped idiot keeps speaking but never votes again. The seeds
     are silent on a flipped idiot holding the badge; he hands it on or tears it.
 
@@ -164,6 +168,8 @@ def exile(t: Table, seat: SeatId) -> Flow[None]:
         GameOver: the exile ended the game.
     """
     t.emit(ev.PlayerExiled(visibility=PUBLIC, seat=seat))
+    if spec(t.role(seat)).explode_seals and t.state.wolves() == (seat,):
+        t.emit(ev.CardRevealed(visibility=PUBLIC, seat=seat, role=t.role(seat)))
     if t.role(seat) is Role.IDIOT and seat not in t.state.revealed_idiots:
         t.emit(ev.IdiotRevealed(visibility=PUBLIC, seat=seat))
         yield from hand_over_badge(t, seat)

@@ -253,6 +253,8 @@ def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
     seat's follow his where `last_words_taken="follow_source"` (004: 所有白天死亡的玩家都有
     遗言, with 狼人自爆可以留遗言), else it has none.
 
+    A blood-moon apostle's card flips (001:1459); the gods are sealed the next night.
+
     001 (白狼王守衛 備註 5): the seat a white wolf king takes has no last words (001 gives
     the exploded wolf none either), and a white wolf king poisoned last night may explode
     in the sheriff phase but takes nobody.
@@ -261,6 +263,8 @@ def explode(t: Table, seat: SeatId, action: SelfExplode) -> Flow[None]:
         GameOver: the explosion ended the game.
     """
     t.emit(ev.SelfExploded(visibility=PUBLIC, seat=seat))
+    if spec(t.role(seat)).explode_seals:  # 001:1459 血月使徒自爆…則自動翻牌
+        t.emit(ev.CardRevealed(visibility=PUBLIC, seat=seat, role=t.role(seat)))
     if t.state.is_alive(seat):
         t.die(seat, DeathCause.EXPLODED, at_night=False)
     else:  # died last night, not yet announced (the sheriff phase of day 1): 吞毒

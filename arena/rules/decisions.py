@@ -47,6 +47,7 @@ class DecisionKind(StrEnum):
     CHARM = "charm"
     DREAM = "dream"
     FEAR = "fear"
+    HUNT = "hunt"
 
 
 class ActionOption(BaseModel):

@@ -157,6 +157,22 @@ class SkillBlocked(_Event):
     seat: SeatId
 
 
+class DemonHunted(_Event):
+    """The demon hunter's hunt tonight (only he sees it; its outcome shows at dawn)."""
+
+    kind: Literal["demon_hunted"] = "demon_hunted"
+    seat: SeatId
+    target: SeatId
+
+
+class CardRevealed(_Event):
+    """A card flipped face up for the whole table (001:1459 自動翻牌)."""
+
+    kind: Literal["card_revealed"] = "card_revealed"
+    seat: SeatId
+    role: Role
+
+
 class KnightDuelled(_Event):
     """The knight flips his card and duels a seat; the table sees whether it was a wolf."""
 
@@ -366,6 +382,8 @@ Event = Annotated[
     | KnightDuelled
     | SeatFeared
     | SkillBlocked
+    | DemonHunted
+    | CardRevealed
     | PlayerDied
     | DeathsAnnounced
     | SheriffCandidates

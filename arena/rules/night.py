@@ -10,6 +10,11 @@ and antidote on one seat follow `guard_and_save`; the witch uses one potion a ni
 knife-first rule (003 (6)) ends the game before the poison lands. 001:1667 (攝夢人): the
 dreamer is immune to night harm, dies if the dreamweaver dies that night, and dies when
 dreamed two nights running. A wolf beauty who dies takes her charmed seat with her.
+
+001 血月獵魔人 (001:1459, 1589-1591): the night after the blood-moon apostle self-explodes,
+every god's night ability is sealed (each is shown `skill_blocked`); from night 2 the demon
+hunter may hunt a seat — a wolf dies, a good seat's hunt kills the demon hunter
+(backlash, 000:48) — and, by common play, the witch's poison does not kill him.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from arena.rules.actions import (
     Charm,
     Dream,
     Fear,
+    Hunt,
     Inspect,
     Kill,
     Pass,
@@ -34,7 +40,7 @@ from arena.rules.actions import (
 )
 from arena.rules.deaths import may_shoot
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
-from arena.rules.roles import is_wolf
+from arena.rules.roles import is_god, is_wolf, spec
 from arena.rules.table import Answers, Flow, Table
 from arena.rules.types import DeathCause, Phase, Role, SeatId, Winner
 from arena.rules.visibility import PUBLIC, ToTeam, to_seats
@@ -57,6 +63,14 @@ class Acts:
     """Last night's dreamer, if the dreamweaver chose one then."""
     blocked: SeatId | None = None
     """The seat the nightmare feared tonight: its ability fails (001:1665)."""
+    sealed: frozenset[SeatId] = frozenset()
+    """Gods whose abilities the blood moon seals tonight (001:1459, roles.md)."""
+    hunted: SeatId | None = None
+    """The seat the demon hunter hunted tonight."""
+
+    def fails(self, seat: SeatId | None) -> bool:
+        """Whether `seat`'s night ability fails tonight (feared or sealed)."""
+        return seat is not None and (seat == self.blocked or seat in self.sealed)
 
 
 def night(t: Table, n: int) -> Flow[None]:
@@ -67,16 +81,20 @@ def night(t: Table, n: int) -> Flow[None]:
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.NIGHT, day=n))
     order = t.board.night_order
-    acts = Acts(last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None)
+    acts = Acts(
+        last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None,
+        sealed=blood_moon_seal(t, n),
+    )
     if "nightmare" in order:
         acts.blocked = yield from _fear(t)
     actors: dict[str, SeatId | None] = {
         step: _actor(t, step) for step in order if step in _ACTOR_ROLE
     }
     first = [
-        _FIRST_REQUESTS[step](t, seat)
+        request
         for step, seat in actors.items()
-        if seat is not None and seat != acts.blocked and step in _FIRST_REQUESTS
+        if seat is not None and not acts.fails(seat) and step in _FIRST_REQUESTS
+        if (request := _FIRST_REQUESTS[step](t, seat)) is not None
     ]
     split = order.index("wolves") if "wolves" in order else 0
     early, late = order[:split], order[split + 1 :]
@@ -92,7 +110,8 @@ def night(t: Table, n: int) -> Flow[None]:
         )
     for step in late:
         seat = actors.get(step)
-        if seat is not None and seat == acts.blocked:
+        if acts.fails(seat):
+            assert seat is not None
             t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))
         elif step == "witch":
             acts.saved, acts.poisoned = yield from _witch(t, n, acts.knife)
@@ -100,6 +119,8 @@ def night(t: Table, n: int) -> Flow[None]:
             yield from _charm(t, seat)
         elif step == "seer" and seat is not None:
             acts.checked = _emit_check(t, seat, answers[seat])
+        elif step == "demon_hunter" and seat is not None:
+            acts.hunted = _emit_hunt(t, seat, answers.get(seat))
         elif step in ("hunter_status", "white_wolf_king_status"):
             status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
             _tell_status(t, status_role, acts)
@@ -112,6 +133,7 @@ _ACTOR_ROLE: dict[str, Role] = {
     "seer": Role.SEER,
     "wolf_beauty": Role.WOLF_BEAUTY,
     "witch": Role.WITCH,
+    "demon_hunter": Role.DEMON_HUNTER,
 }
 
 
@@ -127,7 +149,7 @@ def _emit_early(
         seat = actors.get(step)
         if seat is None:
             continue
-        if seat == acts.blocked:
+        if acts.fails(seat):
             t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))
             continue
         answer = answers[seat]
@@ -151,6 +173,25 @@ def _emit_check(t: Table, seer: SeatId, answer: Action) -> SeatId | None:
         )
     )
     return answer.target
+
+
+def _emit_hunt(t: Table, hunter: SeatId, answer: Action | None) -> SeatId | None:
+    if not isinstance(answer, Hunt):
+        return None
+    t.emit(ev.DemonHunted(visibility=to_seats(hunter), seat=hunter, target=answer.target))
+    return answer.target
+
+
+def blood_moon_seal(t: Table, n: int) -> frozenset[SeatId]:
+    """The gods sealed in night `n`.
+
+    Every living god, if a blood-moon apostle exploded the day before (001:1459 血月使徒自爆;
+    the night after the explosion, common play).
+    """
+    exploded = t.state.exploded
+    if not any(spec(t.role(s)).explode_seals and day == n - 1 for s, day in exploded.items()):
+        return frozenset()
+    return frozenset(s for s in t.state.living() if is_god(t.role(s)))
 
 
 def _tell_status(t: Table, role: Role, acts: Acts) -> None:
@@ -200,6 +241,21 @@ def _charm(t: Table, beauty: SeatId) -> Flow[None]:
         t.emit(ev.BeautyCharmed(visibility=to_seats(beauty), seat=beauty, target=answer.target))
 
 
+def _hunt_request(t: Table, hunter: SeatId) -> DecisionRequest | None:
+    """The demon hunter's hunt: another living seat, or pass; from night 2 (001:1589-1591).
+
+    On night 1 he only opens and closes his eyes (001:1505-1507): no request.
+    """
+    if t.state.day < 2:
+        return None
+    targets = tuple(s for s in t.state.living() if s != hunter)
+    options = (
+        ActionOption(action="hunt", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    return t.request(hunter, DecisionKind.HUNT, options, Pass())
+
+
 def _dream_request(t: Table, dreamweaver: SeatId) -> DecisionRequest:
     """001:1667 攝夢人技能每晚必須選擇一位玩傢: mandatory, another living seat."""
     targets = tuple(s for s in t.state.living() if s != dreamweaver)
@@ -238,10 +294,11 @@ def _seer_request(t: Table, seer: SeatId) -> DecisionRequest:
     return t.request(seer, DecisionKind.SEER, options, Inspect(target=targets[0]))
 
 
-_FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest]] = {
+_FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest | None]] = {
     "dreamweaver": _dream_request,
     "guard": _guard_request,
     "seer": _seer_request,
+    "demon_hunter": _hunt_request,
 }
 """Steps whose decision needs nothing from the night so far: asked with the wolves."""
 
@@ -386,8 +443,10 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
     knifed = _knifed(t, acts)
     if knifed is not None:
         deaths[knifed] = DeathCause.KNIFE
-    if acts.poisoned is not None and acts.poisoned != acts.dreamer:
-        deaths[acts.poisoned] = DeathCause.POISON  # poison silences the hunter even if knifed
+    poisoned = acts.poisoned
+    if poisoned is not None and poisoned != acts.dreamer and not _poison_immune(t, poisoned):
+        deaths[poisoned] = DeathCause.POISON  # poison silences the hunter even if knifed
+    _hunt(t, acts, deaths)
     _reflect(t, acts, deaths)
     dreamer = acts.dreamer
     if dreamer is not None:
@@ -399,6 +458,26 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
         if beauty in deaths and charmed is not None and t.state.is_alive(charmed):
             deaths.setdefault(charmed, DeathCause.CHARMED)
     return deaths
+
+
+def _poison_immune(t: Table, seat: SeatId) -> bool:
+    """The demon hunter shrugs off the poison (common play, `demon_hunter_poison_immune`)."""
+    return t.role(seat) is Role.DEMON_HUNTER and t.rules.demon_hunter_poison_immune
+
+
+def _hunt(t: Table, acts: Acts, deaths: dict[SeatId, DeathCause]) -> None:
+    """The demon hunter's hunt: a wolf dies (`hunted`), a good seat backlashes.
+
+    The backlash kills the demon hunter (`backlash`, 000:48 被獵魔者反噬). Neither guard nor
+    antidote stops either death (they answer the knife).
+    """
+    if acts.hunted is None:
+        return
+    hunter = _first_living(t, Role.DEMON_HUNTER)
+    if is_wolf(t.role(acts.hunted)):
+        deaths.setdefault(acts.hunted, DeathCause.HUNTED)
+    elif hunter is not None:
+        deaths.setdefault(hunter, DeathCause.BACKLASH)
 
 
 def _reflect(t: Table, acts: Acts, deaths: dict[SeatId, DeathCause]) -> None:

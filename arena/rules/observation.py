@@ -132,6 +132,8 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
                 roles[seat] = role
             case ev.KnightDuelled(seat=seat):
                 roles[seat] = Role.KNIGHT
+            case ev.CardRevealed(seat=seat, role=role):
+                roles[seat] = role
             case ev.IdiotRevealed(seat=seat):
                 roles[seat] = Role.IDIOT
                 idiots.append(seat)

@@ -11,11 +11,19 @@ from dataclasses import dataclass
 from arena.rules.types import DeathCause, Role, Team
 
 _RETALIATION = frozenset(
-    {DeathCause.KNIFE, DeathCause.EXILE, DeathCause.SHOT, DeathCause.TAKEN, DeathCause.BACKLASH}
+    {
+        DeathCause.KNIFE,
+        DeathCause.EXILE,
+        DeathCause.SHOT,
+        DeathCause.TAKEN,
+        DeathCause.BACKLASH,
+        DeathCause.HUNTED,
+    }
 )
 """000's table (臨終能力): the hunter's and the wolf king's triggers — knifed (a wolf king's
-self-knife included), exiled, taken by another death skill, backlash; never poisoned,
-duelled or dying as a lover."""
+self-knife included), exiled, taken by another death skill, the demon hunter's strike
+(000:48 被獵魔者反噬: a wolf king he hunts, or the demon hunter's own backlash); never
+poisoned, duelled or dying as a lover."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +44,10 @@ class RoleSpec:
     wolf king 狼王, avenger 復仇者 (exile only)."""
     explode_take: bool = False
     """Takes a seat when self-exploding in the day: white wolf king 白狼王."""
+    explode_seals: bool = False
+    """Self-exploding seals the gods' night abilities that night, and the explosion flips
+    the card: blood-moon apostle 血月使徒 (001:1459). He may explode wherever a white wolf
+    king may, even where plain wolves may not (his skill is the explosion)."""
 
     @property
     def death_shot(self) -> bool:
@@ -69,6 +81,15 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.EVIL_KNIGHT, Team.WOLF, "惡靈騎士", "Evil knight", is_wolf=True),
         RoleSpec(Role.NIGHTMARE, Team.WOLF, "噩夢之影", "Nightmare", is_wolf=True),
         RoleSpec(Role.DREAMWEAVER, Team.GOOD, "攝夢人", "Dreamweaver", is_god=True),
+        RoleSpec(
+            Role.BLOOD_MOON_APOSTLE,
+            Team.WOLF,
+            "血月使徒",
+            "Blood-moon apostle",
+            is_wolf=True,
+            explode_seals=True,
+        ),
+        RoleSpec(Role.DEMON_HUNTER, Team.GOOD, "獵魔人", "Demon hunter", is_god=True),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,

@@ -50,7 +50,8 @@ def explosion_option(t: Table, seat: SeatId, phase: ExplodePhase) -> ActionOptio
     if phase not in t.rules.explode_phases or not is_wolf(role) or not t.state.is_present(seat):
         return None
     if not spec(role).explode_take:
-        return ActionOption(action="self_explode") if t.rules.ordinary_wolves_explode else None
+        allowed = t.rules.ordinary_wolves_explode or spec(role).explode_seals
+        return ActionOption(action="self_explode") if allowed else None
     if not can_take(t, seat):
         return ActionOption(action="self_explode")
     targets = tuple(s for s in t.state.present() if s != seat)

@@ -38,6 +38,8 @@ class Role(StrEnum):
     AVENGER = "avenger"
     EVIL_KNIGHT = "evil_knight"
     NIGHTMARE = "nightmare"
+    BLOOD_MOON_APOSTLE = "blood_moon_apostle"
+    DEMON_HUNTER = "demon_hunter"
 
 
 class Phase(StrEnum):
@@ -74,7 +76,9 @@ class DeathCause(StrEnum):
     LOVER = "lover"
     """Died with a lover (000's table); no board deals cupid yet."""
     BACKLASH = "backlash"
-    """A demon hunter killed by hunting a good seat (000's table); no board deals him yet."""
+    """A demon hunter killed by hunting a good seat (000:48 被獵魔者反噬)."""
+    HUNTED = "hunted"
+    """A wolf struck by the demon hunter's hunt (001:1591 獵殺; 000:48's row, see roles.md)."""
 
 
 class Direction(StrEnum):

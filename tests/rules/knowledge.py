@@ -30,6 +30,7 @@ WOLF_ROLES = frozenset(
         Role.WOLF_BEAUTY,
         Role.EVIL_KNIGHT,
         Role.NIGHTMARE,
+        Role.BLOOD_MOON_APOSTLE,
     }
 )
 """The roles that wake with the wolves (a new wolf role must be added here)."""
@@ -43,6 +44,7 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.KNIGHT,
     Role.DREAMWEAVER,
     Role.AVENGER,
+    Role.DEMON_HUNTER,
 }
 
 
@@ -178,6 +180,9 @@ RULES: dict[str, Rule] = {
     # The nightmare fears alone; the feared seat alone is shown that its skill is blocked.
     "seat_feared": _role(Role.NIGHTMARE),
     "skill_blocked": _own,
+    # The demon hunter hunts alone; a flipped card is shown to the whole table.
+    "demon_hunted": _role(Role.DEMON_HUNTER),
+    "card_revealed": _public,
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,

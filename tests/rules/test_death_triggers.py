@@ -24,7 +24,7 @@ TABLE: dict[str, tuple[tuple[DeathCause, ...], tuple[bool, bool, bool]]] = {
         (DeathCause.SHOT, DeathCause.TAKEN),
         (True, True, False),
     ),
-    "被獵魔者反噬 | ✅ | ✅ | ❌": ((DeathCause.BACKLASH,), (True, True, False)),
+    "被獵魔者反噬 | ✅ | ✅ | ❌": ((DeathCause.BACKLASH, DeathCause.HUNTED), (True, True, False)),
     "被女巫毒死 | ❌ | ❌ | ❌": ((DeathCause.POISON,), (False, False, False)),
     "被騎士決鬥處決 | ❌ | ❌ | ❌": ((DeathCause.DUEL,), (False, False, False)),
     "與情侶殉情 | ❌ | ❌ | ❌": ((DeathCause.LOVER,), (False, False, False)),
@@ -48,7 +48,7 @@ def test_every_cell_of_the_death_trigger_table(
 
 def test_the_table_quotes_seed_000() -> None:
     rows = {row.split(" | ")[0] for row in TABLE}
-    assert len(rows) == 7 and len(CELLS) == 24
+    assert len(rows) == 7 and len(CELLS) == 27
 
 
 @pytest.mark.parametrize(

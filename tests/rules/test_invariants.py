@@ -90,7 +90,9 @@ def _check_knowledge(referee: Referee) -> None:
     """No seat's projection holds a role it may not know (the leak invariant)."""
     state = referee.state
     public_roles = {
-        e.seat for e in referee.events if isinstance(e, ev.PlayerShot | ev.KnightDuelled)
+        e.seat
+        for e in referee.events
+        if isinstance(e, ev.PlayerShot | ev.KnightDuelled | ev.CardRevealed)
     }
     public_roles |= state.revealed_idiots
     wolves = set(state.wolves(living=False))

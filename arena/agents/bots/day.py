@@ -52,6 +52,8 @@ RUN_CHANCE: dict[Role, float] = {
     Role.WOLF_BEAUTY: 0.2,
     Role.EVIL_KNIGHT: 0.25,
     Role.NIGHTMARE: 0.2,
+    Role.BLOOD_MOON_APOSTLE: 0.2,
+    Role.DEMON_HUNTER: 0.3,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6

@@ -10,6 +10,8 @@ Common table practice, kept simple:
 - The wolf beauty charms the seat whose death would hurt good most: the believed seer,
   else a claimed god, else the sheriff, else a random good-looking seat (never a teammate).
 - The nightmare fears the believed seer, else a claimed god, never a teammate.
+- The demon hunter hunts, from night 2, only a seat he is nearly sure is a wolf (a miss
+  costs his life), else nobody.
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
   and never dreams the same seat two nights running, which would kill it.
 """
@@ -35,6 +37,7 @@ from arena.rules.actions import (
     Charm,
     Dream,
     Fear,
+    Hunt,
     Inspect,
     Kill,
     Pass,
@@ -50,6 +53,8 @@ EMPTY_GUARD_CHANCE = 0.7
 """Chance the guard protects nobody on night 1."""
 POISON_SURE = 0.8
 """How sure the witch must be that a seat is a wolf to poison it."""
+HUNT_SURE = 0.8
+"""The demon hunter hunts only a seat at least this likely to be a wolf (backlash kills him)."""
 SAVE_SUSPECT = 0.6
 """The witch does not save a victim she thinks this likely to be a wolf (自刀)."""
 
@@ -148,6 +153,18 @@ def fear(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
         return Fear(target=max(sorted(seers), key=lambda s: seers[s]))
     gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
     return Fear(target=rng.choice(gods or legal))
+
+
+def hunt(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Hunt the seat most surely a wolf, if sure enough; otherwise hunt nobody."""
+    option = request.option("hunt")
+    if option is None or not option.targets:
+        return Pass()
+    p = wolf_probabilities(r, own_outlook(r))
+    sure = [s for s in option.targets if p.get(s, 0.0) >= HUNT_SURE]
+    if not sure:
+        return Pass()
+    return Hunt(target=max(sure, key=lambda s: (p[s], -s)))
 
 
 def dream(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:

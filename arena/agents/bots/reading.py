@@ -168,6 +168,8 @@ class Ledger:
                     self.taken.add(target)
             case ev.IdiotRevealed(seat=seat):
                 self.public_goods.add(seat)
+            case ev.CardRevealed(seat=seat, role=role):
+                (self.public_wolves if is_wolf(role) else self.public_goods).add(seat)
             case ev.KnightDuelled(seat=seat, target=target, is_wolf=wolf):
                 self.public_goods.add(seat)
                 (self.public_wolves if wolf else self.public_goods).add(target)

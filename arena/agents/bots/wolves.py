@@ -40,6 +40,9 @@ WWK_ACCUSED_CHANCE = 0.85
 """The same when that seer has named the white wolf king himself."""
 EXPLODE_CHANCE = 0.25
 """Chance that a plain wolf named by the real seer explodes to cut the day short."""
+APOSTLE_CHANCE = 0.6
+"""The same for a blood-moon apostle: his explosion also seals the gods the next night, so
+the knife on the seer cannot be saved and her next check never comes."""
 
 
 def volunteers(r: Reading, seed: int) -> bool:
@@ -140,8 +143,9 @@ def explosion(r: Reading, request: DecisionRequest, seed: int) -> SelfExplode | 
 
     A white wolf king takes a real seer who claimed (more surely if that seer named him);
     a plain wolf explodes only when the real seer has named him, to end the day before
-    the vote. The king decides once a game, a plain wolf once a day, from the seed, so
-    neither wavers from one explosion window to the next.
+    the vote (a blood-moon apostle more readily: his explosion seals the gods). The king
+    decides once a game, a plain wolf once a day, from the seed, so neither wavers from
+    one explosion window to the next.
     """
     option = request.option("self_explode")
     if option is None or not r.is_wolf:
@@ -156,4 +160,5 @@ def explosion(r: Reading, request: DecisionRequest, seed: int) -> SelfExplode | 
         return None
     if option.target_required or not named or r.phase is not Phase.SPEECHES:
         return None
-    return SelfExplode() if dice(seed, "explode", r.day).random() < EXPLODE_CHANCE else None
+    chance = APOSTLE_CHANCE if r.role is Role.BLOOD_MOON_APOSTLE else EXPLODE_CHANCE
+    return SelfExplode() if dice(seed, "explode", r.day).random() < chance else None
