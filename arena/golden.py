@@ -24,6 +24,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("wwk_guard", None, 7),
     ("wwk_guard", "site", 8),
     ("blood_moon", None, 9),
+    ("gargoyle_gravekeeper", None, 10),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

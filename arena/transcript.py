@@ -247,6 +247,35 @@ def _demon_hunted(e: ev.DemonHunted, lang: Lang) -> str:
     return t("event.demon_hunted", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
+@_renders(ev.RoleChecked)
+def _role_checked(e: ev.RoleChecked, lang: Lang) -> str:
+    target = seat(e.target, lang)
+    return t(
+        "event.role_checked",
+        lang,
+        seat=seat(e.seat, lang),
+        target=target,
+        role=role_name(e.role, lang),
+    )
+
+
+@_renders(ev.GargoyleStruck)
+def _gargoyle_struck(e: ev.GargoyleStruck, lang: Lang) -> str:
+    return t("event.gargoyle_struck", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.GraveRead)
+def _grave_read(e: ev.GraveRead, lang: Lang) -> str:
+    verdict = t("verdict.wolf" if e.is_wolf else "verdict.good", lang)
+    return t(
+        "event.grave_read",
+        lang,
+        seat=seat(e.seat, lang),
+        target=seat(e.target, lang),
+        verdict=verdict,
+    )
+
+
 @_renders(ev.CardRevealed)
 def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
     return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))

@@ -125,6 +125,8 @@ class BotAgent:
                 return night.fear(r, request, rng)
             case DecisionKind.HUNT:
                 return night.hunt(r, request, rng)
+            case DecisionKind.IDENTIFY:
+                return night.identify(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

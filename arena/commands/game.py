@@ -440,5 +440,6 @@ def _board_row(b: Board) -> dict[str, Any]:
         "preset": b.preset,
         "roles": {r.value: n for r, n in b.role_counts().items()},
         "night_order": list(b.night_order),
+        "first_night_order": list(b.first_night_order or b.night_order),
         "source": b.source,
     }

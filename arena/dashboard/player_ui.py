@@ -56,6 +56,8 @@ ICONS: dict[Role, str] = {
     Role.NIGHTMARE: "🐺",
     Role.BLOOD_MOON_APOSTLE: "🐺",
     Role.DEMON_HUNTER: "🪓",
+    Role.GARGOYLE: "🗿",
+    Role.GRAVEKEEPER: "⚰️",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

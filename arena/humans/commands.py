@@ -385,6 +385,7 @@ TITLES = {
         DecisionKind.DREAM: "攝夢人：選擇今晚的夢遊者",
         DecisionKind.FEAR: "噩夢之影：恐懼一位玩家（或跳過）",
         DecisionKind.HUNT: "獵魔人：獵殺一位玩家（或跳過）",
+        DecisionKind.IDENTIFY: "查驗一位玩家的具體身份",
     },
     "en": {
         DecisionKind.RUN_FOR_SHERIFF: "Run for sheriff?",
@@ -406,6 +407,7 @@ TITLES = {
         DecisionKind.DREAM: "Dreamweaver: choose tonight's dreamer",
         DecisionKind.FEAR: "Nightmare: fear a seat (or pass)",
         DecisionKind.HUNT: "Demon hunter: hunt a seat (or pass)",
+        DecisionKind.IDENTIFY: "Learn a seat's exact role",
     },
 }
 """What each decision asks, as a prompt title."""

@@ -15,10 +15,13 @@ from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
 NightStep = Literal[
+    "gargoyle",
+    "gargoyle_check",
     "nightmare",
     "dreamweaver",
     "guard",
     "wolves",
+    "gargoyle_knife",
     "wolf_beauty",
     "witch",
     "seer",
@@ -26,14 +29,16 @@ NightStep = Literal[
     "white_wolf_king_status",
     "knight",
     "demon_hunter",
+    "gravekeeper",
     "idiot",
 ]
 """One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped.
 
 `knight` and `idiot` open their eyes and close them again (001 騎士請睜眼，騎士請閉眼): the
 steps are listed for the board's order and write nothing; so does `demon_hunter` on night
-1 (001:1505-1507), who hunts from night 2 (001:1589-1591). Steps before `wolves` are
-written before the wolves' events; every step's decision that depends on nothing before
+1 (001:1505-1507), who hunts from night 2 (001:1589-1591), and `gargoyle` (001:2375-2377:
+the gargoyle's eyes on night 1, before his check at the end of that night). Steps before
+`wolves` are written before the wolves' events; every step's decision that depends on nothing before
 it is asked in the first batch of the night (docs/rules.md)."""
 
 PresetName = Literal["tournament", "site", "classic"]
@@ -54,9 +59,18 @@ class Board:
     preset: PresetName
     """The rules preset the board's source uses."""
     night_order: tuple[NightStep, ...]
+    """The order of every night (from night 2 where `first_night_order` is given)."""
     source: str
     side_villagers_needed: int | None = None
     """For a side board: how many villagers must die for the wolves (None: all of them)."""
+    first_night_order: tuple[NightStep, ...] | None = None
+    """Night 1's own order where the board's source gives one (001:125 【首夜】…【次夜】)."""
+
+    def order_for(self, night: int) -> tuple[NightStep, ...]:
+        """The steps of night `night`."""
+        if night == 1 and self.first_night_order is not None:
+            return self.first_night_order
+        return self.night_order
 
     @property
     def seats(self) -> int:
@@ -223,6 +237,41 @@ BOARDS: dict[str, Board] = {
             preset="tournament",
             night_order=("wolves", "witch", "seer", "demon_hunter", "idiot"),
             source="001:99,1431-1484",
+        ),
+        Board(
+            "gargoyle_gravekeeper",
+            "石像鬼守墓人",
+            "Gargoyle + gravekeeper (tournament)",
+            _deal(
+                seer=1,
+                witch=1,
+                hunter=1,
+                gravekeeper=1,
+                villager=4,
+                werewolf=3,
+                gargoyle=1,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=(
+                "gargoyle_check",
+                "wolves",
+                "gargoyle_knife",
+                "witch",
+                "seer",
+                "hunter_status",
+                "gravekeeper",
+            ),
+            source="001:125,2311-2364,2373-2399,2463-2487",
+            first_night_order=(
+                "gargoyle",
+                "wolves",
+                "witch",
+                "seer",
+                "hunter_status",
+                "gravekeeper",
+                "gargoyle_check",
+            ),
         ),
     )
 }

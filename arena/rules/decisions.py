@@ -48,6 +48,8 @@ class DecisionKind(StrEnum):
     DREAM = "dream"
     FEAR = "fear"
     HUNT = "hunt"
+    IDENTIFY = "identify"
+    """An exact-role check (the gargoyle's): the seat's card, not just good or wolf."""
 
 
 class ActionOption(BaseModel):

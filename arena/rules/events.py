@@ -165,6 +165,32 @@ class DemonHunted(_Event):
     target: SeatId
 
 
+class RoleChecked(_Event):
+    """An exact-role check (the gargoyle's): the checker learns the target's card."""
+
+    kind: Literal["role_checked"] = "role_checked"
+    seat: SeatId
+    target: SeatId
+    role: Role
+
+
+class GargoyleStruck(_Event):
+    """The gargoyle's own knife, once the other wolves are dead (only he sees it)."""
+
+    kind: Literal["gargoyle_struck"] = "gargoyle_struck"
+    seat: SeatId
+    target: SeatId | None
+
+
+class GraveRead(_Event):
+    """The gravekeeper learns whether the seat exiled the day before was good or a wolf."""
+
+    kind: Literal["grave_read"] = "grave_read"
+    seat: SeatId
+    target: SeatId
+    is_wolf: bool
+
+
 class CardRevealed(_Event):
     """A card flipped face up for the whole table (001:1459 自動翻牌)."""
 
@@ -383,6 +409,9 @@ Event = Annotated[
     | SeatFeared
     | SkillBlocked
     | DemonHunted
+    | RoleChecked
+    | GargoyleStruck
+    | GraveRead
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

@@ -15,6 +15,11 @@ dreamed two nights running. A wolf beauty who dies takes her charmed seat with h
 every god's night ability is sealed (each is shown `skill_blocked`); from night 2 the demon
 hunter may hunt a seat — a wolf dies, a good seat's hunt kills the demon hunter
 (backlash, 000:48) — and, by common play, the witch's poison does not kill him.
+
+001 石像鬼守墓人 (001:125, 2337-2339, 2373-2399, 2463-2487): night 1 has its own order. The
+gargoyle checks a seat's exact role each night and, once every other wolf is dead, is told
+he holds the knife and strikes alone (his strike is the night's knife); the gravekeeper
+learns whether the seat exiled the day before was good or a wolf.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from arena.rules.actions import (
 )
 from arena.rules.deaths import may_shoot
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
-from arena.rules.roles import is_god, is_wolf, spec
+from arena.rules.roles import in_pack, is_god, is_wolf, spec
 from arena.rules.table import Answers, Flow, Table
 from arena.rules.types import DeathCause, Phase, Role, SeatId, Winner
 from arena.rules.visibility import PUBLIC, ToTeam, to_seats
@@ -80,7 +85,7 @@ def night(t: Table, n: int) -> Flow[None]:
         GameOver: the night's deaths ended the game.
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.NIGHT, day=n))
-    order = t.board.night_order
+    order = t.board.order_for(n)
     acts = Acts(
         last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None,
         sealed=blood_moon_seal(t, n),
@@ -99,7 +104,10 @@ def night(t: Table, n: int) -> Flow[None]:
     split = order.index("wolves") if "wolves" in order else 0
     early, late = order[:split], order[split + 1 :]
     wolves = knife_party(t, n)
-    if acts.blocked in wolves and t.rules.fear_cancels_knife:
+    if not wolves:  # only a lone gargoyle is left on the wolf side
+        answers = yield from t.ask(first)
+        _emit_early(t, early, actors, answers, acts)
+    elif acts.blocked in wolves and t.rules.fear_cancels_knife:
         answers = yield from t.ask(first)
         _emit_early(t, early, actors, answers, acts)
         channel = t.wolf_channel(wolves)
@@ -121,6 +129,12 @@ def night(t: Table, n: int) -> Flow[None]:
             acts.checked = _emit_check(t, seat, answers[seat])
         elif step == "demon_hunter" and seat is not None:
             acts.hunted = _emit_hunt(t, seat, answers.get(seat))
+        elif step == "gargoyle_check" and seat is not None:
+            _emit_role_check(t, seat, answers.get(seat))
+        elif step == "gargoyle_knife" and seat is not None:
+            acts.knife = yield from _gargoyle_knife(t, n, seat, acts.knife)
+        elif step == "gravekeeper" and seat is not None:
+            _read_grave(t, n, seat)
         elif step in ("hunter_status", "white_wolf_king_status"):
             status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
             _tell_status(t, status_role, acts)
@@ -134,6 +148,9 @@ _ACTOR_ROLE: dict[str, Role] = {
     "wolf_beauty": Role.WOLF_BEAUTY,
     "witch": Role.WITCH,
     "demon_hunter": Role.DEMON_HUNTER,
+    "gargoyle_check": Role.GARGOYLE,
+    "gargoyle_knife": Role.GARGOYLE,
+    "gravekeeper": Role.GRAVEKEEPER,
 }
 
 
@@ -159,6 +176,8 @@ def _emit_early(
         elif step == "dreamweaver" and isinstance(answer, Dream):
             acts.dreamer = answer.target
             t.emit(ev.DreamerChosen(visibility=to_seats(seat), seat=seat, target=answer.target))
+        elif step == "gargoyle_check":
+            _emit_role_check(t, seat, answer)
 
 
 def _emit_check(t: Table, seer: SeatId, answer: Action) -> SeatId | None:
@@ -180,6 +199,57 @@ def _emit_hunt(t: Table, hunter: SeatId, answer: Action | None) -> SeatId | None
         return None
     t.emit(ev.DemonHunted(visibility=to_seats(hunter), seat=hunter, target=answer.target))
     return answer.target
+
+
+def _emit_role_check(t: Table, seat: SeatId, answer: Action | None) -> None:
+    if isinstance(answer, Inspect):
+        role = t.role(answer.target)
+        t.emit(
+            ev.RoleChecked(visibility=to_seats(seat), seat=seat, target=answer.target, role=role)
+        )
+
+
+def _identify_request(t: Table, seat: SeatId) -> DecisionRequest:
+    """An exact-role check of another living seat; like the seer's, it has no pass."""
+    targets = tuple(s for s in t.state.living() if s != seat)
+    options = (ActionOption(action="inspect", targets=targets, target_required=True),)
+    return t.request(seat, DecisionKind.IDENTIFY, options, Inspect(target=targets[0]))
+
+
+def _gargoyle_knife(
+    t: Table, n: int, gargoyle: SeatId, knife: SeatId | None
+) -> Flow[SeatId | None]:
+    """The gargoyle's knife status and strike (001:2475 您今晚的帶刀狀態是…請選擇今晚要擊殺的目標).
+
+    He is told whether he holds the knife — only once every other wolf is dead (001:2337)
+    — and, if he does, may strike a seat. His strike is the night's knife (the guard and
+    the antidote answer it).
+    """
+    armed = not knife_party(t, n)
+    t.emit(ev.SkillStatusTold(visibility=to_seats(gargoyle), seat=gargoyle, usable=armed))
+    if not armed:
+        return knife
+    targets = tuple(s for s in t.state.living() if s != gargoyle)
+    options = (
+        ActionOption(action="kill", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    answer = yield from t.ask_one(t.request(gargoyle, DecisionKind.KNIFE, options, Pass()))
+    target = answer.target if isinstance(answer, Kill) else None
+    t.emit(ev.GargoyleStruck(visibility=to_seats(gargoyle), seat=gargoyle, target=target))
+    return target
+
+
+def _read_grave(t: Table, n: int, keeper: SeatId) -> None:
+    """The gravekeeper reads the seat voted out the day before (001:2339).
+
+    守墓人…每晚可以得知一個白天被放逐的玩傢是好人或是狼人; no exile that day: nothing to learn.
+    """
+    exiled = t.state.last_exiled
+    if exiled is None or t.state.last_exiled_day != n - 1:
+        return
+    wolf = is_wolf(t.role(exiled))
+    t.emit(ev.GraveRead(visibility=to_seats(keeper), seat=keeper, target=exiled, is_wolf=wolf))
 
 
 def blood_moon_seal(t: Table, n: int) -> frozenset[SeatId]:
@@ -266,10 +336,11 @@ def _dream_request(t: Table, dreamweaver: SeatId) -> DecisionRequest:
 def knife_party(t: Table, n: int) -> tuple[SeatId, ...]:
     """Wolves who choose tonight's knife.
 
-    The living wolves, plus a wolf who exploded the day before where
+    The living wolves of the pack (not a lone gargoyle), plus a wolf who exploded the day
+    before where
     `exploded_wolf_joins_knife` (001 自爆狼參與夜間指刀).
     """
-    party = set(t.state.wolves())
+    party = {s for s in t.state.wolves() if in_pack(t.role(s))}
     if t.rules.exploded_wolf_joins_knife:
         party |= {s for s, day in t.state.exploded.items() if day == n - 1}
     return tuple(sorted(party))
@@ -299,6 +370,7 @@ _FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest | None]] = 
     "guard": _guard_request,
     "seer": _seer_request,
     "demon_hunter": _hunt_request,
+    "gargoyle_check": _identify_request,
 }
 """Steps whose decision needs nothing from the night so far: asked with the wolves."""
 

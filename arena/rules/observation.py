@@ -132,7 +132,7 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
                 roles[seat] = role
             case ev.KnightDuelled(seat=seat):
                 roles[seat] = Role.KNIGHT
-            case ev.CardRevealed(seat=seat, role=role):
+            case ev.CardRevealed(seat=seat, role=role) | ev.RoleChecked(target=seat, role=role):
                 roles[seat] = role
             case ev.IdiotRevealed(seat=seat):
                 roles[seat] = Role.IDIOT

@@ -23,7 +23,7 @@ from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.draw import CURRENT_DRAW, DrawName, new_draw
 from arena.rules.errors import IllegalActionError
 from arena.rules.night import night
-from arena.rules.roles import is_wolf
+from arena.rules.roles import in_pack
 from arena.rules.state import GameState
 from arena.rules.table import Flow, GameOver, Table
 from arena.rules.types import SeatId, Winner
@@ -159,7 +159,7 @@ def _deal(t: Table) -> None:
     t.emit(ev.RolesDealt(visibility=REFEREE, roles=tuple(roles)))
     for seat, role in enumerate(roles, start=1):
         t.emit(ev.RoleAssigned(visibility=to_seats(seat), seat=seat, role=role))
-    wolves = tuple(s for s, r in enumerate(roles, start=1) if is_wolf(r))
+    wolves = tuple(s for s, r in enumerate(roles, start=1) if in_pack(r))
     t.emit(
         ev.WolvesMet(
             visibility=t.wolf_channel(wolves),

@@ -44,6 +44,10 @@ class RoleSpec:
     wolf king 狼王, avenger 復仇者 (exile only)."""
     explode_take: bool = False
     """Takes a seat when self-exploding in the day: white wolf king 白狼王."""
+    lone: bool = False
+    """Wolf side but alone (gargoyle 石像鬼, 001:2337): does not meet the other wolves nor
+    join their knife, cannot self-explode, and holds a knife of his own once every other
+    wolf is dead. Still a wolf to the seer, the hunt, the duel and the win."""
     explode_seals: bool = False
     """Self-exploding seals the gods' night abilities that night, and the explosion flips
     the card: blood-moon apostle 血月使徒 (001:1459). He may explode wherever a white wolf
@@ -90,6 +94,8 @@ ROLES: dict[Role, RoleSpec] = {
             explode_seals=True,
         ),
         RoleSpec(Role.DEMON_HUNTER, Team.GOOD, "獵魔人", "Demon hunter", is_god=True),
+        RoleSpec(Role.GARGOYLE, Team.WOLF, "石像鬼", "Gargoyle", is_wolf=True, lone=True),
+        RoleSpec(Role.GRAVEKEEPER, Team.GOOD, "守墓人", "Gravekeeper", is_god=True),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,
@@ -115,6 +121,11 @@ def team_of(role: Role) -> Team:
 def is_wolf(role: Role) -> bool:
     """Whether `role` is one of the wolves (the seer sees 'wolf')."""
     return ROLES[role].is_wolf
+
+
+def in_pack(role: Role) -> bool:
+    """Whether `role` wakes with the wolves: meets them and joins the knife (not a gargoyle)."""
+    return ROLES[role].is_wolf and not ROLES[role].lone
 
 
 def is_god(role: Role) -> bool:

@@ -49,6 +49,8 @@ def explosion_option(t: Table, seat: SeatId, phase: ExplodePhase) -> ActionOptio
     role = t.role(seat)
     if phase not in t.rules.explode_phases or not is_wolf(role) or not t.state.is_present(seat):
         return None
+    if spec(role).lone:  # 001:2337 石像鬼…不能自曝
+        return None
     if not spec(role).explode_take:
         allowed = t.rules.ordinary_wolves_explode or spec(role).explode_seals
         return ActionOption(action="self_explode") if allowed else None

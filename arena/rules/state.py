@@ -53,6 +53,9 @@ class GameState:
     feared: SeatId | None = None
     """The nightmare's latest fear, made in night `feared_night`."""
     feared_night: int = 0
+    last_exiled: SeatId | None = None
+    """The latest seat voted out (an idiot who flipped included), on day `last_exiled_day`."""
+    last_exiled_day: int = 0
     reflected: bool = False
     """The evil knight has used his one reflect (a `reflected` death happened)."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -158,6 +161,8 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, dreamer=target, dreamer_night=state.day)
         case ev.KnightDuelled(seat=seat):
             return replace(state, duelled=state.duelled | {seat})
+        case ev.PlayerExiled(seat=seat):
+            return replace(state, last_exiled=seat, last_exiled_day=state.day)
         case ev.IdiotRevealed(seat=seat):
             return replace(state, revealed_idiots=state.revealed_idiots | {seat})
         case ev.GameEnded(winner=winner):

@@ -40,6 +40,8 @@ class Role(StrEnum):
     NIGHTMARE = "nightmare"
     BLOOD_MOON_APOSTLE = "blood_moon_apostle"
     DEMON_HUNTER = "demon_hunter"
+    GARGOYLE = "gargoyle"
+    GRAVEKEEPER = "gravekeeper"
 
 
 class Phase(StrEnum):

@@ -34,6 +34,7 @@ INTEGER_ANSWER: dict[str, str] = {
     "guard": "protect",
     "knife": "kill",
     "seer": "inspect",
+    "identify": "inspect",
     "vote": "vote",
     "sheriff_vote": "vote",
     "shoot": "shoot",

@@ -45,7 +45,11 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.DREAMWEAVER,
     Role.AVENGER,
     Role.DEMON_HUNTER,
+    Role.GARGOYLE,
+    Role.GRAVEKEEPER,
 }
+"""Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
+(001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`."""
 
 
 class OracleError(AssertionError):
@@ -183,7 +187,11 @@ RULES: dict[str, Rule] = {
     # The demon hunter hunts alone; a flipped card is shown to the whole table.
     "demon_hunted": _role(Role.DEMON_HUNTER),
     "card_revealed": _public,
-    "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING),
+    # The gargoyle checks and strikes alone; the gravekeeper reads a grave alone.
+    "role_checked": _role(Role.GARGOYLE),
+    "gargoyle_struck": _role(Role.GARGOYLE),
+    "grave_read": _role(Role.GRAVEKEEPER),
+    "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.GARGOYLE),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,
     "deaths_announced": _public,

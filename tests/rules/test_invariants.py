@@ -99,7 +99,10 @@ def _check_knowledge(referee: Referee) -> None:
     for seat in state.all_seats:
         before_end = next(i for i, e in enumerate(referee.events) if isinstance(e, ev.GameEnded))
         view = observe(referee.events, SeatViewer(seat=seat), until=before_end)
-        allowed = {seat} | public_roles | (wolves if seat in wolves else set())
+        checked = {
+            e.target for e in referee.events if isinstance(e, ev.RoleChecked) and e.seat == seat
+        }
+        allowed = {seat} | public_roles | checked | (wolves if seat in wolves else set())
         assert set(view.knowledge.roles) <= allowed, (seat, view.knowledge.roles, allowed)
         assert not any(isinstance(s.event, ev.PlayerDied | ev.RolesDealt) for s in view.seen)
 

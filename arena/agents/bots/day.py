@@ -54,6 +54,8 @@ RUN_CHANCE: dict[Role, float] = {
     Role.NIGHTMARE: 0.2,
     Role.BLOOD_MOON_APOSTLE: 0.2,
     Role.DEMON_HUNTER: 0.3,
+    Role.GARGOYLE: 0.15,
+    Role.GRAVEKEEPER: 0.3,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6

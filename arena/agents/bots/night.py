@@ -10,6 +10,8 @@ Common table practice, kept simple:
 - The wolf beauty charms the seat whose death would hurt good most: the believed seer,
   else a claimed god, else the sheriff, else a random good-looking seat (never a teammate).
 - The nightmare fears the believed seer, else a claimed god, never a teammate.
+- The gargoyle checks the seats he knows least about, claimed gods first; once alone he
+  strikes a god he identified (never a hunter, who would shoot), else as a wolf would.
 - The demon hunter hunts, from night 2, only a seat he is nearly sure is a wolf (a miss
   costs his life), else nobody.
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
@@ -48,6 +50,7 @@ from arena.rules.actions import (
 )
 from arena.rules.decisions import DecisionRequest
 from arena.rules.roles import is_god
+from arena.rules.types import Role, SeatId
 
 EMPTY_GUARD_CHANCE = 0.7
 """Chance the guard protects nobody on night 1."""
@@ -155,6 +158,25 @@ def fear(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     return Fear(target=rng.choice(gods or legal))
 
 
+def identify(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Check a seat whose card is still unknown: a claimed god first, else any."""
+    option = request.option("inspect")
+    if option is None or not option.targets:
+        return request.default
+    known = {s for s, _ in r.identified} | r.public_wolves | r.public_goods
+    fresh = [s for s in option.targets if s not in known] or list(option.targets)
+    gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in fresh)
+    return Inspect(target=rng.choice(gods or fresh))
+
+
+def gargoyle_target(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) -> SeatId | None:
+    """The lone gargoyle's strike: a god he identified (not a hunter), else None."""
+    gods = sorted(
+        s for s, role in r.identified if s in legal and is_god(role) and role is not Role.HUNTER
+    )
+    return rng.choice(gods) if gods else None
+
+
 def hunt(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     """Hunt the seat most surely a wolf, if sure enough; otherwise hunt nobody."""
     option = request.option("hunt")
@@ -203,7 +225,10 @@ def knife(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     option = request.option("kill")
     if option is None or not option.targets:
         return request.default
-    target = wolves.knife_choice(r, option.targets, rng)
+    target = None
+    if r.role is Role.GARGOYLE:
+        target = gargoyle_target(r, option.targets, rng)
+    target = target or wolves.knife_choice(r, option.targets, rng)
     if target is None:
         return Pass() if request.option("pass") is not None else Kill(target=option.targets[0])
     return Kill(target=target)

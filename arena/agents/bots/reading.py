@@ -82,6 +82,8 @@ class Reading:
     """Tonight's knife nominations as (round, wolf, target) (wolves only)."""
     dreams: tuple[tuple[int, SeatId], ...] = ()
     """This seat's own dreamers as (night, seat) (the dreamweaver only)."""
+    identified: tuple[tuple[SeatId, Role], ...] = ()
+    """Exact roles this seat learned by its own checks (the gargoyle), in night order."""
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
@@ -124,6 +126,7 @@ class Ledger:
         self.whispers: list[tuple[int, SeatId, str]] = []
         self.nominations: list[tuple[int, SeatId, SeatId | None]] = []
         self.dreams: list[tuple[int, SeatId]] = []
+        self.identified: list[tuple[SeatId, Role]] = []
 
     def extends(self, view: Observation) -> bool:
         """Whether `view` is this ledger's seat's view and begins with every event fed."""
@@ -175,6 +178,8 @@ class Ledger:
                 (self.public_wolves if wolf else self.public_goods).add(target)
             case ev.DreamerChosen(target=target):
                 self.dreams.append((self.day, target))
+            case ev.RoleChecked(target=target, role=role):
+                self.identified.append((target, role))
             case ev.SheriffCandidates(seats=seats):
                 self.candidates = seats
             case ev.SheriffWithdrew(seats=seats):
@@ -220,6 +225,7 @@ class Ledger:
             whispers=tuple(self.whispers),
             nominations=tuple(self.nominations),
             dreams=tuple(self.dreams),
+            identified=tuple(self.identified),
         )
 
 
