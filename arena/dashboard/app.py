@@ -17,7 +17,7 @@ if importlib.util.find_spec("arena") is None:  # a source checkout run without i
 
 import streamlit as st  # noqa: E402
 
-from arena.dashboard.i18n import LANG_NAMES, LANGS, parse_lang, t  # noqa: E402
+from arena.dashboard.i18n import LANG_NAMES, LANGS, parse_lang, t, text  # noqa: E402
 from arena.dashboard.session import language  # noqa: E402
 
 
@@ -50,9 +50,7 @@ def main() -> None:
             url_path="leaderboard",
         ),
         st.Page("screens/live.py", title=t("live", lang), icon="📡", url_path="live"),
-        st.Page(
-            "screens/play.py", title="Play" if lang == "en" else "上桌", icon="🎲", url_path="play"
-        ),
+        st.Page("screens/play.py", title=text("play.title", lang), icon="🎲", url_path="play"),
     ]
     st.navigation(pages).run()
 

@@ -21,7 +21,7 @@ from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import InvalidActionError
 from arena.rules.roles import spec
 from arena.rules.types import Role
-from arena.transcript import Lang
+from arena.text import LANGS, Lang, has, keys, t
 
 WORDS: dict[str, str] = {
     "vote": "vote", "投票": "vote", "投": "vote", "票": "vote",
@@ -275,147 +275,29 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
     return Menu(request, tuple(choices), text_kind)
 
 
-_ACTION = {
-    "zh": {
-        "vote": "投給{s}",
-        "shoot": "開槍帶走{s}",
-        "pass_badge": "警徽移交{s}",
-        "protect": "守護{s}",
-        "kill": "刀{s}",
-        "poison": "毒{s}",
-        "inspect": "查驗{s}",
-        "recommend_exile": "歸票{s}",
-        "save": "用解藥救{s}",
-        "tear_badge": "撕毀警徽",
-        "run_for_sheriff": "上警",
-        "withdraw": "退水",
-        "self_explode": "自爆",
-        "self_explode_t": "自爆並帶走{s}",
-        "ascending": "順序發言",
-        "descending": "逆序發言",
-        "from": "（從{s}起）",
-        "speak": "發言",
-        "whisper": "狼隊密語",
-        "pass": "過",
-        "charm": "魅惑{s}",
-        "dream": "讓{s}入夢",
-        "duel": "翻牌與{s}決鬥",
-        "fear": "恐懼{s}",
-        "hunt": "獵殺{s}",
-    },
-    "en": {
-        "vote": "vote for {s}",
-        "shoot": "shoot {s}",
-        "pass_badge": "pass the badge to {s}",
-        "protect": "protect {s}",
-        "kill": "knife {s}",
-        "poison": "poison {s}",
-        "inspect": "check {s}",
-        "recommend_exile": "recommend exiling {s}",
-        "save": "save {s} with the antidote",
-        "tear_badge": "tear the badge up",
-        "run_for_sheriff": "run for sheriff",
-        "withdraw": "withdraw",
-        "self_explode": "self-explode",
-        "self_explode_t": "self-explode and take {s}",
-        "ascending": "speak in ascending order",
-        "descending": "speak in descending order",
-        "from": " (from {s})",
-        "speak": "speak",
-        "whisper": "whisper to the wolves",
-        "pass": "pass",
-        "charm": "charm {s}",
-        "dream": "make {s} the dreamer",
-        "duel": "reveal and duel {s}",
-        "fear": "fear {s}",
-        "hunt": "hunt {s}",
-    },
-}
-
-_PASS = {
-    "zh": {
-        DecisionKind.VOTE: "棄票",
-        DecisionKind.SHERIFF_VOTE: "棄票",
-        DecisionKind.RUN_FOR_SHERIFF: "不上警",
-        DecisionKind.WITHDRAW: "不退水",
-        DecisionKind.GUARD: "空守",
-        DecisionKind.WITCH: "不用藥",
-        DecisionKind.SHOOT: "不開槍",
-        DecisionKind.INTERRUPT: "不自爆",
-        DecisionKind.WOLF_TALK: "不說話",
-        DecisionKind.RECOMMEND: "不歸票",
-        DecisionKind.KNIFE: "空刀",
-        DecisionKind.HUNT: "不獵殺",
-    },
-    "en": {
-        DecisionKind.VOTE: "abstain",
-        DecisionKind.SHERIFF_VOTE: "abstain",
-        DecisionKind.RUN_FOR_SHERIFF: "don't run",
-        DecisionKind.WITHDRAW: "stay in the race",
-        DecisionKind.GUARD: "guard nobody",
-        DecisionKind.WITCH: "use no potion",
-        DecisionKind.SHOOT: "don't shoot",
-        DecisionKind.INTERRUPT: "don't explode",
-        DecisionKind.WOLF_TALK: "say nothing",
-        DecisionKind.RECOMMEND: "recommend nobody",
-        DecisionKind.KNIFE: "knife nobody",
-        DecisionKind.HUNT: "hunt nobody",
-    },
-}
+def _table(area: str, lang: Lang, names: tuple[str, ...]) -> dict[str, str]:
+    """The catalog texts `area.NAME` of `lang` that exist, keyed by NAME."""
+    return {n: t(f"{area}.{n}", lang) for n in names if has(f"{area}.{n}", lang)}
 
 
-TITLES = {
-    "zh": {
-        DecisionKind.RUN_FOR_SHERIFF: "要上警競選警長嗎？",
-        DecisionKind.WITHDRAW: "要退水嗎？",
-        DecisionKind.SHERIFF_VOTE: "警長投票",
-        DecisionKind.SPEECH: "輪到你發言",
-        DecisionKind.INTERRUPT: "發言後：要自爆嗎？",
-        DecisionKind.SPEECH_ORDER: "警長：選擇發言順序",
-        DecisionKind.RECOMMEND: "警長：歸票",
-        DecisionKind.VOTE: "放逐投票",
-        DecisionKind.SHOOT: "獵人：要開槍嗎？",
-        DecisionKind.BADGE: "警徽移交",
-        DecisionKind.GUARD: "守衛：守護一位玩家",
-        DecisionKind.WOLF_TALK: "狼隊頻道：對隊友說話",
-        DecisionKind.KNIFE: "狼人：選擇今晚刀誰",
-        DecisionKind.WITCH: "女巫：用藥嗎？",
-        DecisionKind.SEER: "預言家：查驗一位玩家",
-        DecisionKind.CHARM: "狼美人：魅惑一位玩家",
-        DecisionKind.DREAM: "攝夢人：選擇今晚的夢遊者",
-        DecisionKind.FEAR: "噩夢之影：恐懼一位玩家（或跳過）",
-        DecisionKind.HUNT: "獵魔人：獵殺一位玩家（或跳過）",
-        DecisionKind.IDENTIFY: "查驗一位玩家的具體身份",
-    },
-    "en": {
-        DecisionKind.RUN_FOR_SHERIFF: "Run for sheriff?",
-        DecisionKind.WITHDRAW: "Withdraw from the race?",
-        DecisionKind.SHERIFF_VOTE: "Sheriff vote",
-        DecisionKind.SPEECH: "Your turn to speak",
-        DecisionKind.INTERRUPT: "After the speech: self-explode?",
-        DecisionKind.SPEECH_ORDER: "Sheriff: choose the speaking order",
-        DecisionKind.RECOMMEND: "Sheriff: recommend an exile",
-        DecisionKind.VOTE: "Exile vote",
-        DecisionKind.SHOOT: "Hunter: shoot someone?",
-        DecisionKind.BADGE: "Pass the sheriff badge",
-        DecisionKind.GUARD: "Guard: protect a player",
-        DecisionKind.WOLF_TALK: "Wolf channel: talk to your team",
-        DecisionKind.KNIFE: "Wolves: choose tonight's victim",
-        DecisionKind.WITCH: "Witch: use a potion?",
-        DecisionKind.SEER: "Seer: check a player",
-        DecisionKind.CHARM: "Wolf beauty: charm a player",
-        DecisionKind.DREAM: "Dreamweaver: choose tonight's dreamer",
-        DecisionKind.FEAR: "Nightmare: fear a seat (or pass)",
-        DecisionKind.HUNT: "Demon hunter: hunt a seat (or pass)",
-        DecisionKind.IDENTIFY: "Learn a seat's exact role",
-    },
+_ACTION: dict[Lang, dict[str, str]] = {
+    lang: {key.removeprefix("act."): t(key, lang) for key in keys(lang) if key.startswith("act.")}
+    for lang in LANGS
 }
-"""What each decision asks, as a prompt title."""
+"""Each action's menu words (catalog area `act`), `{s}` for its seat."""
+_PASS: dict[Lang, dict[str, str]] = {
+    lang: _table("pass_as", lang, tuple(DecisionKind)) for lang in LANGS
+}
+"""What passing means for a decision kind (catalog area `pass_as`)."""
+TITLES: dict[Lang, dict[str, str]] = {
+    lang: _table("ask", lang, tuple(DecisionKind)) for lang in LANGS
+}
+"""What each decision asks, as a prompt title (catalog area `ask`), keyed by `DecisionKind`."""
 
 
 def seat_name(seat: int | None, lang: Lang) -> str:
-    """`3號` or `#3`."""
-    return "" if seat is None else (f"{seat}號" if lang == "zh" else f"#{seat}")
+    """`3號` or `#3` (catalog `seat.one`)."""
+    return "" if seat is None else t("seat.one", lang, n=seat)
 
 
 def pass_label(request: DecisionRequest, lang: Lang) -> str:
@@ -434,7 +316,9 @@ def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
     target = getattr(action, "target", None)
     match action.kind:
         case "recommend_exile":
-            seats = "、".join(seat_name(s, lang) for s in getattr(action, "targets", ()))
+            seats = t("seat.sep", lang).join(
+                seat_name(s, lang) for s in getattr(action, "targets", ())
+            )
             return words["recommend_exile"].format(s=seats)
         case "choose_order":
             direction = str(getattr(action, "direction", "ascending"))

@@ -35,6 +35,24 @@ class SeatPlan(BaseModel):
     """A person's chosen display name (rated as `human:<name>`), or the model spec."""
 
 
+class Pace(BaseModel):
+    """The timing floors of a game with people (seconds; 0 turns one off; `arena.humans.pace`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    night_s: float = Field(15.0, ge=0, le=3600)
+    """The shortest night, from its first request to the release of the dawn."""
+    step_s: float = Field(2.0, ge=0, le=600)
+    """The shortest batch of night decisions."""
+    window_s: float = Field(5.0, ge=0, le=600)
+    """The exact length of a self-explosion window (and a person's time to answer it)."""
+
+    @property
+    def longest_hold_s(self) -> float:
+        """The most pacing can add to one decision (for the runner's call time limit)."""
+        return self.night_s + max(self.step_s, self.window_s)
+
+
 class Table(BaseModel):
     """A hosted game's card: everything about it that is not secret (no seed)."""
 
@@ -53,6 +71,8 @@ class Table(BaseModel):
     """How long a person has for a speech."""
     handover_after: int = 2
     """Timeouts in a row after which a bot takes the seat for the rest of the game."""
+    pace: Pace = Field(default_factory=Pace)
+    """Timing floors that keep answer speeds from telling hidden information."""
 
 
 class Pending(BaseModel):
@@ -72,7 +92,8 @@ class Status(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    state: Literal["waiting", "running", "finished", "failed"] = "waiting"
+    state: Literal["waiting", "checking", "running", "finished", "failed"] = "waiting"
+    """`checking`: the host is probing the model seats' endpoints (the preflight)."""
     speaking: int | None = None
     """The seat giving a speech now (public: the table hears who speaks)."""
     events: int = 0

@@ -1,9 +1,13 @@
 """Hosting a game with people (created by `lobby.create_game`) to an ordinary replay.
 
 `host_game` plays it: people's seats are `BrowserSeat`s,
-the others bots, random players or model seats. After every answer the host publishes,
-for each human seat, the new events of that seat's `observe` projection, and the public
-status (who is speaking). The seed is drawn secretly when the game starts and stays in
+the others bots, random players or model seats. Before the game, model seats' endpoints
+get the same preflight as `arena play` (`arena.agents.factory.preflight`): an endpoint
+that cannot play fails the game in one line (its status `failed`, shown on the Play
+page) before any event, instead of a game played on defaults. After every answer the
+host publishes, for each human seat, the new events of that seat's `observe`
+projection, and the public status (who is speaking), held to the game's `Pace`
+(`arena.humans.pace`). The seed is drawn secretly when the game starts and stays in
 the replay file, which is written outside the replay folder while the game runs (so no
 page can open it) and moved in when the game ends.
 """
@@ -14,10 +18,12 @@ import asyncio
 import logging
 import threading
 from pathlib import Path
+from typing import Any
 
 from arena.agents.base import Agent
 from arena.humans.access import seen_line
 from arena.humans.desk import Desk, Status, Table
+from arena.humans.pace import Pacer, paced
 from arena.humans.seat import BrowserSeat
 from arena.match import Limits, new_header, play, result_of, secret_seed
 from arena.rules.config import GameConfig
@@ -50,10 +56,11 @@ def _bot(seed: int, lang: Lang) -> Agent:
 def seat_agents(
     desk: Desk, table: Table, config: GameConfig, seed: int, poll_s: float
 ) -> dict[int, Agent]:
-    """One agent per seat of `table`."""
+    """One agent per seat of `table`; model seats with one spec share one chat model."""
     from arena.agents.random_agent import RandomAgent
 
     agents: dict[int, Agent] = {}
+    models: list[str] = []
     for seat, plan in sorted(table.seats.items()):
         if plan.kind == "human":
             agents[seat] = BrowserSeat(
@@ -65,32 +72,74 @@ def seat_agents(
                 decision_timeout_s=table.decision_timeout_s,
                 speech_timeout_s=table.speech_timeout_s,
                 handover_after=table.handover_after,
+                window_s=table.pace.window_s,
                 poll_s=poll_s,
             )
         elif plan.kind == "random":
             agents[seat] = RandomAgent(seed * 1000 + seat)
         elif plan.kind == "model":
-            from arena.agents.factory import MatchSpec, build_agents, parse_seat_spec
-
-            spec = parse_seat_spec(f"{seat}={plan.name}", len(table.seats))
-            agents.update(build_agents(spec, config, seed, MatchSpec(lang=table.lang)))
+            models.append(f"{seat}={plan.name}")
         else:
             agents[seat] = _bot(seed * 1000 + seat, table.lang)
+    if models:
+        from arena.agents.factory import MatchSpec, build_agents, parse_seats
+
+        specs = parse_seats((), len(table.seats), overrides=models)
+        wanted = {s: spec for s, spec in specs.items() if table.seats[s].kind == "model"}
+        agents |= build_agents(wanted, config, seed, MatchSpec(lang=table.lang), beliefs="off")
     return agents
 
 
-class Publisher:
-    """Publishes each human seat's new visible events and the public status."""
+def has_models(table: Table) -> bool:
+    """Whether any seat is played by a model (whose endpoint the preflight probes)."""
+    return any(plan.kind == "model" for plan in table.seats.values())
 
-    def __init__(self, desk: Desk, game_id: str, referee: Referee, seats: list[int]) -> None:
+
+async def check_models(desk: Desk, table: Table, agents: dict[int, Agent]) -> dict[str, Any]:
+    """`arena play`'s preflight of the model seats; the endpoints for the replay header.
+
+    Raises:
+        ArenaError: an endpoint that cannot play, in one line (also the game's status).
+    """
+    if not has_models(table):
+        return {}
+    from arena.agents.factory import preflight
+
+    desk.set_status(table.game_id, Status(state="checking"))
+    try:
+        endpoints: dict[str, Any] = await preflight(agents)
+    except ArenaError as exc:
+        desk.set_status(table.game_id, Status(state="failed", error=str(exc)))
+        raise
+    return endpoints
+
+
+class Publisher:
+    """Publishes each human seat's new visible events and the public status.
+
+    While the pacer holds what followed a night (`Pacer.held`), nothing is published:
+    the lines wait, and go out together when the hold ends (`Pacer.on_release`).
+    """
+
+    def __init__(
+        self, desk: Desk, game_id: str, referee: Referee, seats: list[int], pacer: Pacer
+    ) -> None:
         self.desk = desk
         self.game_id = game_id
         self.referee = referee
+        self.pacer = pacer
         self._views = {s: Projector(referee.events, SeatViewer(seat=s)) for s in seats}
         self._sent = dict.fromkeys(seats, 0)
+        pacer.on_release = self.publish
 
     def push(self, _events: int = 0) -> None:
-        """Publish what happened since the last push."""
+        """Note the new batch for the pacer, then publish unless a night's dawn is held."""
+        self.pacer.batch(() if self.referee.finished else self.referee.pending())
+        if not self.pacer.held():
+            self.publish()
+
+    def publish(self) -> None:
+        """Publish what happened since the last publication."""
         for seat, projector in self._views.items():
             seen = projector.observe().seen
             self.desk.append_view(
@@ -113,37 +162,68 @@ async def host_game(
     *,
     seed: int | None = None,
     poll_s: float = 0.1,
+    pacer: Pacer | None = None,
 ) -> Path:
-    """Play a created game to the end; returns the finished replay's path.
+    """Check the model seats, play a created game to the end; returns the replay's path.
+
+    `pacer` defaults to the game card's `Pace` on the real clock.
 
     Raises:
-        ArenaError: an unknown game.
+        ArenaError: an unknown game, or a model endpoint that cannot play (before the
+            game starts; the game's status says why).
     """
     table = desk.table(game_id)
     if table is None:
         raise ArenaError(f"no game {game_id}")
     config = GameConfig(board=table.board, preset=table.preset)
     seed = secret_seed() if seed is None else seed
-    agents = seat_agents(desk, table, config, seed, poll_s)
-    humans = sorted(s for s, a in agents.items() if isinstance(a, BrowserSeat))
-    header = new_header(game_id, config, seed, agents)
+    try:
+        agents = seat_agents(desk, table, config, seed, poll_s)
+    except ArenaError as exc:
+        desk.set_status(game_id, Status(state="failed", error=str(exc)))
+        raise
+    try:
+        endpoints = await check_models(desk, table, agents)
+        return await _host(desk, table, config, seed, agents, endpoints, replays, live, pacer)
+    finally:
+        if has_models(table):
+            from arena.agents.factory import aclose_models
+
+            await aclose_models(agents)
+
+
+async def _host(
+    desk: Desk,
+    table: Table,
+    config: GameConfig,
+    seed: int,
+    agents: dict[int, Agent],
+    endpoints: dict[str, Any],
+    replays: Path,
+    live: Path,
+    pacer: Pacer | None,
+) -> Path:
+    game_id = table.game_id
+    people = {s: a for s, a in agents.items() if isinstance(a, BrowserSeat)}
+    extra = {"endpoints": endpoints} if endpoints else {}
+    header = new_header(game_id, config, seed, agents, **extra)
     running = live / f"{game_id}.jsonl"
     writer = ReplayWriter(running, header)
     referee = Referee(config, seed)
-    publisher = Publisher(desk, game_id, referee, humans)
+    pacer = pacer or Pacer(table.pace)
+    publisher = Publisher(desk, game_id, referee, sorted(people), pacer)
     publisher.push()
-    longest = max(table.decision_timeout_s, table.speech_timeout_s)
+    longest = max(table.decision_timeout_s, table.speech_timeout_s) + table.pace.longest_hold_s
     limits = Limits(call_timeout_s=longest + 60.0, beliefs="off")
+    seated = {seat: paced(agent, pacer) for seat, agent in agents.items()}
     try:
-        await play(referee, agents, writer=writer, limits=limits, on_event=publisher.push)
+        await play(referee, seated, writer=writer, limits=limits, on_event=publisher.push)
     except BaseException as exc:
         writer.close()
         desk.set_status(game_id, Status(state="failed", error=str(exc) or type(exc).__name__))
         raise
-    publisher.push()
-    handovers = tuple(
-        a.handover for a in agents.values() if isinstance(a, BrowserSeat) and a.handover
-    )
+    publisher.publish()  # the game is over: nothing is held any longer
+    handovers = tuple(a.handover for a in people.values() if a.handover)
     writer.header = writer.header.model_copy(update={"handovers": handovers})
     writer.finish(result_of(referee))
     replays.mkdir(parents=True, exist_ok=True)
@@ -167,6 +247,8 @@ def host_in_thread(desk: Desk, game_id: str, replays: Path, live: Path) -> threa
     def run() -> None:
         try:
             asyncio.run(host_game(desk, game_id, replays, live))
+        except ArenaError as exc:  # one line, also in the game's status (e.g. the preflight)
+            logging.getLogger(__name__).warning("game %s stopped: %s", game_id, exc)
         except Exception:  # recorded in the game's status by host_game
             logging.getLogger(__name__).exception("game %s failed", game_id)
 

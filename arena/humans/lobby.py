@@ -11,10 +11,24 @@ import secrets
 from collections.abc import Mapping
 
 from arena.humans.access import new_token, token_hash
-from arena.humans.desk import Desk, SeatPlan, Table
+from arena.humans.desk import Desk, Pace, SeatPlan, Table
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
 from arena.transcript import Lang
+
+MODEL_SPEC = "a model seat needs openai:MODEL or langchain:PROVIDER:MODEL"
+
+
+def is_model_spec(name: str) -> bool:
+    """Whether `name` has the form of a model seat's agent (`openai:…`, `langchain:…:…`).
+
+    Only the form: the host's preflight finds out whether the model can play.
+    """
+    kind, _, model = name.strip().partition(":")
+    if kind == "openai":
+        return bool(model)
+    provider, _, rest = model.partition(":")
+    return kind == "langchain" and bool(provider) and bool(rest)
 
 
 def new_game_id(board: str) -> str:
@@ -32,17 +46,21 @@ def create_game(
     decision_timeout_s: float = 180.0,
     speech_timeout_s: float = 300.0,
     handover_after: int = 2,
+    pace: Pace | None = None,
 ) -> tuple[str, dict[int, str]]:
     """Write a new game's card; returns its id and each human seat's join token.
 
     Raises:
-        ArenaError: an unknown board or preset, seats that do not cover the board, or no
-            human seat.
+        ArenaError: an unknown board or preset, seats that do not cover the board, no
+            human seat, or a model seat that names no model.
     """
     config = GameConfig(board=board, preset=preset)
     expected = set(range(1, config.board_spec.seats + 1))
     if set(seats) != expected:
         raise ArenaError(f"seats must be 1-{len(expected)}, got {sorted(seats)}")
+    for seat, plan in sorted(seats.items()):
+        if plan.kind == "model" and not is_model_spec(plan.name):
+            raise ArenaError(f"seat {seat}: {MODEL_SPEC}, got {plan.name.strip()!r}")
     tokens = {s: new_token() for s, plan in sorted(seats.items()) if plan.kind == "human"}
     if not tokens:
         raise ArenaError("a game to play needs at least one human seat")
@@ -58,6 +76,7 @@ def create_game(
             decision_timeout_s=decision_timeout_s,
             speech_timeout_s=speech_timeout_s,
             handover_after=handover_after,
+            pace=pace or Pace(),
         )
     )
     return game_id, tokens

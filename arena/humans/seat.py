@@ -6,6 +6,11 @@ An answer the rules refuse is sent back as feedback and the person may answer ag
 until the deadline; a person who is late gets the request's recorded default (the runner
 records `ActionDefaulted`). After `handover_after` timeouts in a row the seat is handed to
 a bot for the rest of the game, and the handover is noted in the replay header.
+
+A self-explosion window (`DecisionKind.INTERRUPT`, after every speech) lasts `window_s`
+when the game is paced (`arena.humans.pace`): the person may explode until then, and
+silence there is their "no explosion" (the request's passive answer, recorded as theirs),
+neither a late answer nor a step towards the handover.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class BrowserSeat:
         decision_timeout_s: float = 180.0,
         speech_timeout_s: float = 300.0,
         handover_after: int = 2,
+        window_s: float = 0.0,
         poll_s: float = 0.1,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -48,6 +54,7 @@ class BrowserSeat:
         self.decision_timeout_s = decision_timeout_s
         self.speech_timeout_s = speech_timeout_s
         self.handover_after = handover_after
+        self.window_s = window_s
         self.poll_s = poll_s
         self._clock = clock
         self._late_steps: set[int] = set()
@@ -59,7 +66,12 @@ class BrowserSeat:
         """`human:<name>`: the person's stable chosen name, rated like any agent."""
         return f"human:{self.person}"
 
+    def _is_window(self, request: DecisionRequest) -> bool:
+        return self.window_s > 0 and request.kind is DecisionKind.INTERRUPT
+
     def _timeout(self, request: DecisionRequest) -> float:
+        if self._is_window(request):
+            return self.window_s
         text = request.kind in (DecisionKind.SPEECH, DecisionKind.WOLF_TALK)
         return self.speech_timeout_s if text else self.decision_timeout_s
 
@@ -91,6 +103,8 @@ class BrowserSeat:
                 await asyncio.sleep(self.poll_s)
         finally:
             self.desk.set_pending(self.game_id, self.seat, None)
+        if self._is_window(request):
+            return AgentReply(action=request.default)  # the window closed: no explosion
         return self._late(request)
 
     def _late(self, request: DecisionRequest) -> AgentReply:

@@ -11,7 +11,7 @@ import pytest
 
 from arena.humans.access import AccessDenied, StaleAnswer, seat_page, submit
 from arena.humans.commands import build_menu
-from arena.humans.desk import Desk, MemoryDesk, SeatPlan
+from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan
 from arena.humans.host import host_game, live_folder
 from arena.humans.lobby import create_game
 from arena.replay_check import check_replay
@@ -26,6 +26,8 @@ from arena.storage.replay_file import read_replay
 from arena.transcript import render
 
 SEED = 918273645
+NO_PACE = Pace(night_s=0, step_s=0, window_s=0)
+"""Unpaced: these tests are about answers, not timing (`test_pace.py` is)."""
 
 
 def plans(humans: dict[int, str], seats: int = 9) -> dict[int, SeatPlan]:
@@ -64,7 +66,7 @@ async def person(
 def play(
     tmp_path: Path, desk: Desk, humans: dict[int, str], **options: float
 ) -> tuple[Path, dict[int, str], list[str]]:
-    game, tokens = create_game(desk, "std9", plans(humans), lang="en", **options)  # type: ignore[arg-type]
+    game, tokens = create_game(desk, "std9", plans(humans), lang="en", pace=NO_PACE, **options)  # type: ignore[arg-type]
     pages: list[str] = []
 
     async def main() -> Path:
@@ -131,7 +133,7 @@ def test_tokens_are_checked_for_views_and_answers(tmp_path: Path) -> None:
 
 def test_stale_forged_and_replayed_answers_are_refused(tmp_path: Path) -> None:
     desk = MemoryDesk()
-    game, tokens = create_game(desk, "std9", plans({5: "cy"}), decision_timeout_s=30)
+    game, tokens = create_game(desk, "std9", plans({5: "cy"}), decision_timeout_s=30, pace=NO_PACE)
 
     async def main() -> None:
         host = asyncio.create_task(

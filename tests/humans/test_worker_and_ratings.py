@@ -15,7 +15,7 @@ from arena.humans.worker import serve
 from arena.ratings.loader import load_games
 from arena.ratings.ratings import rate
 from arena.replay_check import check_replay
-from tests.humans.test_hosted_game import answer
+from tests.humans.test_hosted_game import NO_PACE, answer
 
 LIMIT_S = 120.0
 """Bound on the games (a failure, never a measurement)."""
@@ -34,7 +34,7 @@ def test_a_worker_hosts_queued_games_and_people_are_rated_by_name(
     for n in range(3):
         seats = {s: SeatPlan(kind="bot") for s in range(1, 10)}
         seats[1 + n] = SeatPlan(kind="human", name="ann")
-        game, tokens = create_game(desk, "std9", seats, lang="en")
+        game, tokens = create_game(desk, "std9", seats, lang="en", pace=NO_PACE)
         desk.enqueue(game)
         games.append((game, 1 + n, tokens[1 + n]))
     rng = random.Random(1)

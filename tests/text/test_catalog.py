@@ -35,6 +35,7 @@ CLOSED_SETS: dict[str, tuple[str, ...]] = {
     "phase": tuple(Phase),
     "cause": tuple(DeathCause),
     "decision": tuple(DecisionKind),
+    "ask": tuple(DecisionKind),
     "winner": tuple(Winner),
     "outcome": tuple(Winner),
     "speech": typing.get_args(SpeechContext),

@@ -6,6 +6,12 @@ or by a worker through Redis (`python -m arena.humans.worker`). A seat's page re
 through `arena.humans.access` with the link's token: its own `observe` projection, who is
 speaking, and its pending decision as a form built from the request's legal options.
 The view refreshes twice a second; the decision form is redrawn when a new request comes.
+
+The page's own words come from the catalog (`arena.text`, area `play`) in the
+dashboard's language; the game's own text (decisions, choices, roles, the transcript) is
+in the game's language, in the page's script (`shown_lang`). A game with model seats
+starts only once their endpoints pass `arena play`'s preflight (the host runs it); one
+that cannot play shows its one-line reason here instead of join links.
 """
 
 from __future__ import annotations
@@ -16,74 +22,33 @@ from urllib.parse import parse_qs, urlparse
 
 import streamlit as st
 
-from arena.dashboard.i18n import game_lang
+from arena.dashboard.i18n import Lang, game_lang, localize, render, text
 from arena.dashboard.session import language, settings
 from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, submit
-from arena.humans.commands import TITLES, build_menu, seat_name
-from arena.humans.desk import Desk, MemoryDesk, SeatPlan
+from arena.humans.commands import build_menu
+from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
 from arena.humans.lobby import create_game
 from arena.rules.actions import Action, CheckClaim, Claims, Speak, Whisper
 from arena.rules.boards import BOARDS
 from arena.rules.errors import ArenaError
-from arena.rules.roles import spec
 from arena.rules.types import Role
-from arena.transcript import Lang, render
+from arena.transcript import role_name
 
 REFRESH_S = 0.5
-_WORDS: dict[str, tuple[str, str]] = {
-    "title": ("Play", "上桌"),
-    "create": ("Create a game", "開一局"),
-    "join": ("Open a join link", "打開加入連結"),
-    "board": ("Board", "板子"),
-    "preset": ("Rules preset", "規則"),
-    "board_default": ("the board's own", "板子預設"),
-    "lang": ("Game language", "遊戲語言"),
-    "who": ("Who plays each seat", "每個座位由誰來玩"),
-    "kind": ("Seat {n}", "{n}號"),
-    "name": ("name or model", "名字或模型"),
-    "decision_s": ("Seconds per decision", "每個決定的秒數"),
-    "speech_s": ("Seconds per speech", "每次發言的秒數"),
-    "where": ("Run the game", "對局在哪裡執行"),
-    "here": ("in this dashboard", "在本儀表板"),
-    "worker": ("on a worker (Redis)", "在工作節點（Redis）"),
-    "start": ("Create", "建立"),
-    "links": ("Join links (one per person; each is secret)", "加入連結（每人一條，請保密）"),
-    "link": ("Paste a join link", "貼上加入連結"),
-    "go": ("Open", "打開"),
-    "refused": ("This join link is not valid.", "這條加入連結無效。"),
-    "waiting": ("Waiting for the game to start…", "等待對局開始……"),
-    "speaking": ("Speaking now: {s}", "正在發言：{s}"),
-    "your_turn": ("Your decision", "輪到你決定"),
-    "left": ("{n} s left", "剩 {n} 秒"),
-    "sent": ("Answer sent.", "已送出。"),
-    "stale": ("That request is over.", "這個請求已經結束了。"),
-    "speech": ("Your speech", "你的發言"),
-    "claims": ("Structured claims (optional)", "結構化聲明（可選）"),
-    "claim_role": ("I claim to be", "我聲稱的身份"),
-    "none": ("—", "—"),
-    "check_seat": ("My check: seat", "我的查驗：座位"),
-    "check_wolf": ("…is a wolf", "……是狼"),
-    "suspects": ("I suspect", "我懷疑"),
-    "trusts": ("I trust", "我信任"),
-    "say": ("Speak", "發言"),
-    "whisper": ("Tell the wolves", "對狼隊說"),
-    "send": ("Send", "送出"),
-    "you_are": ("You are {seat} · {name}", "你是{seat} · {name}"),
-    "role": ("Your card: {r}", "你的身份：{r}"),
-    "out": ("out", "出局"),
-    "over": ("Game over: {w} win. The replay is {f}.", "遊戲結束：{w}勝。回放檔：{f}。"),
-    "failed": ("The game stopped: {e}", "對局中止：{e}"),
-    "table": ("Table", "座位"),
-    "log": ("What you have seen", "你看到的"),
-    "nobody": ("nobody", "無"),
-}
 KINDS = ("human", "bot", "random", "model")
+PRESETS = (None, "tournament", "site", "classic")
+CHECK_LIMIT_S = 150.0  # the wait for a model seat's preflight (its probes time out sooner)
+# (no bare strings at the top level of a page: Streamlit's magic would show them)
 
 
-def w(key: str, lang: Lang, **values: object) -> str:
-    """The page's word `key` in `lang`."""
-    en, zh = _WORDS[key]
-    return (zh if lang == "zh" else en).format(**values)
+def shown_lang(page: Lang, game: str) -> Lang:
+    """The language a game's own text is shown in: the game's, in the page's script.
+
+    A Chinese game on an English page is shown as written (Traditional characters).
+    """
+    if game != "zh":
+        return "en"
+    return page if page != "en" else "zh-Hant"
 
 
 @st.cache_resource(show_spinner=False)
@@ -106,61 +71,105 @@ def desk() -> Desk:
     return redis_desk(url) if url else memory_desk()
 
 
+def board_name(board: str, lang: Lang) -> str:
+    """A board's name in `lang`, with its id."""
+    spec = BOARDS[board]
+    return f"{spec.en if lang == 'en' else localize(spec.zh, lang)} ({board})"
+
+
+def seat_label(seat: int | None, lang: Lang) -> str:
+    """`#3` or `3號` (`3号`)."""
+    return text("seat.one", lang, n=seat) if seat else text("seat.nobody", lang)
+
+
 def create_form(lang: Lang) -> None:
-    """Board, preset, seats, language, limits; then the join links."""
+    """Board, preset, seats, language, limits and pace; then the join links."""
     boards = list(BOARDS)
     board = st.selectbox(
-        w("board", lang),
+        text("play.board", lang),
         boards,
         index=boards.index("std9"),
         key="play_board",
-        format_func=lambda b: f"{BOARDS[b].zh if lang == 'zh' else BOARDS[b].en} ({b})",
+        format_func=lambda b: board_name(b, lang),
     )
     seats = BOARDS[board].seats
     with st.form("play_create"):
         preset = st.selectbox(
-            w("preset", lang),
-            [None, "tournament", "site", "classic"],
-            format_func=lambda p: p or w("board_default", lang),
+            text("play.preset", lang),
+            PRESETS,
+            format_func=lambda p: text(f"play.preset_{p or 'default'}", lang),
         )
-        game_lang = st.radio(w("lang", lang), ["zh", "en"], horizontal=True, key="play_lang")
-        st.caption(w("who", lang))
+        chosen = st.radio(
+            text("play.lang", lang),
+            ["zh", "en"],
+            horizontal=True,
+            key="play_lang",
+            format_func=lambda x: text(f"play.lang_{x}", lang),
+        )
+        st.caption(text("play.who", lang))
         plans: dict[int, tuple[str, str]] = {}
         columns = st.columns(3)
         for n in range(1, seats + 1):
             with columns[(n - 1) % 3]:
                 kind = st.selectbox(
-                    w("kind", lang, n=n), KINDS, index=0 if n == 1 else 1, key=f"play_kind_{n}"
+                    text("play.kind", lang, n=n),
+                    KINDS,
+                    index=0 if n == 1 else 1,
+                    key=f"play_kind_{n}",
+                    format_func=lambda k: text(f"play.kind_{k}", lang),
                 )
-                name = st.text_input(w("name", lang), key=f"play_name_{n}")
+                name = st.text_input(text("play.name", lang), key=f"play_name_{n}")
                 plans[n] = (kind, name)
-        decision_s = st.number_input(w("decision_s", lang), 10, 3600, 180, key="play_decision")
-        speech_s = st.number_input(w("speech_s", lang), 10, 3600, 300, key="play_speech")
+        cols = st.columns(2)
+        decision_s = cols[0].number_input(
+            text("play.decision_s", lang), 10, 3600, 180, key="play_decision"
+        )
+        speech_s = cols[1].number_input(
+            text("play.speech_s", lang), 10, 3600, 300, key="play_speech"
+        )
+        default = Pace()
+        paces = st.columns(3)
+        night_s = paces[0].number_input(
+            text("play.night_s", lang), 0.0, 3600.0, default.night_s, 0.5, key="play_night",
+            help=text("play.night_s_help", lang),
+        )  # fmt: skip
+        step_s = paces[1].number_input(
+            text("play.step_s", lang), 0.0, 600.0, default.step_s, 0.5, key="play_step"
+        )
+        window_s = paces[2].number_input(
+            text("play.window_s", lang), 0.0, 600.0, default.window_s, 0.5, key="play_window",
+            help=text("play.window_s_help", lang),
+        )  # fmt: skip
         where = "here"
         if settings().redis_url:
             where = st.radio(
-                w("where", lang),
+                text("play.where", lang),
                 ["here", "worker"],
                 horizontal=True,
-                format_func=lambda x: w(x, lang),
+                format_func=lambda x: text(f"play.{x}", lang),
                 key="play_where",
             )
-        if st.form_submit_button(w("start", lang), type="primary"):
-            start_game(
-                board, preset, str(game_lang), plans, float(decision_s), float(speech_s), where
-            )
+        if st.form_submit_button(text("play.start", lang), type="primary"):
+            pace = Pace(night_s=night_s, step_s=step_s, window_s=window_s)
+            limits = (float(decision_s), float(speech_s))
+            start_game(board, preset, str(chosen), plans, limits, pace, where, lang)
 
 
 def start_game(
     board: str,
     preset: str | None,
-    lang: str,
+    game: str,
     plans: dict[int, tuple[str, str]],
-    decision_s: float,
-    speech_s: float,
+    limits: tuple[float, float],
+    pace: Pace,
     where: str,
+    lang: Lang,
 ) -> None:
-    """Create the game, start it here or on a worker, and keep its join links."""
+    """Create the game, start it here or on a worker, and keep its join links.
+
+    A game hosted here with model seats is shown only once their endpoints passed the
+    preflight; a failed one shows its one-line reason instead of join links.
+    """
     seats = {
         n: SeatPlan.model_validate(
             {"kind": kind, "name": name.strip() or (f"seat{n}" if kind == "human" else "")}
@@ -174,12 +183,14 @@ def start_game(
             board,
             seats,
             preset=preset,
-            lang="zh" if lang == "zh" else "en",
-            decision_timeout_s=decision_s,
-            speech_timeout_s=speech_s,
+            lang="zh" if game == "zh" else "en",
+            decision_timeout_s=limits[0],
+            speech_timeout_s=limits[1],
+            pace=pace,
         )
     except ArenaError as exc:
-        st.error(str(exc))
+        st.session_state.pop("play_links", None)
+        st.error(text("play.cannot_create", lang, error=str(exc)))
         return
     if where == "worker":
         target.enqueue(game_id)
@@ -188,60 +199,96 @@ def start_game(
 
         replays = settings().replays
         host_in_thread(target, game_id, replays, live_folder(replays))
-    st.session_state["play_links"] = [
-        (n, seats[n].name, f"play?game={game_id}&seat={n}&token={token}")
-        for n, token in tokens.items()
-    ]
+        if any(plan.kind == "model" for plan in seats.values()):
+            status = wait_for_preflight(target, game_id, lang)
+            if status.state == "failed":
+                st.session_state.pop("play_links", None)
+                st.error(text("play.cannot_start", lang, error=status.error or ""))
+                return
+    st.session_state["play_links"] = (
+        game_id,
+        [
+            (n, seats[n].name, f"play?game={game_id}&seat={n}&token={token}")
+            for n, token in tokens.items()
+        ],
+    )
+
+
+def wait_for_preflight(target: Desk, game_id: str, lang: Lang) -> Status:
+    """Wait while the host probes the model seats (bounded); the game's status then."""
+    deadline = time.monotonic() + CHECK_LIMIT_S
+    with st.spinner(text("play.checking", lang)):
+        status = target.status(game_id)
+        while status.state in ("waiting", "checking") and time.monotonic() < deadline:
+            time.sleep(0.2)
+            status = target.status(game_id)
+    return status
 
 
 def links(lang: Lang) -> None:
-    """The join links of the game this session created."""
+    """The join links of the game this session created (none for a game that failed)."""
     made = st.session_state.get("play_links")
     if not made:
         return
-    st.subheader(w("links", lang))
-    for n, name, link in made:
-        st.markdown(f"**{seat_name(n, lang)} · {name}** — [{link.split('&token=')[0]}…]({link})")
+    game_id, rows = made
+    status = desk().status(game_id)
+    if status.state == "failed":
+        st.error(text("play.cannot_start", lang, error=status.error or ""))
+        return
+    if status.state == "checking":
+        st.info(text("play.checking", lang))
+    st.subheader(text("play.links", lang))
+    for n, name, link in rows:
+        st.markdown(f"**{seat_label(n, lang)} · {name}** — [{link.split('&token=')[0]}…]({link})")
         st.code(link, language=None)
 
 
 def join_box(lang: Lang) -> None:
     """Open a pasted join link in this tab."""
     with st.form("play_join"):
-        text = st.text_input(w("link", lang), key="play_link")
-        if st.form_submit_button(w("go", lang)):
-            query = parse_qs(urlparse(text.strip()).query)
+        pasted = st.text_input(text("play.link", lang), key="play_link")
+        if st.form_submit_button(text("play.go", lang)):
+            query = parse_qs(urlparse(pasted.strip()).query)
             for key in ("game", "seat", "token"):
                 if key in query:
                     st.query_params[key] = query[key][0]
             st.rerun()
 
 
-def claims_form(page: SeatPage, lang: Lang, key: str) -> Claims:
-    """Optional structured claims under a speech."""
+def claims_form(page: SeatPage, lang: Lang, shown: Lang, key: str) -> Claims:
+    """Optional structured claims under a speech (page words in `lang`, roles in `shown`)."""
     seats = [s for s in range(1, page.seats + 1) if s != page.seat]
-    with st.expander(w("claims", lang)):
+    with st.expander(text("play.claims", lang)):
         roles: list[Role | None] = [None, *Role]
         role = st.selectbox(
-            w("claim_role", lang),
+            text("play.claim_role", lang),
             roles,
             key=f"{key}_role",
-            format_func=lambda r: w("none", lang) if r is None else role_text(r, lang),
+            format_func=lambda r: text("play.none", lang) if r is None else role_text(r, shown),
         )
         cols = st.columns(2)
         check = cols[0].selectbox(
-            w("check_seat", lang), [None, *seats], key=f"{key}_check", format_func=str
+            text("play.check_seat", lang), [None, *seats], key=f"{key}_check",
+            format_func=lambda s: text("play.none", lang) if s is None else seat_label(s, shown),
+        )  # fmt: skip
+        wolf = cols[1].checkbox(text("play.check_wolf", lang), key=f"{key}_wolf")
+
+        def named(s: int) -> str:
+            return seat_label(s, shown)
+
+        suspects = st.multiselect(
+            text("play.suspects", lang), seats, key=f"{key}_suspects", format_func=named
         )
-        wolf = cols[1].checkbox(w("check_wolf", lang), key=f"{key}_wolf")
-        suspects = st.multiselect(w("suspects", lang), seats, key=f"{key}_suspects")
-        trusts = st.multiselect(w("trusts", lang), seats, key=f"{key}_trusts")
+        trusts = st.multiselect(
+            text("play.trusts", lang), seats, key=f"{key}_trusts", format_func=named
+        )
     checks = () if check is None else (CheckClaim(seat=check, is_wolf=wolf),)
     return Claims(role=role, checks=checks, suspects=tuple(suspects), trusts=tuple(trusts))
 
 
 def role_text(role: Role, lang: Lang) -> str:
     """A role's name in `lang`."""
-    return spec(role).zh if lang == "zh" else spec(role).en
+    return localize(role_name(role, game_lang(lang)), lang)
 
 
 def send(page: SeatPage, token: str, action: Action, lang: Lang) -> None:
@@ -251,44 +298,43 @@ def send(page: SeatPage, token: str, action: Action, lang: Lang) -> None:
         submit(desk(), page.game_id, page.seat, token, page.pending.request.step, action)
         st.session_state["play_sent"] = page.pending.request.step
     except StaleAnswer:
-        st.warning(w("stale", lang))
+        st.warning(text("play.stale", lang))
     except ArenaError as exc:
         st.error(str(exc))
 
 
-def decision(page: SeatPage, token: str, lang: Lang) -> None:
+def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
     """The pending decision as a form of its legal options."""
     pending = page.pending
     if pending is None:
         return
     request = pending.request
-    asked = TITLES[lang].get(request.kind, w("your_turn", lang))
-    when = (
-        f"第{request.day}{'夜' if request.night else '天'}" if lang == "zh" else request.phase_label
-    )
-    st.subheader(f"🗳 {asked}")
-    st.caption(when)
+    moment = "phase.night" if request.night else "play.day"
+    st.subheader(f"🗳 {text(f'ask.{request.kind}', shown)}")
+    st.caption(text(moment, shown, day=request.day))
     if pending.feedback:
         st.warning(pending.feedback)
     if st.session_state.get("play_sent") == request.step:
-        st.success(w("sent", lang))
+        st.success(text("play.sent", lang))
         return
-    menu = build_menu(request, lang)
+    menu = build_menu(request, game_lang(shown))
     key = f"req{request.step}"
     if menu.text_kind == "speak":
-        text = st.text_area(w("speech", lang), key=f"{key}_text", max_chars=_limit(request))
-        claims = claims_form(page, lang, key)
-        if st.button(w("say", lang), key=f"{key}_say", type="primary"):
-            send(page, token, Speak(text=text, claims=claims), lang)
+        said = st.text_area(text("play.speech", lang), key=f"{key}_text", max_chars=_limit(request))
+        claims = claims_form(page, lang, shown, key)
+        if st.button(text("play.say", lang), key=f"{key}_say", type="primary"):
+            send(page, token, Speak(text=said, claims=claims), lang)
             st.rerun()
     elif menu.text_kind == "whisper":
-        text = st.text_input(w("whisper", lang), key=f"{key}_text", max_chars=_limit(request))
-        if st.button(w("send", lang), key=f"{key}_send", type="primary"):
-            send(page, token, Whisper(text=text), lang)
+        said = st.text_input(
+            text("play.whisper", lang), key=f"{key}_text", max_chars=_limit(request)
+        )
+        if st.button(text("play.send", lang), key=f"{key}_send", type="primary"):
+            send(page, token, Whisper(text=said), lang)
             st.rerun()
     with st.container(horizontal=True):
         for choice in menu.choices:
-            if st.button(choice.label, key=f"{key}_{choice.key}"):
+            if st.button(localize(choice.label, shown), key=f"{key}_{choice.key}"):
                 send(page, token, choice.action, lang)
                 st.rerun()
 
@@ -297,7 +343,7 @@ def _limit(request: Any) -> int | None:
     return next((o.max_chars for o in request.options if o.max_chars), None)
 
 
-def table(page: SeatPage, lang: Lang) -> None:
+def table(page: SeatPage, lang: Lang, shown: Lang) -> None:
     """The seats as this seat knows them."""
     k = page.observation.knowledge
     cells = []
@@ -305,34 +351,38 @@ def table(page: SeatPage, lang: Lang) -> None:
         role = k.roles.get(n)
         mark = " ⭐" if n == page.seat else ""
         mark += " 🎖️" if k.sheriff == n else ""
-        state = f" · {w('out', lang)}" if n in k.out else ""
-        known = f" {role_text(role, lang)}" if role is not None else ""
-        cells.append(f"{'💀' if n in k.out else '👤'} {seat_name(n, lang)}{known}{mark}{state}")
-    st.caption(w("table", lang))
+        state = f" · {text('dashboard.out', lang)}" if n in k.out else ""
+        known = f" {role_text(role, shown)}" if role is not None else ""
+        cells.append(f"{'💀' if n in k.out else '👤'} {seat_label(n, shown)}{known}{mark}{state}")
+    st.caption(text("play.table", lang))
     st.markdown("  \n".join(cells))
 
 
-def view(page: SeatPage, lang: Lang) -> None:
+def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
     """Status, countdown, the seats and the transcript of what this seat has seen."""
     status = page.status
     k = page.observation.knowledge
-    st.markdown(f"**{w('you_are', lang, seat=seat_name(page.seat, lang), name=page.name)}**")
+    you = text("play.you_are", lang, seat=seat_label(page.seat, shown), name=page.name)
+    st.markdown(f"**{you}**")
     if k.own_role is not None:
-        st.markdown(w("role", lang, r=role_text(k.own_role, lang)))
+        st.markdown(text("play.role", lang, r=role_text(k.own_role, shown)))
     if status.state == "waiting":
-        st.info(w("waiting", lang))
+        st.info(text("play.waiting", lang))
+    elif status.state == "checking":
+        st.info(text("play.checking", lang))
     elif status.state == "finished":
-        st.success(w("over", lang, w=status.winner, f=status.replay))
+        outcome = text(f"outcome.{status.winner}", shown) if status.winner else ""
+        st.success(text("play.over", lang, w=outcome, f=status.replay))
     elif status.state == "failed":
-        st.error(w("failed", lang, e=status.error))
-    speaker = seat_name(status.speaking, lang) if status.speaking else w("nobody", lang)
-    st.caption(f"🎙 {w('speaking', lang, s=speaker)}")
+        st.error(text("play.failed", lang, e=status.error))
+    speaker = seat_label(status.speaking, shown)
+    st.caption(f"🎙 {text('play.speaking', lang, s=speaker)}")
     if page.pending is not None:
         left = max(0, round(page.pending.deadline - time.time()))
-        st.markdown(f"⏳ **{w('left', lang, n=left)}**")
-    table(page, lang)
-    lines = [line for s in page.observation.seen if (line := render(s.event, lang)) is not None]
-    st.caption(w("log", lang))
+        st.markdown(f"⏳ **{text('play.left', lang, n=left)}**")
+    table(page, lang, shown)
+    lines = [line for s in page.observation.seen if (line := render(s.event, shown)) is not None]
+    st.caption(text("play.log", lang))
     st.markdown("  \n".join(reversed(lines[-200:])) or "…")
 
 
@@ -341,31 +391,31 @@ def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
     try:
         page = seat_page(desk(), game, int(seat_text) if seat_text.isdigit() else 0, token)
     except AccessDenied:
-        st.error(w("refused", lang))
+        st.error(text("play.refused", lang))
         return
-    game_lang: Lang = "zh" if page.lang == "zh" else "en"
+    shown = shown_lang(lang, page.lang)
     drawn = page.pending.request.step if page.pending else None
-    decision(page, token, game_lang)
+    decision(page, token, lang, shown)
 
     def body() -> None:
         now = seat_page(desk(), game, page.seat, token)
         step = now.pending.request.step if now.pending else None
         if step != drawn:
             st.rerun(scope="app")
-        view(now, game_lang)
+        view(now, lang, shown)
 
     st.fragment(body, run_every=REFRESH_S)()
 
 
 def main() -> None:
-    """Draw the page (its own words in English or Chinese; the game text in the game's)."""
-    lang: Lang = game_lang(language())
-    st.title(f"🎲 {w('title', lang)}")
+    """Draw the page: its own words in the dashboard's language, the game's in the game's."""
+    lang = language()
+    st.title(f"🎲 {text('play.title', lang)}")
     params = st.query_params
     if params.get("game"):
         seat_screen(params.get("game", ""), params.get("seat", ""), params.get("token", ""), lang)
         return
-    create, join = st.tabs([w("create", lang), w("join", lang)])
+    create, join = st.tabs([text("play.create", lang), text("play.join", lang)])
     with create:
         create_form(lang)
         links(lang)

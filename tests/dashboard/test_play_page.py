@@ -1,0 +1,210 @@
+"""The Play page in every language: its words come from the catalog, nothing stays English.
+
+Drives the page under `AppTest`: create a game hosted in the test's process (unpaced),
+open the seat's join link, and read the decision form and the seat's view in English,
+Simplified and Traditional Chinese.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from arena.dashboard.hans import to_hans
+from arena.dashboard.i18n import LANGS, Lang, text
+from arena.rules.boards import BOARDS
+
+PLAY = "screens/play.py"
+Dash = Callable[..., AppTest]
+WAIT_S = 120.0
+"""Bound on waiting for the hosted game's first decision (a failure, never a measurement)."""
+LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
+ALLOWED = {"PK", "ann", "Redis", *BOARDS}
+"""Latin words a Chinese page may hold: vocabulary, a player's name, board ids."""
+
+
+def cjk(value: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in value)
+
+
+def switch(at: AppTest, lang: Lang) -> None:
+    at.sidebar.radio[0].set_value(lang).run()
+    assert not at.exception, at.exception
+
+
+def create(at: AppTest, lang: Lang, models: dict[int, str] | None = None) -> dict[str, str]:
+    """Create an unpaced std9 game, seat 1 a person (`ann`), `models` model seats.
+
+    Returns seat 1's join query (empty: no join links were shown).
+    """
+    switch(at, lang)
+    at.text_input(key="play_name_1").input("ann")
+    for seat, name in (models or {}).items():
+        at.selectbox(key=f"play_kind_{seat}").set_value("model")
+        at.text_input(key=f"play_name_{seat}").input(name)
+    for name in ("play_night", "play_step", "play_window"):
+        at.number_input(key=name).set_value(0.0)
+    next(b for b in at.button if b.label == text("play.start", lang)).click().run()
+    assert not at.exception, at.exception
+    made = at.session_state["play_links"] if "play_links" in at.session_state else None
+    if made is None:
+        return {}
+    (_, _, link), *_ = made[1]
+    return {k: v[0] for k, v in parse_qs(urlparse(link).query).items()}
+
+
+def labels(at: AppTest) -> list[str]:
+    kinds = ("selectbox", "multiselect", "text_input", "text_area", "number_input", "radio")
+    found = [w.label for kind in kinds for w in at.main.get(kind) if w.label]
+    return found + [b.label for b in at.main.button] + [t.label for t in at.main.tabs]
+
+
+def visible(at: AppTest) -> str:
+    """What a reader sees of the main area: texts, labels, shown options (no sidebar)."""
+    kinds = ("title", "subheader", "markdown", "caption", "info", "success", "warning", "error")
+    shown = [str(e.value) for kind in kinds for e in at.main.get(kind)]
+    shown += labels(at)
+    for box in [*at.main.selectbox, *at.main.radio]:
+        shown += [str(o) for o in box.options]  # as shown (formatted)
+    return "\n".join(shown)
+
+
+def assert_speaks(at: AppTest, lang: Lang) -> None:
+    words = visible(at)
+    if lang == "en":
+        assert not cjk(words), lang
+        return
+    assert all(cjk(x) for x in labels(at)), [x for x in labels(at) if not cjk(x)]
+    latin = set(LATIN.findall(words)) - ALLOWED
+    assert not latin, (lang, sorted(latin))
+    if lang == "zh-Hans":
+        hant = sorted(
+            {c for c in words.replace("繁體中文", "").replace("語言", "") if to_hans(c) != c}
+        )
+        assert not hant, hant
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_create_form_speaks_the_dashboard_language(dash: Dash, lang: Lang) -> None:
+    at = dash(PLAY)
+    switch(at, lang)
+    assert_speaks(at, lang)
+    box = at.selectbox(key="play_kind_2")
+    shown = [str(o) for o in box.options]  # as shown (formatted)
+    assert all(cjk(x) for x in shown) if lang != "en" else shown[:2] == ["human", "bot"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_seat_page_speaks_the_dashboard_language_in_a_chinese_game(
+    dash: Dash, lang: Lang
+) -> None:
+    at = dash(PLAY)
+    query = create(at, lang)
+    assert query, "the game was created"
+    at.query_params.update(query)
+    deadline = time.monotonic() + WAIT_S
+    while True:  # the hosted game reaches seat 1's first decision
+        at.run()
+        assert not at.exception, at.exception
+        if any(s.value.startswith("🗳") for s in at.subheader):
+            break
+        assert time.monotonic() < deadline, "seat 1 was never asked anything"
+        time.sleep(0.2)
+    words = visible(at)
+    if lang == "en":  # the page's words in English, the game's own text in Chinese
+        assert "You are 1號 · ann" in words and "What you have seen" in words
+        assert any(cjk(s.value) for s in at.subheader), "the decision is asked in Chinese"
+    else:
+        assert text("play.you_are", lang, seat=text("seat.one", lang, n=1), name="ann") in words
+        assert_speaks(at, lang)
+
+
+def test_a_model_seat_that_cannot_play_is_one_line_on_the_page(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.support.stub_policy import no_tool_call
+    from tests.support.stub_server import StubServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    with StubServer(models={"prose": no_tool_call}) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        at = dash(PLAY)
+        query = create(at, "en", {4: "openai:prose"})
+    assert not query, "no join links for a game that cannot start"
+    (error,) = [e.value for e in at.error]
+    assert error.startswith("The game cannot start: seats 4: ") and "cannot play" in error
+    assert "\n" not in error
+
+
+def test_a_model_seat_without_a_model_is_refused_at_once(dash: Dash) -> None:
+    at = dash(PLAY)
+    query = create(at, "zh-Hant", {4: ""})
+    assert not query
+    (error,) = [e.value for e in at.error]
+    assert error.startswith("無法建立對局：seat 4: a model seat needs")
+
+
+DISPLAY = {
+    "title", "subheader", "caption", "markdown", "info", "success", "warning", "error",
+    "button", "selectbox", "radio", "text_input", "text_area", "number_input", "checkbox",
+    "multiselect", "expander", "tabs", "form_submit_button", "spinner",
+}  # fmt: skip
+"""Streamlit calls whose first argument a reader sees (`st.Page` shows its `title=`)."""
+
+
+def _literal_words(node: ast.expr) -> list[str]:
+    """Letters (English or Chinese) written into the code as a shown text."""
+    parts: list[ast.expr] = [node]
+    if isinstance(node, ast.JoinedStr):
+        parts = list(node.values)
+    elif isinstance(node, ast.List | ast.Tuple):
+        parts = [p for e in node.elts for p in _literal_parts(e)]
+    return [
+        p.value
+        for p in parts
+        if isinstance(p, ast.Constant) and isinstance(p.value, str) and re.search(r"\w", p.value)
+    ]
+
+
+def _literal_parts(node: ast.expr) -> list[ast.expr]:
+    return list(node.values) if isinstance(node, ast.JoinedStr) else [node]
+
+
+@pytest.mark.parametrize("script", ["screens/play.py", "app.py"])
+def test_the_play_page_writes_no_words_of_its_own(script: str) -> None:
+    """Every shown text on the Play page is a catalog lookup, so a missing one fails."""
+    path = Path(__file__).resolve().parents[2] / "arena" / "dashboard" / script
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in DISPLAY and node.args:
+                found += _literal_words(node.args[0])
+            found += [w for k in node.keywords if k.arg in {"title", "help"}
+                      for w in _literal_words(k.value)]  # fmt: skip
+    allowed = {"Language · 语言 · 語言"}  # the language picker names itself in every language
+    assert not set(found) - allowed, sorted(set(found) - allowed)
+
+
+def test_the_play_page_keeps_no_table_of_words() -> None:
+    """No Chinese in the page's code: its words (in any language) live in the catalog."""
+    path = Path(__file__).resolve().parents[2] / "arena" / "dashboard" / "screens" / "play.py"
+    tree = ast.parse(path.read_text("utf-8"))
+    docstrings = {
+        id(n.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
+    }
+    chinese = [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
+        and cjk(n.value)
+    ]  # fmt: skip
+    assert not chinese, chinese
