@@ -17,7 +17,7 @@ applies them to every seat alike, people, bots and models:
   person's answer is taken until then; their silence there is the ordinary "no
   explosion", not a timeout that counts towards handing the seat to a bot).
 
-What pacing cannot hide (docs/dashboard.md, "Play"): a person slower than the floors
+What pacing cannot hide (docs/play.md, "Pace"): a person slower than the floors
 still stretches the night or a step beyond them; the order of night steps still lets a
 later actor (the witch) feel how long the earlier ones took past their floors. Zero
 turns a floor off.

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from arena.dashboard.i18n import Lang, text
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.storage.replay_file import read_replay
@@ -29,6 +30,8 @@ pytestmark = [
 ]
 GAME_LIMIT_S = 300.0
 """Bound on a whole clicked-through game (a failure, never a measurement)."""
+FAST = (1.0, 0.2, 0.5)
+"""A short but real pace (night, night step, window): the pages run through the hold."""
 
 
 def start_dashboard(replays: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -66,24 +69,41 @@ def server(replays: Path) -> Iterator[str]:
 
 
 def create(
-    page: Any, url: str, name: str, humans: tuple[int, ...] = (1,), where: str = "here"
+    page: Any,
+    url: str,
+    name: str,
+    humans: tuple[int, ...] = (1,),
+    where: str = "here",
+    *,
+    lang: Lang = "en",
+    game: str = "en",
+    pace: tuple[float, float, float] = FAST,
 ) -> dict[int, str]:
-    """Create a std9 game on the Play page; returns each human seat's join link."""
-    page.goto(f"{url}/play")
-    page.get_by_text("Who plays each seat").wait_for()
+    """Create a std9 game on the Play page; returns each human seat's join link.
+
+    `lang` is the page's language, `game` the game's; `pace` the night floor, the night
+    step floor and the self-explosion window, in seconds.
+    """
+    page.goto(f"{url}/play?lang={lang}")
+    SHOTS.mkdir(exist_ok=True)
+    page.get_by_text(text("play.who", lang)).wait_for()
     for seat in range(1, 10):
-        want = "human" if seat in humans else "bot"
+        want = text(f"play.kind_{'human' if seat in humans else 'bot'}", lang)
         box = page.locator(f".st-key-play_kind_{seat} [role=combobox]")
         box.click()
         box.press_sequentially(want)
         box.press("Enter")
     for seat in humans:
         page.locator(f".st-key-play_name_{seat} input").fill(f"{name}{seat}")
-    page.locator(".st-key-play_lang").get_by_text("en", exact=True).click()
+    page.locator(".st-key-play_lang").get_by_text(
+        text(f"play.lang_{game}", lang), exact=True
+    ).click()
+    for key, value in zip(("play_night", "play_step", "play_window"), pace, strict=True):
+        page.locator(f".st-key-{key} input").fill(str(value))
     if where == "worker":
-        page.locator(".st-key-play_where").get_by_text("on a worker (Redis)").click()
-    page.get_by_role("button", name="Create").click()
-    page.get_by_text("Join links").wait_for()
+        page.locator(".st-key-play_where").get_by_text(text("play.worker", lang)).click()
+    page.get_by_role("button", name=text("play.start", lang), exact=True).click()
+    page.get_by_text(text("play.links", lang)).wait_for()
     codes: list[str] = []
     for _ in range(100):  # the links' code blocks render just after the heading
         codes = [c for c in page.locator("code").all_inner_texts() if "token=" in c]
@@ -116,11 +136,11 @@ def answer_once(page: Any) -> bool:
     return False
 
 
-def play_through(page: Any, seed_text: list[str]) -> int:
+def play_through(page: Any, seed_text: list[str], over: str = "Game over") -> int:
     """Click through decisions until the game is over; returns how many were answered."""
     answered = 0
     deadline = time.monotonic() + GAME_LIMIT_S
-    while "Game over" not in (body := page.inner_text("body")):
+    while over not in (body := page.inner_text("body")):
         assert time.monotonic() < deadline, "the game did not finish"
         seed_text.append(body)
         try:
@@ -177,6 +197,49 @@ def test_join_links_need_their_own_seat_token(server: str) -> None:
         page.goto(links[5])
         page.get_by_text("You are #5 · eve5").wait_for()
         browser.close()
+
+
+def test_two_people_play_one_chinese_game_from_two_browsers(server: str, replays: Path) -> None:
+    """Simplified Chinese pages, a Chinese game hosted here, paced; each join link in its
+    own browser context (no shared cookies or session), both people clicking to the end."""
+    over = text("play.over", "zh-Hans", w="", f="").split("：")[0]
+    bodies: dict[int, list[str]] = {3: [], 7: []}
+    before = set(replays.glob("*.jsonl"))
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        host = browser.new_context().new_page()
+        links = create(host, server, "林", humans=(3, 7), lang="zh-Hans", game="zh")
+        assert all("lang=zh-Hans" in link for link in links.values())
+        pages = {}
+        for seat in (3, 7):
+            pages[seat] = browser.new_context().new_page()
+            pages[seat].goto(links[seat])
+            pages[seat].get_by_text(f"你是{seat}号 · 林{seat}").wait_for()
+            pages[seat].set_default_timeout(5000)  # a click lost to a rerun is retried
+        answered = 0
+        deadline = time.monotonic() + GAME_LIMIT_S
+        while not all(over in pages[s].inner_text("body") for s in pages):
+            assert time.monotonic() < deadline, "the game did not finish"
+            for seat, page in pages.items():
+                bodies[seat].append(page.inner_text("body"))
+                try:
+                    answered += answer_once(page)
+                except playwright_api.Error:
+                    pass
+            pages[3].wait_for_timeout(150)
+        pages[7].screenshot(path=str(SHOTS / "play-4-zh-over.png"), full_page=True)
+        browser.close()
+    assert answered >= 4
+    (path,) = set(replays.glob("*.jsonl")) - before
+    assert check_replay(path).ok
+    replay = read_replay(path)
+    assert [replay.header.seats[s - 1].agent for s in (3, 7)] == ["human:林3", "human:林7"]
+    people = [a for a in replay.answers if a.seat in (3, 7)]
+    assert people and not any(a.defaulted for a in people), "every decision was clicked"
+    for seat in (3, 7):
+        assert any("你的身份" in b for b in bodies[seat])
+        for body in bodies[seat]:
+            assert str(replay.header.seed) not in body and "human:" not in body
 
 
 @pytest.mark.redis

@@ -1,8 +1,9 @@
 """Play page: create a game with people, or sit at a seat through its join link.
 
 Creating a game writes its card to the `Desk` and shows one secret join link per human
-seat (`?game=ID&seat=N&token=T`); the game is hosted in this process (single machine)
-or by a worker through Redis (`python -m arena.humans.worker`). A seat's page reads only
+seat (`?game=ID&seat=N&lang=L&token=T`, in the creator's page language); the game is
+hosted in this process (single machine) or by a worker through Redis
+(`python -m arena.humans.worker`). A seat's page reads only
 through `arena.humans.access` with the link's token: its own `observe` projection, who is
 speaking, and its pending decision as a form built from the request's legal options.
 The view refreshes twice a second; the decision form is redrawn when a new request comes.
@@ -208,7 +209,7 @@ def start_game(
     st.session_state["play_links"] = (
         game_id,
         [
-            (n, seats[n].name, f"play?game={game_id}&seat={n}&token={token}")
+            (n, seats[n].name, f"play?game={game_id}&seat={n}&lang={lang}&token={token}")
             for n, token in tokens.items()
         ],
     )
