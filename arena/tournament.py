@@ -10,7 +10,10 @@ construction:
   agents. Without it, the agents alternate sides game by game.
 - **Seats and roles**: game `g` of a board deals the board's cards in a seeded base order
   rotated by `g` seats, so over as many games as there are seats every seat holds every
-  card once. All pairings play the same deals and seeds (a duplicate tournament).
+  card once. All pairings play the same deals and seeds (a duplicate tournament). The
+  base order is drawn with `Sha256Draw` (never `random`, whose shuffles Python does not
+  promise to keep), so a tournament file gives the same schedule on every Python: a
+  status or a resubmission from another machine names the same seats.
 - **Ids**: game `i` of tournament `name` is `name-0000i`; resubmitting the same file
   never duplicates a game, and finished games are skipped.
 """
@@ -19,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
 from arena.queue.seating import check_spec
 from arena.rules.boards import PresetName, board
 from arena.rules.config import GameConfig
+from arena.rules.draw import Sha256Draw
 from arena.rules.errors import ConfigError
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role
@@ -181,10 +184,19 @@ def game_seed(base_seed: int, board_index: int, game: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
+def deal_seed(base_seed: int, board_id: str) -> int:
+    """The seed of a board's base order of cards (a stable hash of the two)."""
+    digest = hashlib.sha256(f"{base_seed}/{board_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def rotated_deal(board_id: str, base_seed: int, game: int) -> tuple[Role, ...]:
-    """The board's cards in a seeded base order, rotated by `game` seats."""
-    cards = list(board(board_id).roles)
-    random.Random(f"{base_seed}/{board_id}").shuffle(cards)
+    """The board's cards in a seeded base order, rotated by `game` seats.
+
+    The base order is `Sha256Draw(deal_seed(base_seed, board_id)).shuffled(cards)`: its
+    output is defined by SHA-256 alone, so it is the same on every Python version.
+    """
+    cards = Sha256Draw(deal_seed(base_seed, board_id)).shuffled(board(board_id).roles)
     shift = game % len(cards)
     return tuple(cards[-shift:] + cards[:-shift]) if shift else tuple(cards)
 

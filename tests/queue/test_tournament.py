@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from arena.rules.boards import board
 from arena.rules.errors import ConfigError
 from arena.rules.roles import is_wolf
-from arena.tournament import TournamentSpec, load_spec, schedule
+from arena.tournament import TournamentSpec, load_spec, rotated_deal, schedule
 
 
 def spec(**fields: object) -> TournamentSpec:
@@ -140,3 +141,32 @@ def test_operational_settings_do_not_change_a_game_identity() -> None:
     assert [j.fingerprint for j in base] == [j.fingerprint for j in tuned]
     reseeded = schedule(spec(base_seed=1))
     assert not {j.fingerprint for j in base} & {j.fingerprint for j in reseeded}
+
+
+W, V, S, WI, H = "werewolf", "villager", "seer", "witch", "hunter"
+
+
+def test_the_base_order_of_cards_is_pinned_for_a_seed() -> None:
+    """The seating of a tournament file is the same on every Python (issue 9): it is drawn
+    with `Sha256Draw`, whose output SHA-256 defines, so these values never change."""
+    assert [r.value for r in rotated_deal("std9", 0, 0)] == [WI, H, S, W, W, W, V, V, V]
+    assert [r.value for r in rotated_deal("std9", 7, 0)] == [H, W, WI, V, W, V, V, S, W]
+    assert [r.value for r in rotated_deal("std9", 0, 1)] == [V, WI, H, S, W, W, W, V, V]
+    jobs = schedule(
+        spec(agents={"a": "random", "b": "bot"}, boards=["std9"], games_per_pairing=2, base_seed=3)
+    )
+    assert [(j.seed, "".join(j.seats)) for j in jobs] == [
+        (265088928677767, "bbbabaabb"),
+        (265088928677767, "aaababbaa"),
+        (219599617041415, "bbbbabaab"),
+        (219599617041415, "aaaababba"),
+    ]
+
+
+def test_seating_draws_do_not_use_python_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("random.Random used for a seating draw")
+
+    for name in ("shuffle", "choice", "sample", "random", "randrange", "getrandbits"):
+        monkeypatch.setattr(random.Random, name, refuse)
+    assert len(schedule(spec(boards=["std9", "wwk_guard"], games_per_pairing=4))) == 2 * 4 * 6
