@@ -29,19 +29,19 @@ from __future__ import annotations
 import math
 import multiprocessing
 from collections import defaultdict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import repeat
-from random import Random
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from openskill.models import PlackettLuce
 from pydantic import computed_field
 
+from arena.ratings.resample import resample_counts
 from arena.ratings.results import GameResult
 from arena.ratings.stats import FrozenModel, Interval, percentile_interval, wilson
-from arena.ratings.vectorized import replicate_mus
+from arena.ratings.vectorized import PairingTables, available, pairing_codes
 from arena.rules.types import Role, Team, Winner
 
 MU = 25.0
@@ -173,10 +173,15 @@ def _ranks(winner: Winner) -> list[float]:
 def fit(games: Sequence[Lineup[K]]) -> Table[K]:
     """Rate `games` in order from the prior; returns each identity's (mu, variance)."""
     table: Table[K] = {}
+    _fit_into(table, games)
+    return table
+
+
+def _fit_into(table: Table[K], games: Sequence[Lineup[K]]) -> None:
+    """Rate `games` in order, continuing from `table` (updated in place)."""
     for wolf, good, winner in games:
         if wolf and good:
             _play(table, (wolf, good), _RANKS[winner])
-    return table
 
 
 def _play(
@@ -305,31 +310,256 @@ def rate(
         ValueError: a negative `bootstrap`, `workers` below 1, or a `confidence` outside
             (0, 1).
     """
+    check_arguments(bootstrap, confidence, workers)
+    fold = RatingFold(bootstrap, seed, workers)
+    fold.extend(results)
+    return fold.leaderboard(confidence)
+
+
+def check_arguments(bootstrap: int, confidence: float, workers: int = 1) -> None:
+    """Raise `ValueError` for a negative `bootstrap`, `workers` below 1, a bad `confidence`."""
     if bootstrap < 0:
         raise ValueError(f"bootstrap must be >= 0, not {bootstrap}")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, not {workers}")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), not {confidence}")
-    games = sorted(results, key=lambda r: (r.created_at, r.game_id))
-    overall = [overall_lineup(r) for r in games]
-    sides = [side_lineup(r) for r in games]
-    boot_overall, boot_sides = _bootstrap(overall, sides, bootstrap, seed, workers)
-    fits = (
-        _Fitted(fit(overall), boot_overall, confidence),
-        _Fitted(fit(sides), boot_sides, confidence),
-    )
-    standings = [_standing(agent, c, *fits) for agent, c in _appearances(games).items()]
-    standings.sort(key=lambda s: (-s.overall.mu, s.agent))
-    return Leaderboard(
-        games=len(games),
-        draws=sum(r.winner is Winner.DRAW for r in games),
-        wolf_side_wins=sum((_one(r.outcome(Team.WOLF)) for r in games), WinRate()),
-        bootstrap=bootstrap,
-        seed=seed,
-        confidence=confidence,
-        standings=tuple(standings),
-    )
+
+
+def rating_order(result: GameResult) -> tuple[str, str]:
+    """Where a game is rated: by start time, then game id."""
+    return result.created_at, result.game_id
+
+
+PARALLEL_RESAMPLED = 20_000
+"""Resampled games (resamples x new games) from which a scalar bootstrap is worth worker
+processes (spawning them costs about 1.5 s)."""
+
+
+class RatingFold:
+    """The ratings of the games rated so far, extendable by later games (mutable).
+
+    Everything in a `Leaderboard` is a fold over the games in rating order: openskill's
+    updates are sequential, win rates are counts, and each bootstrap resample is its own
+    sequence of updates (`arena.ratings.resample`: game `t` occurs `count(seed, t, r)`
+    times in resample `r`, independently of how many games follow). So rating games
+    `1..n` and then `n+1..m` leaves exactly the state rating `1..m` at once leaves, and
+    `to_data` / `from_data` carry that state between runs as JSON (floats round-trip
+    exactly): a folder that only gained newer games is re-rated from its cached state.
+
+    The bootstrap re-rates pairing games with numpy (`arena.ratings.vectorized`) and any
+    other game one resample at a time; the two differ in the last bits, so the path is
+    fixed by the games (numpy for all-pairing games), and `extend` refuses games that
+    would change it, as it refuses games that do not come after the rated ones.
+    """
+
+    def __init__(self, bootstrap: int, seed: int, workers: int = 1) -> None:
+        """An empty fold: no games yet."""
+        self.bootstrap, self.seed, self.workers = bootstrap, seed, workers
+        self.games = 0
+        self.last: tuple[str, str] | None = None
+        self.overall: Table[str] = {}
+        self.sides: Table[tuple[str, Team]] = {}
+        self.vector: bool | None = None
+        """Whether the bootstrap is vectorized (None until the first game)."""
+        self.pairs: tuple[PairingTables[str], PairingTables[tuple[str, Team]]] | None = None
+        self.tables: tuple[list[Table[str]], list[Table[tuple[str, Team]]]] | None = None
+        self.counts: dict[str, _Counts] = {}
+        self.draws = 0
+        self.wolf_side_wins = WinRate()
+
+    def extend(self, results: Sequence[GameResult]) -> bool:
+        """Rate `results` after the games rated so far; False (and no change) if it cannot.
+
+        It cannot when a game sorts before (or with) the last game rated, or when a game
+        that is not a pairing joins vectorized resamples (a run from scratch would take
+        the scalar path): rate every game in a new fold then.
+        """
+        games = sorted(results, key=rating_order)
+        if not games:
+            return True
+        if self.last is not None and rating_order(games[0]) <= self.last:
+            return False
+        overall = [overall_lineup(r) for r in games]
+        sides = [side_lineup(r) for r in games]
+        if self.bootstrap and not self._extend_bootstrap(overall, sides):
+            return False
+        _fit_into(self.overall, overall)
+        _fit_into(self.sides, sides)
+        _count(self.counts, games)
+        self.draws += sum(r.winner is Winner.DRAW for r in games)
+        self.wolf_side_wins = sum((_one(r.outcome(Team.WOLF)) for r in games), self.wolf_side_wins)
+        self.games += len(games)
+        self.last = rating_order(games[-1])
+        return True
+
+    def _extend_bootstrap(
+        self, overall: list[Lineup[str]], sides: list[Lineup[tuple[str, Team]]]
+    ) -> bool:
+        codes = pairing_codes(overall), pairing_codes(sides)
+        vector = available() and codes[0] is not None and codes[1] is not None
+        if self.vector is None:
+            self.vector = vector
+            if vector:
+                self.pairs = (
+                    PairingTables(self.bootstrap, MU, SIGMA**2),
+                    PairingTables(self.bootstrap, MU, SIGMA**2),
+                )
+            else:
+                self.tables = (
+                    [{} for _ in range(self.bootstrap)],
+                    [{} for _ in range(self.bootstrap)],
+                )
+        elif self.vector and not vector:
+            return False
+        counts = [
+            resample_counts(self.seed, self.games + t, self.bootstrap) for t in range(len(overall))
+        ]
+        if self.pairs is not None:
+            assert codes[0] is not None and codes[1] is not None
+            constants = {
+                "tau_squared": _TAU_SQUARED,
+                "beta_squared": BETA_SQUARED,
+                "kappa": KAPPA,
+                "min_var": MIN_VAR,
+            }
+            self.pairs[0].extend(codes[0], counts, **constants)
+            self.pairs[1].extend(codes[1], counts, **constants)
+        else:
+            assert self.tables is not None
+            self.tables = _extend_tables(self.tables, overall, sides, counts, self.workers)
+        return True
+
+    def leaderboard(self, confidence: float) -> Leaderboard:
+        """The leaderboard of the games rated so far."""
+        if self.pairs is not None:
+            boot_overall, boot_sides = self.pairs[0].mus(), self.pairs[1].mus()
+        elif self.tables is not None:
+            boot_overall, boot_sides = _mus(self.tables[0]), _mus(self.tables[1])
+        else:
+            boot_overall, boot_sides = {}, {}
+        fits = (
+            _Fitted(self.overall, boot_overall, confidence),
+            _Fitted(self.sides, boot_sides, confidence),
+        )
+        standings = [_standing(agent, c, *fits) for agent, c in sorted(self.counts.items())]
+        standings.sort(key=lambda s: (-s.overall.mu, s.agent))
+        return Leaderboard(
+            games=self.games,
+            draws=self.draws,
+            wolf_side_wins=self.wolf_side_wins,
+            bootstrap=self.bootstrap,
+            seed=self.seed,
+            confidence=confidence,
+            standings=tuple(standings),
+        )
+
+    def to_data(self) -> dict[str, Any]:
+        """The whole state as JSON-able data (`from_data` restores it exactly)."""
+        pairs = self.pairs
+        return {
+            "bootstrap": self.bootstrap,
+            "seed": self.seed,
+            "games": self.games,
+            "last": self.last,
+            "overall": _table_data(self.overall, _agent_key),
+            "sides": _table_data(self.sides, _side_key),
+            "vector": self.vector,
+            "pairs": None
+            if pairs is None
+            else [_pairs_data(pairs[0], _agent_key), _pairs_data(pairs[1], _side_key)],
+            "tables": None
+            if self.tables is None
+            else [
+                [_table_data(t, _agent_key) for t in self.tables[0]],
+                [_table_data(t, _side_key) for t in self.tables[1]],
+            ],
+            "counts": {agent: c.to_data() for agent, c in self.counts.items()},
+            "draws": self.draws,
+            "wolf_side_wins": _win_data(self.wolf_side_wins),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], workers: int = 1) -> RatingFold:
+        """The fold `to_data` saved.
+
+        Raises:
+            KeyError, TypeError, ValueError: data that `to_data` did not write (or a saved
+                vectorized state without numpy).
+        """
+        fold = cls(int(data["bootstrap"]), int(data["seed"]), workers)
+        fold.games = int(data["games"])
+        fold.last = None if data["last"] is None else (str(data["last"][0]), str(data["last"][1]))
+        fold.overall = _table_of(data["overall"], _agent_of)
+        fold.sides = _table_of(data["sides"], _side_of)
+        fold.vector = data["vector"]
+        if data["pairs"] is not None:
+            if not available():
+                raise ValueError("a vectorized bootstrap state needs numpy")
+            fold.pairs = (
+                _pairs_of(data["pairs"][0], _agent_of, fold.bootstrap),
+                _pairs_of(data["pairs"][1], _side_of, fold.bootstrap),
+            )
+        if data["tables"] is not None:
+            fold.tables = (
+                [_table_of(t, _agent_of) for t in data["tables"][0]],
+                [_table_of(t, _side_of) for t in data["tables"][1]],
+            )
+        fold.counts = {agent: _Counts.of_data(c) for agent, c in data["counts"].items()}
+        fold.draws = int(data["draws"])
+        fold.wolf_side_wins = _win_of(data["wolf_side_wins"])
+        return fold
+
+
+def _agent_key(key: str) -> Any:
+    return key
+
+
+def _side_key(key: tuple[str, Team]) -> Any:
+    return [key[0], key[1].value]
+
+
+def _agent_of(data: Any) -> str:
+    return str(data)
+
+
+def _side_of(data: Any) -> tuple[str, Team]:
+    return str(data[0]), Team(data[1])
+
+
+def _table_data(table: Table[K], encode: Callable[[K], Any]) -> list[Any]:
+    return [[encode(k), mu, var] for k, (mu, var) in table.items()]
+
+
+def _table_of(data: list[Any], decode: Callable[[Any], K]) -> Table[K]:
+    return {decode(k): (float(mu), float(var)) for k, mu, var in data}
+
+
+def _pairs_data(tables: PairingTables[K], encode: Callable[[K], Any]) -> list[Any]:
+    keys, mu, var, seen = tables.to_data()
+    return [[encode(k) for k in keys], mu, var, seen]
+
+
+def _pairs_of(data: list[Any], decode: Callable[[Any], K], rounds: int) -> PairingTables[K]:
+    keys, mu, var, seen = data
+    return PairingTables.from_data(([decode(k) for k in keys], mu, var, seen), rounds, MU, SIGMA**2)
+
+
+def _win_data(w: WinRate) -> list[int]:
+    return [w.wins, w.draws, w.games]
+
+
+def _win_of(data: list[int]) -> WinRate:
+    return WinRate.model_construct(wins=int(data[0]), draws=int(data[1]), games=int(data[2]))
+
+
+def _mus(tables: Sequence[Table[K]]) -> dict[K, list[float]]:
+    """Each identity's `mu` in each resample where it played, in resample order."""
+    out: dict[K, list[float]] = defaultdict(list)
+    for table in tables:
+        for key, (mu, _var) in table.items():
+            out[key].append(mu)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,72 +592,50 @@ def _standing(
     )
 
 
-Replicate = tuple[dict[str, float], dict[tuple[str, Team], float]]
-"""One resample's `mu` per overall identity and per side identity."""
+TablePair = tuple[list[Table[str]], list[Table[tuple[str, Team]]]]
+"""Every resample's overall table and side table (the scalar bootstrap's state)."""
 
 
-def _bootstrap(
+def _extend_tables(
+    tables: TablePair,
     overall: Sequence[Lineup[str]],
     sides: Sequence[Lineup[tuple[str, Team]]],
-    rounds: int,
-    seed: int,
-    workers: int = 1,
-) -> tuple[dict[str, list[float]], dict[tuple[str, Team], list[float]]]:
-    """Each identity's `mu` in each resample where it appears, in resample order."""
-    rng = Random(seed)
-    n = len(overall)
-    picks = [sorted(rng.choices(range(n), k=n)) for _ in range(rounds if n else 0)]
-    jobs = min(workers, len(picks))
-    fast = _vectorized(overall, picks), _vectorized(sides, picks)
-    if fast[0] is not None and fast[1] is not None:  # every resample at once: seconds
-        parts = [list(zip(fast[0], fast[1], strict=True))]
-    elif jobs > 1:
-        size = -(-len(picks) // jobs)
-        chunks = [picks[i : i + size] for i in range(0, len(picks), size)]
-        # spawn, not fork: the caller may hold threads (a dashboard, an event loop)
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(len(chunks), mp_context=context) as pool:
-            parts = list(pool.map(_replicates, repeat(overall), repeat(sides), chunks))
-    else:
-        parts = [_replicates(overall, sides, picks)]
-    boot_overall: dict[str, list[float]] = defaultdict(list)
-    boot_sides: dict[tuple[str, Team], list[float]] = defaultdict(list)
-    for part in parts:
-        for by_agent, by_side in part:
-            for agent, mu in by_agent.items():
-                boot_overall[agent].append(mu)
-            for key, mu in by_side.items():
-                boot_sides[key].append(mu)
-    return boot_overall, boot_sides
+    counts: Sequence[Sequence[int]],
+    workers: int,
+) -> TablePair:
+    """Play the games in every resample's tables, game `t` `counts[t][r]` times in `r`."""
+    rounds = len(tables[0])
+    jobs = min(workers, rounds) if rounds * len(overall) >= PARALLEL_RESAMPLED else 1
+    if jobs <= 1:
+        return _play_resamples(tables, overall, sides, counts, 0)
+    size = -(-rounds // jobs)
+    starts = list(range(0, rounds, size))
+    chunks = [(tables[0][i : i + size], tables[1][i : i + size]) for i in starts]
+    # spawn, not fork: the caller may hold threads (a dashboard, an event loop)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(len(chunks), mp_context=context) as pool:
+        parts = list(
+            pool.map(
+                _play_resamples, chunks, repeat(overall), repeat(sides), repeat(counts), starts
+            )
+        )
+    return [t for p in parts for t in p[0]], [t for p in parts for t in p[1]]
 
 
-def _vectorized(
-    games: Sequence[Lineup[K]], picks: Sequence[Sequence[int]]
-) -> list[dict[K, float]] | None:
-    return replicate_mus(
-        games,
-        picks,
-        mu0=MU,
-        var0=SIGMA**2,
-        tau_squared=_TAU_SQUARED,
-        beta_squared=BETA_SQUARED,
-        kappa=KAPPA,
-        min_var=MIN_VAR,
-    )
-
-
-def _replicates(
+def _play_resamples(
+    tables: TablePair,
     overall: Sequence[Lineup[str]],
     sides: Sequence[Lineup[tuple[str, Team]]],
-    picks: Sequence[Sequence[int]],
-) -> list[Replicate]:
-    """Re-rate the games of each resample (a module-level function: it runs in workers)."""
-    out: list[Replicate] = []
-    for chosen in picks:
-        by_agent = {a: mu for a, (mu, _v) in fit([overall[i] for i in chosen]).items()}
-        by_side = {k: mu for k, (mu, _v) in fit([sides[i] for i in chosen]).items()}
-        out.append((by_agent, by_side))
-    return out
+    counts: Sequence[Sequence[int]],
+    first: int,
+) -> TablePair:
+    """Resamples `first`, `first + 1`, ... of `_extend_tables` (module level: runs in workers)."""
+    for r, (by_agent, by_side) in enumerate(zip(*tables, strict=True), start=first):
+        for t, times in enumerate(counts):
+            for _ in range(times[r]):
+                _fit_into(by_agent, overall[t : t + 1])
+                _fit_into(by_side, sides[t : t + 1])
+    return tables
 
 
 class _Counts:
@@ -439,13 +647,28 @@ class _Counts:
         self.good = WinRate()
         self.roles: dict[Role, WinRate] = {}
 
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "wolf": _win_data(self.wolf),
+            "good": _win_data(self.good),
+            "roles": {role.value: _win_data(w) for role, w in self.roles.items()},
+        }
 
-def _appearances(games: Sequence[GameResult]) -> dict[str, _Counts]:
-    counts: dict[str, _Counts] = defaultdict(_Counts)
+    @classmethod
+    def of_data(cls, data: dict[str, Any]) -> _Counts:
+        c = cls()
+        c.games = int(data["games"])
+        c.wolf, c.good = _win_of(data["wolf"]), _win_of(data["good"])
+        c.roles = {Role(role): _win_of(w) for role, w in data["roles"].items()}
+        return c
+
+
+def _count(counts: dict[str, _Counts], games: Sequence[GameResult]) -> None:
     for result in games:
         for agent in result.agents:
             mine = [s for s in result.seats if s.agent == agent]
-            c = counts[agent]
+            c = counts.setdefault(agent, _Counts())
             c.games += 1
             if any(s.team is Team.WOLF for s in mine):
                 c.wolf += _one(result.outcome(Team.WOLF))
@@ -454,4 +677,3 @@ def _appearances(games: Sequence[GameResult]) -> dict[str, _Counts]:
             for role in sorted({s.role for s in mine}):
                 team = next(s.team for s in mine if s.role is role)
                 c.roles[role] = c.roles.get(role, WinRate()) + _one(result.outcome(team))
-    return dict(sorted(counts.items()))

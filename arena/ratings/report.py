@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Sequence
 
 from arena.ratings.loader import SkippedFile
-from arena.ratings.metrics import AgentMetrics, ModelUsage, agent_metrics, model_usage
-from arena.ratings.ratings import Leaderboard, Skill, Standing, WinRate, rate
+from arena.ratings.metrics import AgentMetrics, MetricsFold, ModelUsage
+from arena.ratings.ratings import (
+    Leaderboard,
+    RatingFold,
+    Skill,
+    Standing,
+    WinRate,
+    check_arguments,
+    rating_order,
+)
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary, Tallies
 from arena.rules.types import Role
@@ -47,21 +56,94 @@ def build_report(
     directory: str | None = None,
     workers: int = 1,
 ) -> Report:
-    """Rate `games` and total their metrics (see `rate` for the arguments)."""
-    leaderboard = rate(
-        [g.result for g in games],
-        bootstrap=bootstrap,
-        seed=seed,
-        confidence=confidence,
-        workers=workers,
-    )
-    return Report(
-        directory=directory,
-        leaderboard=leaderboard,
-        agents=agent_metrics(games),
-        models=model_usage(games),
-        skipped=tuple(skipped),
-    )
+    """Rate `games` and total their metrics (see `rate` for the arguments).
+
+    Games are folded in rating order (start time, then id), whatever order they come in,
+    so a report does not depend on how a folder lists its files.
+    """
+    check_arguments(bootstrap, confidence, workers)
+    fold = ReportFold(bootstrap, seed, workers)
+    fold.extend(games)
+    return fold.report(confidence, skipped=skipped, directory=directory)
+
+
+STATE_FORMAT = 1
+"""The layout of `ReportFold.to_json`; a saved state of another layout is not read."""
+
+
+class ReportFold:
+    """A report's state over the games folded so far: ratings and metrics (mutable).
+
+    `extend` takes games that all come after the ones folded so far (in rating order)
+    and gives the same state as folding every game at once; `to_json` / `from_json`
+    save and restore it, which is what lets a folder's leaderboard continue from its
+    cached state when games are added (`arena.ratings.folder`).
+    """
+
+    def __init__(self, bootstrap: int, seed: int, workers: int = 1) -> None:
+        """No games yet."""
+        self.ratings = RatingFold(bootstrap, seed, workers)
+        self.metrics = MetricsFold()
+
+    @property
+    def games(self) -> int:
+        """Games folded so far."""
+        return self.ratings.games
+
+    def extend(self, games: Sequence[GameSummary]) -> bool:
+        """Fold `games` after the ones folded so far.
+
+        Returns False, changing nothing, if they do not all come later or would change
+        the bootstrap's path (see `RatingFold.extend`).
+        """
+        ordered = sorted(games, key=lambda g: rating_order(g.result))
+        if not self.ratings.extend([g.result for g in ordered]):
+            return False
+        self.metrics.extend(ordered)
+        return True
+
+    def report(
+        self,
+        confidence: float = 0.95,
+        *,
+        skipped: Sequence[SkippedFile] = (),
+        directory: str | None = None,
+    ) -> Report:
+        """The report of the games folded so far."""
+        return Report(
+            directory=directory,
+            leaderboard=self.ratings.leaderboard(confidence),
+            agents=self.metrics.agents(),
+            models=self.metrics.models(),
+            skipped=tuple(skipped),
+        )
+
+    def to_json(self) -> str:
+        """The state as JSON text."""
+        data = {
+            "format": STATE_FORMAT,
+            "ratings": self.ratings.to_data(),
+            "metrics": self.metrics.to_data(),
+        }
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, workers: int = 1) -> ReportFold:
+        """The state `to_json` wrote.
+
+        Raises:
+            ValueError: text that `to_json` of this version did not write.
+        """
+        try:
+            data = json.loads(text)
+            if data.get("format") != STATE_FORMAT:
+                raise ValueError(f"state format {data.get('format')!r}, not {STATE_FORMAT}")
+            fold = cls(0, 0, workers)
+            fold.ratings = RatingFold.from_data(data["ratings"], workers)
+            fold.metrics = MetricsFold.from_data(data["metrics"])
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ValueError(f"not a saved report state: {type(exc).__name__}: {exc}") from None
+        return fold
 
 
 def _skill(prefix: str, skill: Skill | None) -> Row:

@@ -93,18 +93,25 @@ _TALLY_FIELDS = tuple(Tallies.model_fields)
 _PARTS = {name: tuple(type(getattr(Tallies(), name)).model_fields) for name in _TALLY_FIELDS}
 
 
-def sum_tallies(items: Iterable[Tallies]) -> Tallies:
-    """`sum(items, Tallies())`, adding plain numbers and building the models once.
+Totals = dict[str, list[int | float]]
+"""A running sum of `Tallies` as plain numbers: per field, its parts in field order."""
 
-    The same additions in the same order as `Tallies.__add__`, so the same result; a
-    leaderboard sums tens of thousands of seats, and a model per partial sum is slow.
-    """
-    totals: dict[str, list[int | float]] = {n: [0] * len(p) for n, p in _PARTS.items()}
-    for item in items:
-        for name, parts in _PARTS.items():
-            value, acc = getattr(item, name), totals[name]
-            for i, part in enumerate(parts):
-                acc[i] += getattr(value, part)
+
+def new_totals() -> Totals:
+    """The totals of no tallies (every part 0)."""
+    return {n: [0] * len(p) for n, p in _PARTS.items()}
+
+
+def add_to_totals(totals: Totals, item: Tallies) -> None:
+    """Add `item` to `totals` in place (the additions `Tallies.__add__` makes)."""
+    for name, parts in _PARTS.items():
+        value, acc = getattr(item, name), totals[name]
+        for i, part in enumerate(parts):
+            acc[i] += getattr(value, part)
+
+
+def tallies_of(totals: Totals) -> Tallies:
+    """The `Tallies` that `totals` add up to."""
     empty = Tallies()
     return Tallies(
         **{
@@ -112,6 +119,18 @@ def sum_tallies(items: Iterable[Tallies]) -> Tallies:
             for name, parts in _PARTS.items()
         }
     )
+
+
+def sum_tallies(items: Iterable[Tallies]) -> Tallies:
+    """`sum(items, Tallies())`, adding plain numbers and building the models once.
+
+    The same additions in the same order as `Tallies.__add__`, so the same result; a
+    leaderboard sums tens of thousands of seats, and a model per partial sum is slow.
+    """
+    totals = new_totals()
+    for item in items:
+        add_to_totals(totals, item)
+    return tallies_of(totals)
 
 
 class SeatTallies(FrozenModel):

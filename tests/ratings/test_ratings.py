@@ -177,35 +177,44 @@ def pairing_games(n: int, seed: int = 5) -> list[GameResult]:
     return games
 
 
-def test_vectorized_bootstrap_matches_one_resample_at_a_time() -> None:
+def test_vectorized_bootstrap_matches_one_resample_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from arena.ratings import ratings as module
 
     games = pairing_games(120)
-    overall = [overall_lineup(g) for g in games]
-    sides = [module.side_lineup(g) for g in games]
-    picks = [sorted(stdlib_choices(len(games), seed=r)) for r in range(15)]
-    fast_overall = module._vectorized(overall, picks)
-    fast_sides = module._vectorized(sides, picks)
-    assert fast_overall is not None and fast_sides is not None
-    for chosen, by_agent, by_side in zip(picks, fast_overall, fast_sides, strict=True):
-        slow_agent = {k: mu for k, (mu, _v) in fit([overall[i] for i in chosen]).items()}
-        slow_side = {k: mu for k, (mu, _v) in fit([sides[i] for i in chosen]).items()}
-        assert by_agent.keys() == slow_agent.keys() and by_side.keys() == slow_side.keys()
-        assert all(math.isclose(by_agent[k], slow_agent[k], rel_tol=1e-12) for k in slow_agent)
-        assert all(math.isclose(by_side[k], slow_side[k], rel_tol=1e-12) for k in slow_side)
+    fast = module.RatingFold(15, 4)
+    assert fast.extend(games) and fast.pairs is not None
+    monkeypatch.setattr(module, "available", lambda: False)
+    slow = module.RatingFold(15, 4)
+    assert slow.extend(games) and slow.tables is not None and slow.pairs is None
+    for fast_mus, slow_tables in zip(fast.pairs, slow.tables, strict=True):
+        slow_mus = module._mus(slow_tables)
+        assert fast_mus.mus().keys() == slow_mus.keys()
+        for key, values in slow_mus.items():
+            assert len(fast_mus.mus()[key]) == len(values)
+            assert all(
+                math.isclose(a, b, rel_tol=1e-12)
+                for a, b in zip(fast_mus.mus()[key], values, strict=True)
+            )
 
 
-def test_a_game_that_is_not_a_pairing_falls_back_to_the_scalar_bootstrap() -> None:
+def test_a_game_that_is_not_a_pairing_takes_the_scalar_bootstrap() -> None:
     from arena.ratings import ratings as module
 
-    games = [overall_lineup(g) for g in pairing_games(10)]
-    mixed = [*games, ({"A": 0.5, "B": 0.5}, {"C": 1.0}, Winner.GOOD)]
-    assert module._vectorized(mixed, [list(range(len(mixed)))]) is None
+    pairs = pairing_games(10)
+    lineups = [overall_lineup(g) for g in pairs]
+    mixed = [*lineups, ({"A": 0.5, "B": 0.5}, {"C": 1.0}, Winner.GOOD)]
+    assert module.pairing_codes(lineups) is not None
+    assert module.pairing_codes(mixed) is None
+    base = team_game("z-late", "A", "B", Winner.GOOD)
+    seats = tuple(
+        s.model_copy(update={"agent": "C"}) if s.seat == 1 else s for s in base.seats
+    )  # seat 1 to a third agent: not a pairing
+    later = base.model_copy(update={"created_at": "u", "seats": seats})
+    fold = module.RatingFold(8, 1)
+    assert fold.extend(pairs) and fold.vector is True
+    assert not fold.extend([later]), "a scalar game never joins vectorized resamples"
+    assert fold.games == len(pairs)
     board = rate(pairing_games(60), bootstrap=30, seed=1)
     assert all(s.overall.interval is not None for s in board.standings)
-
-
-def stdlib_choices(n: int, seed: int) -> list[int]:
-    import random as stdlib_random
-
-    return stdlib_random.Random(seed).choices(range(n), k=n)
