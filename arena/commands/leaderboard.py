@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from arena.ratings.loader import GameSet, Reason, load_games
+from arena.ratings.folder import folder_report
+from arena.ratings.loader import FolderScan, Reason
 from arena.ratings.metrics import AgentMetrics
 from arena.ratings.ratings import Skill, WinRate
-from arena.ratings.report import Report, build_report, to_csv, to_json
+from arena.ratings.report import Report, to_csv, to_json
 from arena.rules.errors import ArenaError
 from arena.text import inert, inert_lines
 from arena.tournament import load_spec, schedule
@@ -153,16 +154,6 @@ class Progress:
         self.step("")
 
 
-PARALLEL_WORK = 100_000
-"""Resampled games (resamples x games) from which the bootstrap is worth worker processes:
-about 5.5 s on one core. Starting spawned workers costs about 1.5 s here, so 60,000
-(300 games x 200) ran no faster on 2 cores, and 200,000 ran 1.7x faster (docs/benchmarks.md)."""
-
-
-def _auto_jobs(work: int) -> int:
-    return (os.cpu_count() or 1) if work >= PARALLEL_WORK else 1
-
-
 def _leaderboard(args: argparse.Namespace) -> int:
     if args.bootstrap < 0:
         raise ArenaError(f"--bootstrap must be 0 or more, not {args.bootstrap}")
@@ -170,30 +161,24 @@ def _leaderboard(args: argparse.Namespace) -> int:
         raise ArenaError(f"--jobs must be 1 or more, not {args.jobs}")
     chosen = selection(args.directory, args.tournament)
     progress = Progress(sys.stderr)
-    found = load_games(
+    found, report = folder_report(
         chosen.directory,
         tournament=chosen.tournament,
         game_ids=chosen.scheduled,
         include_voided=args.include_voided,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+        workers=args.jobs or os.cpu_count() or 1,  # used only for large scalar bootstraps
         cache=not args.no_cache,
         progress=progress.files,
+        step=progress.step,
     )
     progress.done()
     _list_left_out(found)
-    if not found.games:
+    if not found.rated:
         which = f" of tournament {chosen.tournament!r}" if chosen.tournament else ""
         extra = f" ({left_out_text(found)})" if found.skipped else ""
         raise ArenaError(f"{chosen.directory}: no finished replays{which} to rate{extra}")
-    progress.step(f"rating {len(found.games)} games ({args.bootstrap} bootstrap resamples)…")
-    report = build_report(
-        found.games,
-        bootstrap=args.bootstrap,
-        seed=args.seed,
-        skipped=found.skipped,
-        directory=str(chosen.directory),
-        workers=args.jobs or _auto_jobs(args.bootstrap * len(found.games)),
-    )
-    progress.done()
     print(inert(rated_line(found, chosen)))
     print(inert_lines(render(report)))  # agent labels come from replay headers
     _write(args.csv, to_csv(report))
@@ -201,7 +186,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     return 0
 
 
-def _list_left_out(found: GameSet) -> None:
+def _list_left_out(found: FolderScan) -> None:
     listed: dict[Reason, int] = {}
     for skipped in found.skipped:
         listed[skipped.reason] = listed.get(skipped.reason, 0) + 1
@@ -213,7 +198,7 @@ def _list_left_out(found: GameSet) -> None:
             print(f"skipped {more} more {REASON_TEXT[reason]} files", file=sys.stderr)
 
 
-def left_out_text(found: GameSet) -> str:
+def left_out_text(found: FolderScan) -> str:
     """`3 files left out: 1 unreadable, 2 failed verification` (empty if none)."""
     counts = found.left_out()
     if not counts:
@@ -222,9 +207,9 @@ def left_out_text(found: GameSet) -> str:
     return f"{len(found.skipped)} files left out: {parts}"
 
 
-def rated_line(found: GameSet, chosen: Selection) -> str:
+def rated_line(found: FolderScan, chosen: Selection) -> str:
     """What was rated: which tournament (or which mix of them), and what was left out."""
-    games = len(found.games)
+    games = len(found.rated)
     if chosen.tournament is not None:
         what = f"Rated {games} verified games of tournament {chosen.tournament}"
         if chosen.scheduled is not None:

@@ -13,6 +13,12 @@ changed. Two keys:
 Entries also carry the `facts_version`, a digest of the `arena` package's source, so a
 newer referee, reader or metric never serves numbers computed by an older one.
 
+Each entry keeps its small head (verdict, game id, start time) apart from its summary, so
+a warm folder reads only heads, and summaries only of games it has to fold. The same
+file also keeps saved leaderboard states (`ReportFold.to_json`) keyed by a hash chain
+over the rated files in rating order, so a folder that only gained newer games is
+re-rated from the state of its older ones (`arena.ratings.folder`).
+
 The cache is an SQLite file under the replay folder (`.arena/facts.sqlite`, hidden, so
 no listing mistakes it for a replay); a folder that cannot be written to gets an
 in-memory cache for the one run. SQLite serialises writers, so the dashboard and the
@@ -25,6 +31,7 @@ import functools
 import hashlib
 import os
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -52,6 +59,31 @@ class FileFacts(FrozenModel):
     tournament: str | None = None
     summary: GameSummary | None = None
     """The game's result and tallies (rated and voided games)."""
+
+    def head(self) -> FileHead:
+        """Everything but the summary."""
+        created = self.summary.result.created_at if self.summary is not None else None
+        return FileHead(
+            verdict=self.verdict,
+            detail=self.detail,
+            game_id=self.game_id,
+            tournament=self.tournament,
+            created_at=created,
+            summarized=self.summary is not None,
+        )
+
+
+class FileHead(FrozenModel):
+    """`FileFacts` without the summary: what deciding whether and where to rate needs."""
+
+    verdict: Verdict
+    detail: str = ""
+    game_id: str | None = None
+    tournament: str | None = None
+    created_at: str | None = None
+    """The game's start time (with `game_id`, its place in rating order)."""
+    summarized: bool = False
+    """Whether the file has a summary (`FactsCache.summary`)."""
 
 
 @functools.cache
@@ -89,21 +121,29 @@ class Stat:
         return cls(str(path.resolve()), st.st_size, st.st_mtime_ns)
 
 
+KEPT_STATES = 4
+"""Saved leaderboard states kept per kind (bootstrap, seed); older ones are dropped."""
+
+
 class FactsCache:
-    """Verified facts per file, persisted in SQLite (or in memory)."""
+    """Verified facts per file, and saved leaderboard states, in SQLite (or in memory)."""
 
     def __init__(self, location: Path | None) -> None:
         """Open the cache at `location` (a file), or an in-memory one for None."""
         self.location = location
         self._db = sqlite3.connect(":memory:" if location is None else str(location), timeout=30)
         self._db.executescript(
-            "CREATE TABLE IF NOT EXISTS facts"
-            " (sha256 TEXT, version TEXT, data TEXT, PRIMARY KEY (sha256, version));"
+            "DROP TABLE IF EXISTS facts;"  # the layout before heads and summaries were apart
+            "CREATE TABLE IF NOT EXISTS verdicts (sha256 TEXT, version TEXT, head TEXT,"
+            " summary TEXT, PRIMARY KEY (sha256, version));"
             "CREATE TABLE IF NOT EXISTS files"
             " (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT);"
+            "CREATE TABLE IF NOT EXISTS states (kind TEXT, version TEXT, games INTEGER,"
+            " chain TEXT, data TEXT, PRIMARY KEY (kind, version, chain));"
         )
         self._version = facts_version()
-        self._db.execute("DELETE FROM facts WHERE version != ?", (self._version,))
+        self._db.execute("DELETE FROM verdicts WHERE version != ?", (self._version,))
+        self._db.execute("DELETE FROM states WHERE version != ?", (self._version,))
         self._db.commit()
         self._known: dict[Stat, tuple[str, str]] = {}
         self.hits = 0
@@ -121,23 +161,24 @@ class FactsCache:
             return cls(None)
 
     def preload(self) -> None:
-        """Read every known file's key and facts in one query (a warm folder's fast path)."""
+        """Read every known file's key and head in one query (a warm folder's fast path)."""
         rows = self._db.execute(
-            "SELECT files.path, files.size, files.mtime_ns, files.sha256, facts.data"
-            " FROM files JOIN facts ON facts.sha256 = files.sha256 AND facts.version = ?",
+            "SELECT files.path, files.size, files.mtime_ns, files.sha256, verdicts.head"
+            " FROM files JOIN verdicts"
+            " ON verdicts.sha256 = files.sha256 AND verdicts.version = ?",
             (self._version,),
         ).fetchall()
         self._known = {
-            Stat(path, size, mtime): (sha, data) for path, size, mtime, sha, data in rows
+            Stat(path, size, mtime): (sha, head) for path, size, mtime, sha, head in rows
         }
 
-    def by_stat(self, stat: Stat) -> tuple[str, FileFacts] | None:
-        """The digest and facts of an unchanged file, if known."""
+    def by_stat(self, stat: Stat) -> tuple[str, FileHead] | None:
+        """The digest and head of an unchanged file, if known."""
         known = self._known.get(stat)
         if known is None:
             row = self._db.execute(
-                "SELECT files.sha256, facts.data FROM files JOIN facts"
-                " ON facts.sha256 = files.sha256 AND facts.version = ?"
+                "SELECT files.sha256, verdicts.head FROM files JOIN verdicts"
+                " ON verdicts.sha256 = files.sha256 AND verdicts.version = ?"
                 " WHERE files.path = ? AND files.size = ? AND files.mtime_ns = ?",
                 (self._version, stat.path, stat.size, stat.mtime_ns),
             ).fetchone()
@@ -145,25 +186,37 @@ class FactsCache:
                 return None
             known = row[0], row[1]
         self.hits += 1
-        return known[0], FileFacts.model_validate_json(known[1])
+        return known[0], FileHead.model_validate_json(known[1])
 
-    def by_digest(self, stat: Stat, sha256: str) -> FileFacts | None:
-        """The facts of a file with these bytes, if known (and re-keys `stat` to them)."""
+    def by_digest(self, stat: Stat, sha256: str) -> FileHead | None:
+        """The head of a file with these bytes, if known (and re-keys `stat` to them)."""
         row = self._db.execute(
-            "SELECT data FROM facts WHERE sha256 = ? AND version = ?", (sha256, self._version)
+            "SELECT head FROM verdicts WHERE sha256 = ? AND version = ?",
+            (sha256, self._version),
         ).fetchone()
         if row is None:
             return None
         self.hits += 1
         self._remember_file(stat, sha256)
-        return FileFacts.model_validate_json(row[0])
+        return FileHead.model_validate_json(row[0])
+
+    def summary(self, sha256: str) -> GameSummary | None:
+        """The summary of the file with these bytes, if it has one."""
+        row = self._db.execute(
+            "SELECT summary FROM verdicts WHERE sha256 = ? AND version = ?",
+            (sha256, self._version),
+        ).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return GameSummary.model_validate_json(row[0])
 
     def put(self, stat: Stat, sha256: str, facts: FileFacts) -> None:
         """Remember the facts of the file with these bytes."""
         self.misses += 1
+        summary = facts.summary.model_dump_json() if facts.summary is not None else None
         self._db.execute(
-            "INSERT OR REPLACE INTO facts VALUES (?, ?, ?)",
-            (sha256, self._version, facts.model_dump_json()),
+            "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?)",
+            (sha256, self._version, facts.head().model_dump_json(), summary),
         )
         self._remember_file(stat, sha256)
 
@@ -171,6 +224,34 @@ class FactsCache:
         self._db.execute(
             "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)",
             (stat.path, stat.size, stat.mtime_ns, sha256),
+        )
+
+    def best_state(self, kind: str, chains: Sequence[str]) -> tuple[int, str] | None:
+        """The saved state of `kind` over the longest prefix of the games, if any.
+
+        `chains[i]` is the hash chain over the first `i + 1` games; returns the number
+        of games the state covers and its data.
+        """
+        rows = self._db.execute(
+            "SELECT games, chain, data FROM states WHERE kind = ? AND version = ?"
+            " ORDER BY games DESC",
+            (kind, self._version),
+        ).fetchall()
+        for games, chain, data in rows:
+            if 0 < games <= len(chains) and chains[games - 1] == chain:
+                return games, data
+        return None
+
+    def put_state(self, kind: str, games: int, chain: str, data: str) -> None:
+        """Save a state of `kind` over `games` games, dropping the oldest beyond `KEPT_STATES`."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?, ?)",
+            (kind, self._version, games, chain, data),
+        )
+        self._db.execute(
+            "DELETE FROM states WHERE kind = ? AND rowid NOT IN"
+            " (SELECT rowid FROM states WHERE kind = ? ORDER BY rowid DESC LIMIT ?)",
+            (kind, kind, KEPT_STATES),
         )
 
     def commit(self) -> None:

@@ -15,7 +15,9 @@ one-line reason naming the file, and counted by kind:
 
 So one bad file never hides a tournament's results, and never crashes the leaderboard.
 Verification and folding happen once per file: `FactsCache` remembers each file's
-verdict and summary by path, size and mtime, and by content hash.
+verdict and summary by path, size and mtime, and by content hash. `scan_folder` decides
+what is rated from the cached heads alone; `load_games` then reads every summary, and
+`arena.ratings.folder` only those of games its saved state has not folded yet.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.ratings.cache import FactsCache, FileFacts, Stat, file_digest
+from arena.ratings.cache import FactsCache, FileFacts, FileHead, Stat, file_digest
 from arena.ratings.facts import summarize
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary
@@ -126,38 +128,83 @@ def _detail(message: str, path: Path) -> str:
     return rest if rest.startswith(":") else f": {message}"
 
 
-def file_facts(path: Path, cache: FactsCache) -> FileFacts:
-    """The facts of one file: from the cache when its bytes are known, else verified.
+class RatedFile(FrozenModel):
+    """A file whose game is rated: where it is, its bytes' digest, its place in order."""
 
-    Unreadable headers and unfinished games are cheap to find and change as a game is
-    written, so they are never cached.
+    path: str
+    sha256: str
+    game_id: str
+    created_at: str
+
+
+class FolderScan(FrozenModel):
+    """Which files of a directory are rated and which are left out, without summaries."""
+
+    directory: str
+    rated: tuple[RatedFile, ...]
+    """In file order (the order of `candidate_files`)."""
+    skipped: tuple[SkippedFile, ...]
+    files: int = 0
+    """Files looked at (after the tournament filter)."""
+    tournaments: dict[str, int] = {}
+    """Rated games per tournament name (`""`: games of no tournament)."""
+
+    def left_out(self) -> dict[Reason, int]:
+        """How many files were left out, by reason (only reasons that occurred)."""
+        counts = Counter(s.reason for s in self.skipped)
+        return {reason: counts[reason] for reason in REASONS if counts[reason]}
+
+
+def file_entry(path: Path, cache: FactsCache) -> tuple[str | None, FileHead, GameSummary | None]:
+    """The digest and head of one file, and its summary if it was verified just now.
+
+    From the cache when its bytes are known, else verified. Unreadable headers and
+    unfinished games are cheap to find and change as a game is written, so they are
+    never cached (and have no digest here).
     """
     try:
         stat = Stat.of(path)
         known = cache.by_stat(stat)
         if known is not None:
-            return known[1]
+            return known[0], known[1], None
         header = read_header(path)
     except ArenaError as exc:
-        return FileFacts(verdict="unreadable", detail=_detail(str(exc), path))
+        return None, FileHead(verdict="unreadable", detail=_detail(str(exc), path)), None
     except (OSError, ValueError) as exc:
-        return FileFacts(verdict="unreadable", detail=f": cannot read: {exc}")
+        return None, FileHead(verdict="unreadable", detail=f": cannot read: {exc}"), None
     if header.result is None:
-        return FileFacts(
+        head = FileHead(
             verdict="unfinished",
             detail=f": unfinished game {header.game_id} (no result yet)",
             game_id=header.game_id,
             tournament=header.tournament,
         )
+        return None, head, None
     try:
         sha256 = file_digest(path)
     except OSError as exc:
-        return FileFacts(verdict="unreadable", detail=f": cannot read: {exc}")
-    facts = cache.by_digest(stat, sha256)
-    if facts is None:
-        facts = verify_file(path, header)
-        cache.put(stat, sha256, facts)
-    return facts
+        return None, FileHead(verdict="unreadable", detail=f": cannot read: {exc}"), None
+    cached = cache.by_digest(stat, sha256)
+    if cached is not None:
+        return sha256, cached, None
+    facts = verify_file(path, header)
+    cache.put(stat, sha256, facts)
+    return sha256, facts.head(), facts.summary
+
+
+def open_cache(directory: Path, cache: FactsCache | bool) -> FactsCache:
+    """The cache to read `directory` through: `cache` itself, the folder's own, or none.
+
+    Raises:
+        ArenaError: `directory` does not exist or is not a directory.
+    """
+    if not directory.exists():
+        raise ArenaError(f"{directory}: no such directory")
+    if not directory.is_dir():
+        raise ArenaError(f"{directory}: not a directory")
+    if isinstance(cache, FactsCache):
+        return cache
+    return FactsCache.for_folder(directory) if cache else FactsCache(None)
 
 
 def load_games(
@@ -183,15 +230,21 @@ def load_games(
     Raises:
         ArenaError: `directory` does not exist or is not a directory.
     """
-    if not directory.exists():
-        raise ArenaError(f"{directory}: no such directory")
-    if not directory.is_dir():
-        raise ArenaError(f"{directory}: not a directory")
-    store = cache if isinstance(cache, FactsCache) else None
-    if store is None:
-        store = FactsCache.for_folder(directory) if cache else FactsCache(None)
+    store = open_cache(directory, cache)
     try:
-        return _load(directory, store, tournament, game_ids, include_voided, progress)
+        scan, fresh = scan_folder(directory, store, tournament, game_ids, include_voided, progress)
+        games = []
+        for entry in scan.rated:
+            summary = fresh.get(entry.sha256) or store.summary(entry.sha256)
+            assert summary is not None  # a rated head is a summarized one
+            games.append(summary)
+        return GameSet(
+            directory=scan.directory,
+            games=tuple(games),
+            skipped=scan.skipped,
+            files=scan.files,
+            tournaments=scan.tournaments,
+        )
     finally:
         if store is not cache:
             store.close()
@@ -199,15 +252,21 @@ def load_games(
             store.commit()
 
 
-def _load(
+def scan_folder(
     directory: Path,
     cache: FactsCache,
-    tournament: str | None,
-    game_ids: Collection[str] | None,
-    include_voided: bool,
-    progress: Progress | None,
-) -> GameSet:
-    games: list[GameSummary] = []
+    tournament: str | None = None,
+    game_ids: Collection[str] | None = None,
+    include_voided: bool = False,
+    progress: Progress | None = None,
+) -> tuple[FolderScan, dict[str, GameSummary]]:
+    """Which files of `directory` are rated (see `load_games`), and the summaries verified now.
+
+    Reads only the cache's small heads for known files: a warm folder costs a `stat` and a
+    row per file, whatever its games hold.
+    """
+    rated: list[RatedFile] = []
+    fresh: dict[str, GameSummary] = {}
     skipped: list[SkippedFile] = []
     seen: dict[str, Path] = {}
     tournaments: dict[str, int] = {}
@@ -215,37 +274,44 @@ def _load(
     cache.preload()
     looked = 0
     for done, path in enumerate(paths, start=1):
-        facts = file_facts(path, cache)
+        sha256, head, summary = file_entry(path, cache)
         if done % COMMIT_EVERY == 0:
             cache.commit()
         if progress is not None:
             progress(done, len(paths))
-        if facts.game_id is not None and (
-            (tournament is not None and facts.tournament != tournament)
-            or (game_ids is not None and facts.game_id not in game_ids)
+        if head.game_id is not None and (
+            (tournament is not None and head.tournament != tournament)
+            or (game_ids is not None and head.game_id not in game_ids)
         ):
             continue
         looked += 1
         reason: Reason | None = None
-        detail = facts.detail
-        if facts.verdict in ("unreadable", "unverified", "unfinished"):
-            reason = facts.verdict
-        elif facts.game_id in seen:
+        detail = head.detail
+        if head.verdict in ("unreadable", "unverified", "unfinished"):
+            reason = head.verdict
+        elif head.game_id in seen:
             reason = "duplicate"
-            detail = f": game {facts.game_id} was already read from {seen[facts.game_id]}"
-        elif facts.verdict == "voided" and (not include_voided or facts.summary is None):
+            detail = f": game {head.game_id} was already read from {seen[head.game_id]}"
+        elif head.verdict == "voided" and (not include_voided or not head.summarized):
             reason = "voided"
         if reason is not None:
             skipped.append(SkippedFile(path=str(path), message=f"{path}{detail}", reason=reason))
             continue
-        assert facts.summary is not None and facts.game_id is not None
-        seen[facts.game_id] = path
-        games.append(facts.summary)
-        tournaments[facts.tournament or ""] = tournaments.get(facts.tournament or "", 0) + 1
-    return GameSet(
+        assert sha256 is not None and head.game_id is not None and head.created_at is not None
+        seen[head.game_id] = path
+        rated.append(
+            RatedFile(
+                path=str(path), sha256=sha256, game_id=head.game_id, created_at=head.created_at
+            )
+        )
+        if summary is not None:
+            fresh[sha256] = summary
+        tournaments[head.tournament or ""] = tournaments.get(head.tournament or "", 0) + 1
+    scan = FolderScan(
         directory=str(directory),
-        games=tuple(games),
+        rated=tuple(rated),
         skipped=tuple(skipped),
         files=looked,
         tournaments=dict(sorted(tournaments.items())),
     )
+    return scan, fresh

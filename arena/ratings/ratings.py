@@ -331,9 +331,11 @@ def rating_order(result: GameResult) -> tuple[str, str]:
     return result.created_at, result.game_id
 
 
-PARALLEL_RESAMPLED = 20_000
-"""Resampled games (resamples x new games) from which a scalar bootstrap is worth worker
-processes (spawning them costs about 1.5 s)."""
+PARALLEL_RESAMPLED = 100_000
+"""Resampled games (resamples x games to add) from which a scalar bootstrap is worth
+worker processes: about 5.5 s on one core. Spawning workers costs about 1.5 s, so 60,000
+(300 games x 200) ran no faster on 2 cores, and 200,000 ran 1.7x faster
+(docs/benchmarks.md). The vectorized bootstrap never needs them."""
 
 
 class RatingFold:

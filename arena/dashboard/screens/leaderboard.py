@@ -1,11 +1,12 @@
 """Leaderboard page: ratings with intervals per side, deception metrics, tokens and cost.
 
 Every number comes from `arena.ratings` over the finished games of the replay folder
-that verify. Reading the folder goes through `arena.ratings.load_games`, whose per-file
-facts cache (the same one `arena leaderboard` keeps in `DIR/.arena/`) makes a changed
-folder cost only its new or changed files; a progress bar shows the reading. The finished
-report is kept per folder state (file sizes and mtimes), tournament and bootstrap size,
-so an unchanged folder is not read again. It aggregates finished games only, so it holds
+that verify. The report comes from `arena.ratings.folder.folder_report`, which `arena
+leaderboard` uses too: its per-file facts cache and saved rating states (in
+`DIR/.arena/`) make a changed folder cost only its new or changed files, and a folder
+that only gained newer games re-rates only those; a progress bar shows the reading. The
+finished report is kept per folder state (file sizes and mtimes), tournament and
+bootstrap size, so an unchanged folder is not read again. It aggregates finished games only, so it holds
 nothing a running game still hides.
 """
 
@@ -30,7 +31,8 @@ from arena.dashboard.standings import (
     win_frame,
 )
 from arena.dashboard.text import error
-from arena.ratings import Report, build_report, load_games, to_csv
+from arena.ratings import Report, to_csv
+from arena.ratings.folder import folder_report
 from arena.rules.errors import ArenaError
 
 ALL = "—"  # the tournament choice meaning "every game"
@@ -68,9 +70,8 @@ def report(folder: Path, tournament: str | None, bootstrap: int, lang: Lang) -> 
         if done == total or done % 25 == 0:
             bar.progress(done / total, text=f"{t('rating_games', lang)} {done} / {total}")
 
-    games = load_games(folder, tournament=tournament, progress=progress)
-    rep = build_report(
-        games.games, bootstrap=bootstrap, skipped=games.skipped, directory=str(folder)
+    _scan, rep = folder_report(
+        folder, tournament=tournament, bootstrap=bootstrap, progress=progress
     )
     bar.empty()
     with lock:
