@@ -121,8 +121,9 @@ class Stat:
         return cls(str(path.resolve()), st.st_size, st.st_mtime_ns)
 
 
-KEPT_STATES = 4
-"""Saved leaderboard states kept per kind (bootstrap, seed); older ones are dropped."""
+KEPT_STATES = 3
+"""Saved leaderboard states kept per kind (bootstrap and seed; full or checkpoint): the
+newest; older ones are dropped."""
 
 
 class FactsCache:
@@ -226,16 +227,17 @@ class FactsCache:
             (stat.path, stat.size, stat.mtime_ns, sha256),
         )
 
-    def best_state(self, kind: str, chains: Sequence[str]) -> tuple[int, str] | None:
-        """The saved state of `kind` over the longest prefix of the games, if any.
+    def best_state(self, kinds: Sequence[str], chains: Sequence[str]) -> tuple[int, str] | None:
+        """The saved state of one of `kinds` over the longest prefix of the games, if any.
 
         `chains[i]` is the hash chain over the first `i + 1` games; returns the number
         of games the state covers and its data.
         """
+        marks = ", ".join("?" * len(kinds))
         rows = self._db.execute(
-            "SELECT games, chain, data FROM states WHERE kind = ? AND version = ?"
+            f"SELECT games, chain, data FROM states WHERE kind IN ({marks}) AND version = ?"
             " ORDER BY games DESC",
-            (kind, self._version),
+            (*kinds, self._version),
         ).fetchall()
         for games, chain, data in rows:
             if 0 < games <= len(chains) and chains[games - 1] == chain:
@@ -243,7 +245,7 @@ class FactsCache:
         return None
 
     def put_state(self, kind: str, games: int, chain: str, data: str) -> None:
-        """Save a state of `kind` over `games` games, dropping the oldest beyond `KEPT_STATES`."""
+        """Save a state of `kind` over `games` games (keeping the `KEPT_STATES` newest)."""
         self._db.execute(
             "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?, ?)",
             (kind, self._version, games, chain, data),

@@ -15,7 +15,9 @@ bit (a test compares them), but a warm folder never re-reads what it already fol
    finished tournament game (a newer start time) folds one game.
 4. Anything else (an older game added, a file edited or removed, a game that changes the
    bootstrap's path) matches a shorter prefix or none, and the rest is folded from
-   there: never a stale number, only a slower run.
+   there: never a stale number, only a slower run. Checkpoints every
+   `CHECKPOINT_STRIDE` games keep that prefix long when a game finishes out of order
+   (it started before games already rated, as concurrent tournament games do).
 
 The saved states are JSON (`ReportFold.to_json`) in the folder's `.arena/facts.sqlite`,
 entries tagged with the `arena` source digest like the facts, so a newer version never
@@ -88,6 +90,12 @@ def folder_report(
             store.commit()
 
 
+CHECKPOINT_STRIDE = 32
+"""Saved checkpoints sit at multiples of this many games: the two latest, kept beside the
+full states, cover a game that finishes up to 32-63 places before the newest one (games
+that started earlier and ran longer, as a tournament's concurrent workers finish them)."""
+
+
 def _folded(
     store: FactsCache,
     scan: FolderScan,
@@ -101,22 +109,28 @@ def _folded(
     ordered = sorted(scan.rated, key=lambda e: (e.created_at, e.game_id))
     links = chain(kind, ordered)
     fold, done = ReportFold(bootstrap, seed, workers), 0
-    saved = store.best_state(kind, links)
+    saved = store.best_state([kind, f"{kind}/checkpoint"], links)
     if saved is not None:
         try:
             fold, done = ReportFold.from_json(saved[1], workers), saved[0]
         except ValueError:  # a state this code cannot read: fold from scratch
             fold, done = ReportFold(bootstrap, seed, workers), 0
-    if done == len(ordered) and fold.games == done:
+    if fold.games != done:
+        fold, done = ReportFold(bootstrap, seed, workers), 0
+    if done == len(ordered):
         return fold
     if step is not None:
         step(f"rating {len(ordered) - done} new of {len(ordered)} games ({bootstrap} resamples)…")
-    rest = [_summary(store, fresh, e) for e in ordered[done:]]
-    if fold.games != done or not fold.extend(rest):
-        fold = ReportFold(bootstrap, seed, workers)
-        fold.extend([_summary(store, fresh, e) for e in ordered])
-    if ordered:
-        store.put_state(kind, len(ordered), links[-1], fold.to_json())
+    latest = len(ordered) // CHECKPOINT_STRIDE * CHECKPOINT_STRIDE
+    stops = [n for n in (latest - CHECKPOINT_STRIDE, latest) if done < n < len(ordered)]
+    for stop in [*stops, len(ordered)]:
+        games = [_summary(store, fresh, e) for e in ordered[done:stop]]
+        if not fold.extend(games):  # the bootstrap's path changed: fold all from scratch
+            fold = ReportFold(bootstrap, seed, workers)
+            fold.extend([_summary(store, fresh, e) for e in ordered[:stop]])
+        done = stop
+        label = kind if stop == len(ordered) else f"{kind}/checkpoint"
+        store.put_state(label, stop, links[stop - 1], fold.to_json())
     return fold
 
 

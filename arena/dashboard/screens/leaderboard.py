@@ -6,8 +6,8 @@ leaderboard` uses too: its per-file facts cache and saved rating states (in
 `DIR/.arena/`) make a changed folder cost only its new or changed files, and a folder
 that only gained newer games re-rates only those; a progress bar shows the reading. The
 finished report is kept per folder state (file sizes and mtimes), tournament and
-bootstrap size, so an unchanged folder is not read again. It aggregates finished games only, so it holds
-nothing a running game still hides.
+bootstrap size, so an unchanged folder is not read again. It aggregates finished games
+only, so it holds nothing a running game still hides.
 """
 
 from __future__ import annotations
