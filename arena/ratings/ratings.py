@@ -15,13 +15,16 @@ board's own side balance is absorbed by the side identities). An agent seated on
 sides of one game gets both updates added, which cancel as far as the game says nothing
 about it.
 
-Intervals come from a seeded bootstrap over games: resample the games with replacement,
-re-rate them in their original order, and take the percentile interval of each `mu`.
-The resamples are drawn up front from the seed, so splitting them over `workers`
-processes gives exactly the intervals one process gives, only sooner. When every game is
-a pairing (one identity per side, as in every tournament) and numpy is installed, all
-resamples are re-rated at once in this process instead (`arena.ratings.vectorized`):
-2,000 games with 200 resamples in seconds.
+Intervals come from a seeded Poisson bootstrap over games (`arena.ratings.resample`):
+in resample `r`, game `t` occurs a Poisson(1) number of times drawn from the seed, `r`
+and `t` alone; each resample is re-rated in rating order, and each `mu`'s percentile
+interval is taken over the resamples. Because a game's counts never depend on how many
+games follow, the whole leaderboard is a fold (`RatingFold`) that later games extend,
+with exactly the numbers a run from scratch gives. When every game is a pairing (one
+identity per side, as in every tournament) and numpy is installed, all resamples are
+re-rated at once (`arena.ratings.vectorized`): 2,000 games with 200 resamples in about
+a second; otherwise one resample at a time, split over `workers` processes for large
+jobs (the result does not depend on it).
 """
 
 from __future__ import annotations
