@@ -33,7 +33,7 @@ from arena.queue.worker import WorkerStats, replay_path
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from arena.tournament import load_spec, schedule
-from tests.queue.conftest import make_jobs, run_all
+from tests.queue.conftest import clean_events, make_jobs, replay_events, run_all
 
 LOST_LINE = "lost the queue's data"
 
@@ -45,17 +45,26 @@ def free_port() -> int:
 
 
 class Server:
-    """A throwaway redis-server without persistence, which the test can kill and restart."""
+    """A throwaway redis-server, which the test can kill and restart.
 
-    def __init__(self, directory: Path) -> None:
+    Without persistence by default; `persist` gives it an append-only file synced on
+    every write, so a kill loses nothing.
+    """
+
+    def __init__(self, directory: Path, persist: bool = False) -> None:
         self.port = free_port()
         self.directory = directory
+        self.persist = persist
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        command += ["--save", "", "--appendonly", "no", "--dir", str(self.directory)]
+        command += ["--save", "", "--dir", str(self.directory)]
+        if self.persist:
+            command += ["--appendonly", "yes", "--appendfsync", "always"]
+        else:
+            command += ["--appendonly", "no"]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         client = redis.Redis(port=self.port)
         wait_for(lambda: _answers(client), "redis-server to answer")
@@ -139,6 +148,10 @@ def test_redis_restart_drill(
         )
         assert main(["tournament", "status", str(spec_path), *common]) == 0
         status = capsys.readouterr().out
+        elsewhere = ["--redis", server.url, "--prefix", "drill"]
+        elsewhere += ["--replays", str(tmp_path / "another-machine")]
+        assert main(["tournament", "status", str(spec_path), *elsewhere]) == 0
+        remote = capsys.readouterr().out
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=30)
@@ -157,7 +170,76 @@ def test_redis_restart_drill(
     assert "unknown" not in status
     assert "submit` queues them again" in status
     assert f"done {len(requeued) + len(finished_before)}" in status
+    # status from another machine: no receipt of the submission and no replays there, so
+    # it cannot tell a lost game from one never submitted, but says the server lost data
+    unknown = len(jobs) - len(requeued)
+    assert f"unknown {unknown}" in remote and f"done {len(requeued)}" in remote
+    assert f"{unknown} games it does not know may have been lost" in remote
+    assert "Redis lose its data at" in remote
     client.close()
+
+
+def test_a_redis_outage_in_the_middle_of_a_match(tmp_path: Path) -> None:
+    """A persistent server goes away for longer than the lease, mid-match, and comes back.
+
+    Nothing is lost, so nothing may be said lost: the worker logs the outage once and
+    its end once, the interrupted matches resume from their logs (or start again), and
+    every game ends exactly once with the events of a clean run of the same seeds.
+    """
+    (tmp_path / "redis").mkdir()
+    server = Server(tmp_path / "redis", persist=True)
+    server.start()
+    spec_path = tmp_path / "outage.yaml"
+    spec_path.write_text(
+        "name: outage\nagents: {a: 'delay:20:random', b: 'delay:20:random'}\n"
+        "boards: [wwk_guard]\ngames_per_pairing: 2\n"
+    )
+    jobs = schedule(load_spec(spec_path))
+    replays = tmp_path / "replays"
+    common = ["--redis", server.url, "--prefix", "outage", "--replays", str(replays)]
+    assert main(["tournament", "submit", str(spec_path), *common]) == 0
+    client: Any = redis.Redis(port=server.port, decode_responses=True)
+
+    def logged(game_id: str) -> int:
+        try:
+            return int(client.llen(f"outage:log:{game_id}"))
+        except redis.ConnectionError:
+            return 0
+
+    log_path = tmp_path / "worker.log"
+    worker = subprocess.Popen(
+        worker_argv(server.url, "outage", replays, concurrency=2, heartbeat=1.0),
+        stdout=log_path.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for(lambda: any(logged(j.game_id) >= 20 for j in jobs), "a match under way")
+        server.kill()
+        wait_for(lambda: "queue error" in log_path.read_text(), "the worker to see the outage")
+        time.sleep(3.0)  # three heartbeats: every lease has expired when the server is back
+        server.start()
+        client = redis.Redis(port=server.port, decode_responses=True)
+        wait_for(
+            lambda: all(client.hget(f"outage:game:{j.game_id}", "state") == "done" for j in jobs),
+            "every game to finish",
+            timeout_s=180.0,
+        )
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=30)
+        client.close()
+        server.kill()
+    log = log_path.read_text()
+    assert LOST_LINE not in log and "NOGROUP" not in log
+    assert "Traceback" not in log
+    assert log.count("queue reachable again") >= 1
+    assert log.count("queue error") <= 3, "an outage is said once, not once a second"
+    for job in jobs:
+        path = replay_path(replays, job.game_id)
+        assert replay_events(path) == clean_events(job), job.game_id
+    assert sorted(p.name for p in replays.glob("*.jsonl")) == sorted(
+        f"{j.game_id}.jsonl" for j in jobs
+    )
 
 
 class Flushing:
