@@ -98,9 +98,17 @@ def test_bootstrap_is_reproducible_from_its_seed_and_order_free() -> None:
     assert rate(games, bootstrap=20, seed=10) != first
 
 
-def test_bootstrap_in_worker_processes_gives_exactly_the_same_intervals() -> None:
+def test_bootstrap_in_worker_processes_gives_exactly_the_same_intervals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from arena.ratings import ratings as module
+
+    monkeypatch.setattr(module, "available", lambda: False)  # the scalar bootstrap
+    monkeypatch.setattr(module, "PARALLEL_RESAMPLED", 0)  # in processes however small
     games = planted_tournament(rounds=5)
-    assert rate(games, bootstrap=21, seed=3, workers=2) == rate(games, bootstrap=21, seed=3)
+    fold = module.RatingFold(21, 3, workers=2)
+    assert fold.extend(games) and fold.tables is not None
+    assert fold.leaderboard(0.95) == rate(games, bootstrap=21, seed=3)
 
 
 def test_no_games_gives_an_empty_board() -> None:
