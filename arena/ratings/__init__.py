@@ -13,13 +13,17 @@ The public API, in the order a caller uses it:
   same from whole replays.
 - `build_report(games) -> Report`, `agent_rows(report)`, `to_csv`, `to_json`: everything
   together, flat or in full.
+- `folder_report(directory) -> (FolderScan, Report)`: `build_report(load_games(...))`
+  with the same result, continued from the folder's saved state so that only new games
+  are read and rated (what `arena leaderboard` and the dashboard use).
 
 Every returned model is a frozen pydantic model; every rate keeps its counts, and a
 metric without data is None, never 0. docs/metrics.md defines each number.
 """
 
 from arena.ratings.facts import summarize
-from arena.ratings.loader import GameSet, SkippedFile, load_games
+from arena.ratings.folder import folder_report
+from arena.ratings.loader import FolderScan, GameSet, SkippedFile, load_games
 from arena.ratings.metrics import (
     AgentMetrics,
     ModelUsage,
@@ -36,6 +40,7 @@ from arena.ratings.tallies import GameSummary, Tallies, UsageTally
 __all__ = [
     "AgentMetrics",
     "GameResult",
+    "FolderScan",
     "GameSet",
     "GameSummary",
     "Interval",
@@ -55,6 +60,7 @@ __all__ = [
     "agent_rows",
     "build_report",
     "deception_metrics",
+    "folder_report",
     "game_result",
     "load_games",
     "model_usage",
