@@ -25,6 +25,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("wwk_guard", "site", 8),
     ("blood_moon", None, 9),
     ("gargoyle_gravekeeper", None, 10),
+    ("eternal_wheel", None, 11),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

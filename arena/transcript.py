@@ -276,6 +276,11 @@ def _grave_read(e: ev.GraveRead, lang: Lang) -> str:
     )
 
 
+@_renders(ev.SeatBlocked)
+def _seat_blocked(e: ev.SeatBlocked, lang: Lang) -> str:
+    return t("event.seat_blocked", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
 @_renders(ev.CardRevealed)
 def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
     return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))

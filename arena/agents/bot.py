@@ -127,6 +127,10 @@ class BotAgent:
                 return night.hunt(r, request, rng)
             case DecisionKind.IDENTIFY:
                 return night.identify(r, request, rng)
+            case DecisionKind.BLOCK:
+                return night.block(r, request, rng)
+            case DecisionKind.PRINCE:
+                return day.prince(r, request)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

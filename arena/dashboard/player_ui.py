@@ -58,6 +58,8 @@ ICONS: dict[Role, str] = {
     Role.DEMON_HUNTER: "🪓",
     Role.GARGOYLE: "🗿",
     Role.GRAVEKEEPER: "⚰️",
+    Role.ECLIPSE_WOLF_CONSORT: "🐺",
+    Role.PRINCE: "🤴",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

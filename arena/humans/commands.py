@@ -52,6 +52,8 @@ WORDS: dict[str, str] = {
     "duel": "duel", "決鬥": "duel", "决斗": "duel",
     "fear": "fear", "恐懼": "fear", "恐惧": "fear",
     "hunt": "hunt", "獵殺": "hunt", "猎杀": "hunt",
+    "block": "block", "封鎖": "block", "封锁": "block",
+    "reveal": "reveal", "flip": "reveal", "翻牌": "reveal",
 }  # fmt: skip
 """Command word → action kind, English and Chinese (traditional and simplified)."""
 HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
@@ -70,7 +72,7 @@ WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"}
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
 SEAT_KINDS = (
     "vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "charm", "dream",
-    "fear", "hunt",
+    "fear", "hunt", "block",
 )  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")

@@ -184,6 +184,19 @@ class Hunt(_Action):
     target: SeatId
 
 
+class Block(_Action):
+    """The eclipse wolf consort blocks a seat: its ability fails tonight (封鎖; once a game)."""
+
+    kind: Literal["block"] = "block"
+    target: SeatId
+
+
+class Reveal(_Action):
+    """The exiled prince flips his card: one more speech, then the vote is run again."""
+
+    kind: Literal["reveal"] = "reveal"
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -213,7 +226,9 @@ Action = Annotated[
     | Dream
     | Duel
     | Fear
-    | Hunt,
+    | Hunt
+    | Block
+    | Reveal,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -259,4 +274,6 @@ ActionKind = Literal[
     "duel",
     "fear",
     "hunt",
+    "block",
+    "reveal",
 ]

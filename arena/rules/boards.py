@@ -17,6 +17,7 @@ from arena.rules.types import Role
 NightStep = Literal[
     "gargoyle",
     "gargoyle_check",
+    "wolf_consort",
     "nightmare",
     "dreamweaver",
     "guard",
@@ -30,12 +31,13 @@ NightStep = Literal[
     "knight",
     "demon_hunter",
     "gravekeeper",
+    "prince",
     "idiot",
 ]
 """One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped.
 
-`knight` and `idiot` open their eyes and close them again (001 騎士請睜眼，騎士請閉眼): the
-steps are listed for the board's order and write nothing; so does `demon_hunter` on night
+`knight`, `prince` and `idiot` open their eyes and close them again (001 騎士請睜眼，騎士請
+閉眼): the steps are listed for the board's order and write nothing; so does `demon_hunter` on night
 1 (001:1505-1507), who hunts from night 2 (001:1589-1591), and `gargoyle` (001:2375-2377:
 the gargoyle's eyes on night 1, before his check at the end of that night). Steps before
 `wolves` are written before the wolves' events; every step's decision that depends on nothing before
@@ -272,6 +274,24 @@ BOARDS: dict[str, Board] = {
                 "gravekeeper",
                 "gargoyle_check",
             ),
+        ),
+        Board(
+            "eternal_wheel",
+            "永序之輪",
+            "Eclipse wolf consort + prince (tournament)",
+            _deal(
+                seer=1,
+                witch=1,
+                guard=1,
+                prince=1,
+                villager=4,
+                werewolf=3,
+                eclipse_wolf_consort=1,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=("wolf_consort", "guard", "wolves", "witch", "seer", "prince"),
+            source="001:119,1857-1910",
         ),
     )
 }

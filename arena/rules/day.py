@@ -9,10 +9,10 @@ an exile: an idiot's flip, a knight's duel (not on these boards) and a self-expl
 from __future__ import annotations
 
 from arena.rules import events as ev
-from arena.rules.actions import ChooseOrder, Pass, RecommendExile
+from arena.rules.actions import ChooseOrder, Pass, RecommendExile, Reveal
 from arena.rules.deaths import Departure, depart, hand_over_badge, night_last_words
 from arena.rules.decisions import ActionOption, DecisionKind
-from arena.rules.exile import exile_vote
+from arena.rules.exile import exile_vote, stage_speeches
 from arena.rules.order import after, around
 from arena.rules.roles import spec
 from arena.rules.sheriff import election, election_due
@@ -155,10 +155,31 @@ def recommend(t: Table) -> Flow[None]:
         t.emit(ev.ExileRecommended(visibility=PUBLIC, seat=sheriff, targets=answer.targets))
 
 
+def _prince(t: Table, prince: SeatId) -> Flow[bool]:
+    """The exiled prince's one skill (001:1885, 1993-1997): True when he used it.
+
+    Asked 王子是否選擇發動技能: flipping reveals his card (自動翻牌), gives him one more
+    speech (僅 120 秒), then the vote is run again, without him as a target (common play: he
+    was cleared; roles.md). Once flipped, no later exile asks him again (王子翻牌後不在有此環節).
+    """
+    options = (ActionOption(action="reveal"), ActionOption(action="pass"))
+    answer = yield from t.ask_one(t.request(prince, DecisionKind.PRINCE, options, Pass()))
+    if not isinstance(answer, Reveal):
+        return False
+    t.emit(ev.CardRevealed(visibility=PUBLIC, seat=prince, role=Role.PRINCE))
+    if (yield from stage_speeches(t, (prince,), "prince")):
+        return True
+    again = yield from exile_vote(t, exclude=(prince,))
+    if again is not None:
+        yield from exile(t, again)
+    return True
+
+
 def exile(t: Table, seat: SeatId) -> Flow[None]:
     """Exile `seat`: an unrevealed idiot flips and stays (the day ends), anyone else dies.
 
-    A blood-moon apostle exiled as the last wolf flips his card (001:1459 作為最後一名狼人被投出
+    An exiled prince may flip and have the vote re-run (`_prince`). A blood-moon apostle
+    exiled as the last wolf flips his card (001:1459 作為最後一名狼人被投出
     則自動翻牌) before he dies.
 
     003 规则盲点 (2): the flipped idiot keeps speaking but never votes again. The seeds
@@ -170,6 +191,9 @@ def exile(t: Table, seat: SeatId) -> Flow[None]:
     t.emit(ev.PlayerExiled(visibility=PUBLIC, seat=seat))
     if spec(t.role(seat)).explode_seals and t.state.wolves() == (seat,):
         t.emit(ev.CardRevealed(visibility=PUBLIC, seat=seat, role=t.role(seat)))
+    if t.role(seat) is Role.PRINCE and seat not in t.state.revealed:
+        if (yield from _prince(t, seat)):
+            return
     if t.role(seat) is Role.IDIOT and seat not in t.state.revealed_idiots:
         t.emit(ev.IdiotRevealed(visibility=PUBLIC, seat=seat))
         yield from hand_over_badge(t, seat)

@@ -49,6 +49,9 @@ class DecisionKind(StrEnum):
     FEAR = "fear"
     HUNT = "hunt"
     IDENTIFY = "identify"
+    BLOCK = "block"
+    PRINCE = "prince"
+    """The exiled prince: flip and speak once more before the vote is re-run, or pass."""
     """An exact-role check (the gargoyle's): the seat's card, not just good or wolf."""
 
 

@@ -191,6 +191,14 @@ class GraveRead(_Event):
     is_wolf: bool
 
 
+class SeatBlocked(_Event):
+    """The eclipse wolf consort's block (only she sees it; she may tell her team)."""
+
+    kind: Literal["seat_blocked"] = "seat_blocked"
+    seat: SeatId
+    target: SeatId
+
+
 class CardRevealed(_Event):
     """A card flipped face up for the whole table (001:1459 自動翻牌)."""
 
@@ -412,6 +420,7 @@ Event = Annotated[
     | RoleChecked
     | GargoyleStruck
     | GraveRead
+    | SeatBlocked
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

@@ -24,13 +24,14 @@ from arena.rules.types import Direction, SeatId, SpeechContext
 from arena.rules.visibility import PUBLIC
 
 
-def exile_vote(t: Table) -> Flow[SeatId | None]:
+def exile_vote(t: Table, exclude: tuple[SeatId, ...] = ()) -> Flow[SeatId | None]:
     """Run the day's vote; returns the seat to exile, or None for a peaceful day.
 
-    A self-explosion during a PK or defence speech ends the day (returns None).
+    `exclude`: seats that are no legal target (a prince who flipped, in the re-vote). A
+    self-explosion during a PK or defence speech ends the day (returns None).
     """
     voters = _voters(t)
-    targets = tuple(s for s in t.state.present() if can_be_exiled(t, s))
+    targets = tuple(s for s in t.state.present() if can_be_exiled(t, s) and s not in exclude)
     first_ballot: ev.Ballot = "nomination" if t.rules.exile_nomination else "exile"
     top = yield from ballot(t, voters, targets, first_ballot, DecisionKind.VOTE)
     if not top:
@@ -40,14 +41,14 @@ def exile_vote(t: Table) -> Flow[SeatId | None]:
             chosen = tuple(sorted(t.draw.sample(top, 3)))
             t.emit(ev.TieBroken(visibility=PUBLIC, purpose="nomination", among=top, chosen=chosen))
             top = chosen
-        if (yield from _speeches(t, top, "defence")):
+        if (yield from stage_speeches(t, top, "defence")):
             return None
         top = yield from ballot(t, _voters(t), top, "defence", DecisionKind.VOTE, allow_empty=False)
     if len(top) == 1:
         return top[0]
     if t.rules.exile_tie != "pk":
         return _second_tie(t, top) if t.rules.exile_tie == "lots" else None
-    if (yield from _speeches(t, top, "pk")):
+    if (yield from stage_speeches(t, top, "pk")):
         return None
     pk_voters = tuple(v for v in _voters(t) if v not in top)
     top = yield from ballot(t, pk_voters, top, "pk", DecisionKind.VOTE, allow_empty=False)
@@ -65,7 +66,8 @@ def _voters(t: Table) -> tuple[SeatId, ...]:
     return tuple(s for s in t.state.present() if s not in t.state.revealed_idiots)
 
 
-def _speeches(t: Table, seats: tuple[SeatId, ...], context: SpeechContext) -> Flow[bool]:
+def stage_speeches(t: Table, seats: tuple[SeatId, ...], context: SpeechContext) -> Flow[bool]:
+    """Speeches of `seats` in seat order (PK, defence, the prince's): True if one exploded."""
     order = tuple(sorted(seats))
     t.emit(
         ev.SpeakingOrderSet(

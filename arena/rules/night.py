@@ -20,6 +20,9 @@ hunter may hunt a seat — a wolf dies, a good seat's hunt kills the demon hunte
 gargoyle checks a seat's exact role each night and, once every other wolf is dead, is told
 he holds the knife and strikes alone (his strike is the night's knife); the gravekeeper
 learns whether the seat exiled the day before was good or a wolf.
+
+001 永序之輪 (001:119, 1883): the eclipse wolf consort opens her eyes first and may block
+a seat once a game; its ability fails that night (like a fear, but never the knife).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from dataclasses import dataclass
 from arena.rules import events as ev
 from arena.rules.actions import (
     Action,
+    Block,
     Charm,
     Dream,
     Fear,
@@ -68,6 +72,8 @@ class Acts:
     """Last night's dreamer, if the dreamweaver chose one then."""
     blocked: SeatId | None = None
     """The seat the nightmare feared tonight: its ability fails (001:1665)."""
+    consort_blocked: SeatId | None = None
+    """The seat the eclipse wolf consort blocked tonight (001:1925): its ability fails."""
     sealed: frozenset[SeatId] = frozenset()
     """Gods whose abilities the blood moon seals tonight (001:1459, roles.md)."""
     hunted: SeatId | None = None
@@ -75,7 +81,9 @@ class Acts:
 
     def fails(self, seat: SeatId | None) -> bool:
         """Whether `seat`'s night ability fails tonight (feared or sealed)."""
-        return seat is not None and (seat == self.blocked or seat in self.sealed)
+        if seat is None:
+            return False
+        return seat in (self.blocked, self.consort_blocked) or seat in self.sealed
 
 
 def night(t: Table, n: int) -> Flow[None]:
@@ -92,6 +100,8 @@ def night(t: Table, n: int) -> Flow[None]:
     )
     if "nightmare" in order:
         acts.blocked = yield from _fear(t)
+    if "wolf_consort" in order:
+        acts.consort_blocked = yield from _consort_block(t)
     actors: dict[str, SeatId | None] = {
         step: _actor(t, step) for step in order if step in _ACTOR_ROLE
     }
@@ -296,6 +306,26 @@ def _fear(t: Table) -> Flow[SeatId | None]:
     if not isinstance(answer, Fear):
         return None
     t.emit(ev.SeatFeared(visibility=to_seats(nightmare), seat=nightmare, target=answer.target))
+    return answer.target
+
+
+def _consort_block(t: Table) -> Flow[SeatId | None]:
+    """The eclipse wolf consort's block: another living seat, once a game, or pass.
+
+    She opens her eyes alone (001:1925 請選擇你要封鎖的目標; 001:1883 狼妃技能僅生效一次).
+    """
+    consort = _first_living(t, Role.ECLIPSE_WOLF_CONSORT)
+    if consort is None or t.state.consort_used:
+        return None
+    targets = tuple(s for s in t.state.living() if s != consort)
+    options = (
+        ActionOption(action="block", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    answer = yield from t.ask_one(t.request(consort, DecisionKind.BLOCK, options, Pass()))
+    if not isinstance(answer, Block):
+        return None
+    t.emit(ev.SeatBlocked(visibility=to_seats(consort), seat=consort, target=answer.target))
     return answer.target
 
 

@@ -97,6 +97,10 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.GARGOYLE, Team.WOLF, "石像鬼", "Gargoyle", is_wolf=True, lone=True),
         RoleSpec(Role.GRAVEKEEPER, Team.GOOD, "守墓人", "Gravekeeper", is_god=True),
         RoleSpec(
+            Role.ECLIPSE_WOLF_CONSORT, Team.WOLF, "蝕時狼妃", "Eclipse wolf consort", is_wolf=True
+        ),
+        RoleSpec(Role.PRINCE, Team.GOOD, "定序王子", "Prince", is_god=True),
+        RoleSpec(
             Role.AVENGER,
             Team.GOOD,
             "復仇者",

@@ -56,6 +56,10 @@ class GameState:
     last_exiled: SeatId | None = None
     """The latest seat voted out (an idiot who flipped included), on day `last_exiled_day`."""
     last_exiled_day: int = 0
+    consort_used: bool = False
+    """The eclipse wolf consort has used her one block (001:1883 狼妃技能僅生效一次)."""
+    revealed: frozenset[SeatId] = frozenset()
+    """Seats whose card was flipped face up (`CardRevealed`)."""
     reflected: bool = False
     """The evil knight has used his one reflect (a `reflected` death happened)."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -161,6 +165,10 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, dreamer=target, dreamer_night=state.day)
         case ev.KnightDuelled(seat=seat):
             return replace(state, duelled=state.duelled | {seat})
+        case ev.SeatBlocked():
+            return replace(state, consort_used=True)
+        case ev.CardRevealed(seat=seat):
+            return replace(state, revealed=state.revealed | {seat})
         case ev.PlayerExiled(seat=seat):
             return replace(state, last_exiled=seat, last_exiled_day=state.day)
         case ev.IdiotRevealed(seat=seat):

@@ -42,6 +42,8 @@ class Role(StrEnum):
     DEMON_HUNTER = "demon_hunter"
     GARGOYLE = "gargoyle"
     GRAVEKEEPER = "gravekeeper"
+    ECLIPSE_WOLF_CONSORT = "eclipse_wolf_consort"
+    PRINCE = "prince"
 
 
 class Phase(StrEnum):
@@ -100,5 +102,5 @@ class Winner(StrEnum):
     DRAW = "draw"
 
 
-SpeechContext = Literal["sheriff", "sheriff_pk", "day", "pk", "defence", "last_words"]
+SpeechContext = Literal["sheriff", "sheriff_pk", "day", "pk", "defence", "last_words", "prince"]
 """Where a speech was given; it decides its length limit and how transcripts label it."""

@@ -25,10 +25,10 @@ from arena.rules.types import DeathCause
 ACTION_KINDS: frozenset[str] = frozenset(ActionKind.__args__)  # type: ignore[attr-defined]
 DECISION_KINDS: frozenset[str] = frozenset(k.value for k in DecisionKind)
 
-_BARE = frozenset({"pass", "save", "run_for_sheriff", "withdraw", "tear_badge"})
+_BARE = frozenset({"pass", "save", "run_for_sheriff", "withdraw", "tear_badge", "reveal"})
 _TARGETED = frozenset(
     {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect"}
-    | {"charm", "dream", "duel", "fear", "hunt"}
+    | {"charm", "dream", "duel", "fear", "hunt", "block"}
 )
 INTEGER_ANSWER: dict[str, str] = {
     "guard": "protect",

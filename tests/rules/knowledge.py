@@ -31,6 +31,7 @@ WOLF_ROLES = frozenset(
         Role.EVIL_KNIGHT,
         Role.NIGHTMARE,
         Role.BLOOD_MOON_APOSTLE,
+        Role.ECLIPSE_WOLF_CONSORT,
     }
 )
 """The roles that wake with the wolves (a new wolf role must be added here)."""
@@ -47,6 +48,7 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.DEMON_HUNTER,
     Role.GARGOYLE,
     Role.GRAVEKEEPER,
+    Role.PRINCE,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`."""
@@ -191,6 +193,8 @@ RULES: dict[str, Rule] = {
     "role_checked": _role(Role.GARGOYLE),
     "gargoyle_struck": _role(Role.GARGOYLE),
     "grave_read": _role(Role.GRAVEKEEPER),
+    # The eclipse wolf consort blocks alone (she may tell her team in their talk).
+    "seat_blocked": _role(Role.ECLIPSE_WOLF_CONSORT),
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.GARGOYLE),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,

@@ -27,6 +27,7 @@ from arena.rules.actions import (
     Pass,
     PassBadge,
     RecommendExile,
+    Reveal,
     RunForSheriff,
     Shoot,
     TearBadge,
@@ -56,6 +57,8 @@ RUN_CHANCE: dict[Role, float] = {
     Role.DEMON_HUNTER: 0.3,
     Role.GARGOYLE: 0.15,
     Role.GRAVEKEEPER: 0.3,
+    Role.ECLIPSE_WOLF_CONSORT: 0.2,
+    Role.PRINCE: 0.3,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6
@@ -78,6 +81,11 @@ def duel(r: Reading, request: DecisionRequest) -> Duel | None:
     if not sure:
         return None
     return Duel(target=max(sure, key=lambda t: (p[t], -t)))
+
+
+def prince(r: Reading, request: DecisionRequest) -> Action:
+    """An exiled prince always reveals: staying and a re-vote can only help the good side."""
+    return Reveal() if request.option("reveal") is not None else Pass()
 
 
 def run_for_sheriff(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:

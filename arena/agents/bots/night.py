@@ -12,6 +12,8 @@ Common table practice, kept simple:
 - The nightmare fears the believed seer, else a claimed god, never a teammate.
 - The gargoyle checks the seats he knows least about, claimed gods first; once alone he
   strikes a god he identified (never a hunter, who would shoot), else as a wolf would.
+- The eclipse wolf consort keeps her one block for a seer the table believes (or, from
+  night 2, a claimed guard or witch), never a teammate.
 - The demon hunter hunts, from night 2, only a seat he is nearly sure is a wolf (a miss
   costs his life), else nobody.
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
@@ -36,6 +38,7 @@ from arena.agents.bots.reading import Reading
 from arena.agents.bots.talk import Lang, whisper_text
 from arena.rules.actions import (
     Action,
+    Block,
     Charm,
     Dream,
     Fear,
@@ -156,6 +159,23 @@ def fear(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
         return Fear(target=max(sorted(seers), key=lambda s: seers[s]))
     gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
     return Fear(target=rng.choice(gods or legal))
+
+
+def block(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Spend the one block on a believed seer, else (from night 2) a claimed guard or witch."""
+    option = request.option("block")
+    if option is None:
+        return Pass()
+    legal = [s for s in option.targets if s not in r.team]
+    cred = credibility(r, public_outlook(r))
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
+    if seers:
+        return Block(target=max(sorted(seers), key=lambda s: seers[s]))
+    wanted = (Role.GUARD, Role.WITCH)
+    gods = sorted(s for s, role in claimed_roles(r).items() if role in wanted and s in legal)
+    if gods and r.day >= 2:
+        return Block(target=rng.choice(gods))
+    return Pass()
 
 
 def identify(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
