@@ -30,6 +30,11 @@ ALLOWED = {"PK", "ann", "Redis", *BOARDS}
 """Latin words a Chinese page may hold: vocabulary, a player's name, board ids."""
 
 
+def unescape(shown: str) -> str:
+    """An error box's text as read (the page backslash-escapes Markdown in messages)."""
+    return re.sub(r"\\(.)", r"\1", shown)
+
+
 def cjk(value: str) -> bool:
     return any("\u4e00" <= c <= "\u9fff" for c in value)
 
@@ -138,7 +143,7 @@ def test_a_model_seat_that_cannot_play_is_one_line_on_the_page(
         at = dash(PLAY)
         query = create(at, "en", {4: "openai:prose"})
     assert not query, "no join links for a game that cannot start"
-    (error,) = [e.value for e in at.error]
+    (error,) = [unescape(e.value) for e in at.error]
     assert error.startswith("The game cannot start: seats 4: ") and "cannot play" in error
     assert "\n" not in error
 
@@ -147,7 +152,7 @@ def test_a_model_seat_without_a_model_is_refused_at_once(dash: Dash) -> None:
     at = dash(PLAY)
     query = create(at, "zh-Hant", {4: ""})
     assert not query
-    (error,) = [e.value for e in at.error]
+    (error,) = [unescape(e.value) for e in at.error]
     assert error.startswith("無法建立對局：seat 4: a model seat needs")
 
 
@@ -208,3 +213,47 @@ def test_the_play_page_keeps_no_table_of_words() -> None:
         and cjk(n.value)
     ]  # fmt: skip
     assert not chinese, chinese
+
+
+def test_a_seat_page_shows_other_players_text_as_plain_text(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A speech reaches another seat's page as written: never Markdown, links or controls.
+
+    The page reads a Redis desk (a fake server shared with the test), on which the test
+    publishes a hostile speech into seat 1's view, as a host would.
+    """
+    import fakeredis
+
+    from arena.humans.access import seen_line
+    from arena.humans.desk import SeatPlan, Status
+    from arena.humans.lobby import create_game
+    from arena.humans.redis_desk import RedisDesk
+    from arena.rules import events as ev
+    from arena.rules.actions import Claims
+    from arena.rules.visibility import PUBLIC
+    from tests.dashboard.games import HOSTILE
+    from tests.dashboard.test_hostile_text import MARKDOWN_KINDS
+
+    server = fakeredis.FakeServer()
+    desk = RedisDesk(fakeredis.FakeRedis(server=server, decode_responses=True))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setenv("ARENA_REDIS_URL", "redis://fake")
+    seats = {s: SeatPlan(kind="bot") for s in range(1, 10)}
+    seats[1] = SeatPlan(kind="human", name="**ann** [x](http://evil.example)")
+    game, tokens = create_game(desk, "std9", seats, lang="en")
+    speech = ev.Spoke(visibility=PUBLIC, seat=3, text=HOSTILE, claims=Claims(), context="day")
+    desk.append_view(game, 1, [seen_line(0, speech)])
+    desk.set_status(game, Status(state="running", events=1))
+    at = dash(PLAY)
+    at.query_params.update(game=game, seat="1", token=tokens[1])
+    at.run()
+    assert not at.exception, at.exception
+    plain_text = "\n".join(str(e.value) for e in at.main.text)
+    assert "**bold** # heading [link](http://evil.example)" in plain_text
+    assert "\\x1b[2J\\x07" in plain_text and "⏎── Night 9 ──" in plain_text
+    for kind in MARKDOWN_KINDS:
+        for element in at.main.get(kind):
+            shown = str(element.value)
+            for raw in ("[x](", "[link](", "http://evil", "**ann**", "**bold**"):
+                assert raw not in shown, (kind, shown)  # only backslash-escaped, if at all

@@ -25,6 +25,7 @@ import streamlit as st
 
 from arena.dashboard.i18n import Lang, game_lang, localize, render, text
 from arena.dashboard.session import language, settings
+from arena.dashboard.text import error, escape, plain, visible
 from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, submit
 from arena.humans.commands import build_menu
 from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
@@ -191,7 +192,7 @@ def start_game(
         )
     except ArenaError as exc:
         st.session_state.pop("play_links", None)
-        st.error(text("play.cannot_create", lang, error=str(exc)))
+        error(text("play.cannot_create", lang, error=str(exc)))
         return
     if where == "worker":
         target.enqueue(game_id)
@@ -204,7 +205,7 @@ def start_game(
             status = wait_for_preflight(target, game_id, lang)
             if status.state == "failed":
                 st.session_state.pop("play_links", None)
-                st.error(text("play.cannot_start", lang, error=status.error or ""))
+                error(text("play.cannot_start", lang, error=status.error or ""))
                 return
     st.session_state["play_links"] = (
         game_id,
@@ -234,13 +235,14 @@ def links(lang: Lang) -> None:
     game_id, rows = made
     status = desk().status(game_id)
     if status.state == "failed":
-        st.error(text("play.cannot_start", lang, error=status.error or ""))
+        error(text("play.cannot_start", lang, error=status.error or ""))
         return
     if status.state == "checking":
         st.info(text("play.checking", lang))
     st.subheader(text("play.links", lang))
     for n, name, link in rows:
-        st.markdown(f"**{seat_label(n, lang)} · {name}** — [{link.split('&token=')[0]}…]({link})")
+        short = link.split("&token=")[0]  # the link is ours; the name is the creator's text
+        st.markdown(f"**{seat_label(n, lang)} · {escape(name)}** — [{short}…]({link})")
         st.code(link, language=None)
 
 
@@ -301,7 +303,7 @@ def send(page: SeatPage, token: str, action: Action, lang: Lang) -> None:
     except StaleAnswer:
         st.warning(text("play.stale", lang))
     except ArenaError as exc:
-        st.error(str(exc))
+        error(str(exc))
 
 
 def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
@@ -314,7 +316,7 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
     st.subheader(f"🗳 {text(f'ask.{request.kind}', shown)}")
     st.caption(text(moment, shown, day=request.day))
     if pending.feedback:
-        st.warning(pending.feedback)
+        st.warning(escape(pending.feedback))
     if st.session_state.get("play_sent") == request.step:
         st.success(text("play.sent", lang))
         return
@@ -364,7 +366,7 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
     status = page.status
     k = page.observation.knowledge
     you = text("play.you_are", lang, seat=seat_label(page.seat, shown), name=page.name)
-    st.markdown(f"**{you}**")
+    st.markdown(f"**{escape(you)}**")
     if k.own_role is not None:
         st.markdown(text("play.role", lang, r=role_text(k.own_role, shown)))
     if status.state == "waiting":
@@ -375,7 +377,7 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
         outcome = text(f"outcome.{status.winner}", shown) if status.winner else ""
         st.success(text("play.over", lang, w=outcome, f=status.replay))
     elif status.state == "failed":
-        st.error(text("play.failed", lang, e=status.error))
+        error(text("play.failed", lang, e=status.error))
     speaker = seat_label(status.speaking, shown)
     st.caption(f"🎙 {text('play.speaking', lang, s=speaker)}")
     if page.pending is not None:
@@ -384,7 +386,7 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
     table(page, lang, shown)
     lines = [line for s in page.observation.seen if (line := render(s.event, shown)) is not None]
     st.caption(text("play.log", lang))
-    st.markdown("  \n".join(reversed(lines[-200:])) or "…")
+    plain("\n".join(visible(line, one_line=True) for line in reversed(lines[-200:])) or "…")
 
 
 def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
