@@ -88,8 +88,12 @@ def seen_line(seq: int, event: Event) -> str:
     return json.dumps({"seq": seq, "event": event.model_dump(mode="json")}, ensure_ascii=False)
 
 
-def parse_view(lines: list[str], seat: int, log_length: int) -> Observation:
-    """A seat's `Observation` from its published view lines."""
+def parse_view(lines: list[str], seat: int) -> Observation:
+    """A seat's `Observation` from its published view lines.
+
+    Its `log_length` is one past the last event the seat saw, not the log's own length:
+    how many hidden events there are (a witch's potion, a guard's choice) is hidden too.
+    """
     seen = []
     for line in lines:
         obj = json.loads(line)
@@ -97,8 +101,9 @@ def parse_view(lines: list[str], seat: int, log_length: int) -> Observation:
         seen.append(Seen(int(obj["seq"]), event))
     viewer = SeatViewer(seat=seat)
     knowledge: Knowledge = know(viewer, [s.event for s in seen])
+    length = seen[-1].seq + 1 if seen else 0
     return Observation.model_construct(
-        viewer=viewer, seen=tuple(seen), knowledge=knowledge, log_length=log_length
+        viewer=viewer, seen=tuple(seen), knowledge=knowledge, log_length=length
     )
 
 
@@ -117,7 +122,7 @@ def seat_page(desk: Desk, game_id: str, seat: int, token: str | None) -> SeatPag
         seat=seat,
         name=table.seats[seat].name,
         seats=len(table.seats),
-        observation=parse_view(desk.view(game_id, seat), seat, status.events),
+        observation=parse_view(desk.view(game_id, seat), seat),
         pending=desk.pending(game_id, seat),
         status=status,
     )

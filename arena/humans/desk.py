@@ -97,7 +97,8 @@ class Status(BaseModel):
     speaking: int | None = None
     """The seat giving a speech now (public: the table hears who speaks)."""
     events: int = 0
-    """How many events the game has (grows as it goes; a page refreshes when it does)."""
+    """How many events the public has seen (the whole log's length would count the hidden
+    ones: whether the witch acted, how many rounds the wolves needed)."""
     winner: str | None = None
     replay: str | None = None
     """The finished replay's file name."""

@@ -29,9 +29,9 @@ from arena.match import Limits, new_header, play, result_of, secret_seed
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind
 from arena.rules.errors import ArenaError
-from arena.rules.observation import Projector
+from arena.rules.observation import Projector, observe
 from arena.rules.referee import Referee
-from arena.rules.visibility import SeatViewer
+from arena.rules.visibility import PublicViewer, SeatViewer
 from arena.storage.replay_file import ReplayWriter
 from arena.transcript import Lang
 
@@ -129,6 +129,7 @@ class Publisher:
         self.referee = referee
         self.pacer = pacer
         self._views = {s: Projector(referee.events, SeatViewer(seat=s)) for s in seats}
+        self._public = Projector(referee.events, PublicViewer())
         self._sent = dict.fromkeys(seats, 0)
         pacer.on_release = self.publish
 
@@ -148,9 +149,9 @@ class Publisher:
             self._sent[seat] = len(seen)
         pending = [] if self.referee.finished else self.referee.pending()
         speaking = next((r.seat for r in pending if r.kind is DecisionKind.SPEECH), None)
+        public = len(self._public.observe().seen)
         self.desk.set_status(
-            self.game_id,
-            Status(state="running", speaking=speaking, events=len(self.referee.events)),
+            self.game_id, Status(state="running", speaking=speaking, events=public)
         )
 
 
@@ -233,7 +234,7 @@ async def _host(
         game_id,
         Status(
             state="finished",
-            events=len(referee.events),
+            events=len(observe(referee.events, PublicViewer()).seen),
             winner=str(referee.winner),
             replay=final.name,
         ),

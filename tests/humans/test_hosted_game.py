@@ -107,8 +107,12 @@ def test_seat_pages_carry_no_seed_no_labels_and_only_their_own_view(
         assert str(SEED) not in page
         assert '"bot"' not in page and "human:" not in page and "token" not in page
     final = {s: seat_page(desk, replay.header.game_id, s, tokens[s]) for s in tokens}
+    public = len(observe(replay.events, PublicViewer()).seen)
+    assert public < len(replay.events), "the game had hidden events"
     for seat, page in final.items():
         assert page.observation.seen == observe(replay.events, SeatViewer(seat=seat)).seen
+        assert page.status.events == public, "a page counts only what the public saw"
+        assert page.observation.log_length == page.observation.seen[-1].seq + 1
 
 
 def test_tokens_are_checked_for_views_and_answers(tmp_path: Path) -> None:
