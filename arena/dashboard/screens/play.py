@@ -302,8 +302,10 @@ def send(page: SeatPage, token: str, action: Action, lang: Lang) -> None:
         st.session_state["play_sent"] = page.pending.request.step
     except StaleAnswer:
         st.warning(text("play.stale", lang))
-    except ArenaError as exc:
-        error(str(exc))
+    except AccessDenied:
+        st.error(text("play.refused", lang))
+    except ArenaError as exc:  # a rule's refusal (its text is the referee's, in English)
+        error(text("play.not_taken", lang, why=str(exc)))
 
 
 def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
@@ -316,7 +318,7 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
     st.subheader(f"🗳 {text(f'ask.{request.kind}', shown)}")
     st.caption(text(moment, shown, day=request.day))
     if pending.feedback:
-        st.warning(escape(pending.feedback))
+        st.warning(escape(text("play.refused_answer", lang, why=pending.feedback)))
     if st.session_state.get("play_sent") == request.step:
         st.success(text("play.sent", lang))
         return
