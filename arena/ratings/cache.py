@@ -124,6 +124,9 @@ class Stat:
 KEPT_STATES = 3
 """Saved leaderboard states kept per kind (bootstrap and seed; full or checkpoint): the
 newest; older ones are dropped."""
+KEPT_ALL_STATES = 24
+"""Saved states kept in all (about 100 KiB each for four agents and 200 resamples), so a
+dashboard user trying many bootstrap sizes does not grow the file without bound."""
 
 
 class FactsCache:
@@ -235,13 +238,14 @@ class FactsCache:
         """
         marks = ", ".join("?" * len(kinds))
         rows = self._db.execute(
-            f"SELECT games, chain, data FROM states WHERE kind IN ({marks}) AND version = ?"
+            f"SELECT rowid, games, chain FROM states WHERE kind IN ({marks}) AND version = ?"
             " ORDER BY games DESC",
             (*kinds, self._version),
         ).fetchall()
-        for games, chain, data in rows:
+        for rowid, games, chain in rows:
             if 0 < games <= len(chains) and chains[games - 1] == chain:
-                return games, data
+                data = self._db.execute("SELECT data FROM states WHERE rowid = ?", (rowid,))
+                return games, str(data.fetchone()[0])
         return None
 
     def put_state(self, kind: str, games: int, chain: str, data: str) -> None:
@@ -254,6 +258,11 @@ class FactsCache:
             "DELETE FROM states WHERE kind = ? AND rowid NOT IN"
             " (SELECT rowid FROM states WHERE kind = ? ORDER BY rowid DESC LIMIT ?)",
             (kind, kind, KEPT_STATES),
+        )
+        self._db.execute(
+            "DELETE FROM states WHERE rowid NOT IN"
+            " (SELECT rowid FROM states ORDER BY rowid DESC LIMIT ?)",
+            (KEPT_ALL_STATES,),
         )
 
     def commit(self) -> None:

@@ -186,3 +186,26 @@ def test_a_tournament_filter_rates_its_own_games(
     assert cup == build_report(
         found.games, bootstrap=BOOTSTRAP, skipped=found.skipped, directory=str(tmp_path)
     )
+
+
+def test_saved_states_are_bounded_per_kind_and_in_all(
+    sources: list[tuple[list[str], list[bool]]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from arena.ratings import cache
+
+    monkeypatch.setattr(cache, "KEPT_ALL_STATES", 5)
+    write_game(tmp_path, sources, 0, minute=0)
+    for i in range(1, 5):
+        write_game(tmp_path, sources, i, minute=i)
+        report(tmp_path)
+    for seed in range(1, 5):
+        report(tmp_path, seed=seed)
+    store = FactsCache.for_folder(tmp_path)
+    rows = store._db.execute("SELECT kind, games FROM states").fetchall()
+    store.close()
+    assert len(rows) == 5
+    seed_0 = [games for kind, games in rows if kind == module.state_kind(BOOTSTRAP, 0)]
+    assert 0 < len(seed_0) <= cache.KEPT_STATES
+    assert report(tmp_path, seed=4) == from_scratch(tmp_path, seed=4)
