@@ -31,7 +31,14 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from arena.ratings.cache import FactsCache
-from arena.ratings.loader import FolderScan, Progress, RatedFile, open_cache, scan_folder
+from arena.ratings.loader import (
+    FolderScan,
+    Progress,
+    RatedFile,
+    open_cache,
+    rated_summary,
+    scan_folder,
+)
 from arena.ratings.ratings import check_arguments
 from arena.ratings.report import Report, ReportFold
 from arena.ratings.tallies import GameSummary
@@ -124,18 +131,11 @@ def _folded(
     latest = len(ordered) // CHECKPOINT_STRIDE * CHECKPOINT_STRIDE
     stops = [n for n in (latest - CHECKPOINT_STRIDE, latest) if done < n < len(ordered)]
     for stop in [*stops, len(ordered)]:
-        games = [_summary(store, fresh, e) for e in ordered[done:stop]]
+        games = [rated_summary(store, fresh, e) for e in ordered[done:stop]]
         if not fold.extend(games):  # the bootstrap's path changed: fold all from scratch
             fold = ReportFold(bootstrap, seed, workers)
-            fold.extend([_summary(store, fresh, e) for e in ordered[:stop]])
+            fold.extend([rated_summary(store, fresh, e) for e in ordered[:stop]])
         done = stop
         label = kind if stop == len(ordered) else f"{kind}/checkpoint"
         store.put_state(label, stop, links[stop - 1], fold.to_json())
     return fold
-
-
-def _summary(store: FactsCache, fresh: dict[str, GameSummary], entry: RatedFile) -> GameSummary:
-    summary = fresh.get(entry.sha256) or store.summary(entry.sha256)
-    if summary is None:  # pragma: no cover - a rated head always has its summary stored
-        raise ValueError(f"{entry.path}: no summary in the facts cache")
-    return summary

@@ -233,11 +233,7 @@ def load_games(
     store = open_cache(directory, cache)
     try:
         scan, fresh = scan_folder(directory, store, tournament, game_ids, include_voided, progress)
-        games = []
-        for entry in scan.rated:
-            summary = fresh.get(entry.sha256) or store.summary(entry.sha256)
-            assert summary is not None  # a rated head is a summarized one
-            games.append(summary)
+        games = [rated_summary(store, fresh, entry) for entry in scan.rated]
         return GameSet(
             directory=scan.directory,
             games=tuple(games),
@@ -250,6 +246,20 @@ def load_games(
             store.close()
         else:
             store.commit()
+
+
+def rated_summary(
+    cache: FactsCache, fresh: dict[str, GameSummary], entry: RatedFile
+) -> GameSummary:
+    """The summary of a rated file: verified just now, or from the cache.
+
+    Raises:
+        ArenaError: the cache holds the file's head but not its summary (an edited cache).
+    """
+    summary = fresh.get(entry.sha256) or cache.summary(entry.sha256)
+    if summary is None:
+        raise ArenaError(f"{entry.path}: no summary in the facts cache; run with --no-cache")
+    return summary
 
 
 def scan_folder(

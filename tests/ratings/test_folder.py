@@ -12,6 +12,7 @@ import pytest
 
 from arena.agents.base import Agent
 from arena.agents.bot import BotAgent
+from arena.cli import main
 from arena.match import new_header, run_game
 from arena.ratings import folder as module
 from arena.ratings.cache import FactsCache
@@ -209,3 +210,21 @@ def test_saved_states_are_bounded_per_kind_and_in_all(
     seed_0 = [games for kind, games in rows if kind == module.state_kind(BOOTSTRAP, 0)]
     assert 0 < len(seed_0) <= cache.KEPT_STATES
     assert report(tmp_path, seed=4) == from_scratch(tmp_path, seed=4)
+
+
+def test_a_cache_without_a_rated_file_summary_is_one_line(
+    sources: list[tuple[list[str], list[bool]]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for i in range(3):
+        write_game(tmp_path, sources, i, minute=i)
+    report(tmp_path)
+    store = FactsCache.for_folder(tmp_path)
+    store._db.execute("UPDATE verdicts SET summary = NULL")
+    store.close()
+    code = main(["leaderboard", str(tmp_path), "--bootstrap", "5", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code != 0 and "no summary in the facts cache" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert main(["leaderboard", str(tmp_path), "--bootstrap", "5", "--no-cache"]) == 0
