@@ -44,7 +44,9 @@ def switch(at: AppTest, lang: Lang) -> None:
     assert not at.exception, at.exception
 
 
-def create(at: AppTest, lang: Lang, models: dict[int, str] | None = None) -> dict[str, str]:
+def create(
+    at: AppTest, lang: Lang, models: dict[int, str] | None = None, where: str = "here"
+) -> dict[str, str]:
     """Create an unpaced std9 game, seat 1 a person (`ann`), `models` model seats.
 
     Returns seat 1's join query (empty: no join links were shown).
@@ -54,6 +56,8 @@ def create(at: AppTest, lang: Lang, models: dict[int, str] | None = None) -> dic
     for seat, name in (models or {}).items():
         at.selectbox(key=f"play_kind_{seat}").set_value("model")
         at.text_input(key=f"play_name_{seat}").input(name)
+    if where != "here":
+        at.radio(key="play_where").set_value(where)
     for name in ("play_night", "play_step", "play_window"):
         at.number_input(key=name).set_value(0.0)
     next(b for b in at.button if b.label == text("play.start", lang)).click().run()
@@ -238,7 +242,7 @@ def test_a_seat_page_shows_other_players_text_as_plain_text(
     server = fakeredis.FakeServer()
     desk = RedisDesk(fakeredis.FakeRedis(server=server, decode_responses=True))
     monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
-    monkeypatch.setenv("ARENA_REDIS_URL", "redis://fake")
+    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")  # the page caches per URL
     seats = {s: SeatPlan(kind="bot") for s in range(1, 10)}
     seats[1] = SeatPlan(kind="human", name="**ann** [x](http://evil.example)")
     game, tokens = create_game(desk, "std9", seats, lang="en")
@@ -257,3 +261,27 @@ def test_a_seat_page_shows_other_players_text_as_plain_text(
             shown = str(element.value)
             for raw in ("[x](", "[link](", "http://evil", "**ann**", "**bold**"):
                 assert raw not in shown, (kind, shown)  # only backslash-escaped, if at all
+
+
+def test_a_worker_game_whose_preflight_fails_there_shows_the_reason_not_its_links(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fakeredis
+
+    from arena.humans.desk import Status
+    from arena.humans.redis_desk import RedisDesk
+
+    desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")  # the page caches per URL
+    at = dash(PLAY)
+    query = create(at, "en", {4: "openai:gone"}, where="worker")
+    queued = desk.next_queued(0)
+    assert query and queued == query["game"], "queued for a worker"
+    assert any(s.value.startswith("Join links") for s in at.subheader)
+    reason = "seats 4: openai:gone@http://127.0.0.1:9/v1 is unreachable"
+    desk.set_status(query["game"], Status(state="failed", error=reason))  # as the worker does
+    at.run()
+    assert [unescape(e.value) for e in at.error] == [f"The game cannot start: {reason}"]
+    assert not any(s.value.startswith("Join links") for s in at.subheader)
+    assert not [c for c in at.code if "token=" in str(c.value)]

@@ -228,7 +228,11 @@ def wait_for_preflight(target: Desk, game_id: str, lang: Lang) -> Status:
 
 
 def links(lang: Lang) -> None:
-    """The join links of the game this session created (none for a game that failed)."""
+    """The join links of the game this session created (none for a game that failed).
+
+    Redrawn every second (a fragment), so a game queued for a worker whose preflight
+    fails there replaces its links with the reason.
+    """
     made = st.session_state.get("play_links")
     if not made:
         return
@@ -423,7 +427,7 @@ def main() -> None:
     create, join = st.tabs([text("play.create", lang), text("play.join", lang)])
     with create:
         create_form(lang)
-        links(lang)
+        st.fragment(links, run_every=1.0)(lang)
     with join:
         join_box(lang)
 
