@@ -375,10 +375,8 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
     st.markdown(f"**{escape(you)}**")
     if k.own_role is not None:
         st.markdown(text("play.role", lang, r=role_text(k.own_role, shown)))
-    if status.state == "waiting":
+    if status.state in ("waiting", "checking"):  # a seat is not told the table has models
         st.info(text("play.waiting", lang))
-    elif status.state == "checking":
-        st.info(text("play.checking", lang))
     elif status.state == "finished":
         outcome = text(f"outcome.{status.winner}", shown) if status.winner else ""
         st.success(text("play.over", lang, w=outcome, f=status.replay))
