@@ -26,6 +26,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("blood_moon", None, 9),
     ("gargoyle_gravekeeper", None, 10),
     ("eternal_wheel", None, 11),
+    ("pure_white_night", None, 12),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

@@ -33,6 +33,7 @@ from arena.rules.actions import Action, Pass
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation
+from arena.rules.types import Role
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
 
@@ -125,6 +126,8 @@ class BotAgent:
                 return night.fear(r, request, rng)
             case DecisionKind.HUNT:
                 return night.hunt(r, request, rng)
+            case DecisionKind.IDENTIFY if r.role is Role.PURE_WHITE_MAIDEN:
+                return night.seer(r, request, rng)
             case DecisionKind.IDENTIFY:
                 return night.identify(r, request, rng)
             case DecisionKind.BLOCK:

@@ -60,6 +60,8 @@ ICONS: dict[Role, str] = {
     Role.GRAVEKEEPER: "⚰️",
     Role.ECLIPSE_WOLF_CONSORT: "🐺",
     Role.PRINCE: "🤴",
+    Role.WOLF_WITCH: "🐺",
+    Role.PURE_WHITE_MAIDEN: "🤍",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

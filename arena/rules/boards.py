@@ -31,6 +31,8 @@ NightStep = Literal[
     "knight",
     "demon_hunter",
     "gravekeeper",
+    "pure_white_maiden",
+    "wolf_witch",
     "prince",
     "idiot",
 ]
@@ -292,6 +294,31 @@ BOARDS: dict[str, Board] = {
             preset="tournament",
             night_order=("wolf_consort", "guard", "wolves", "witch", "seer", "prince"),
             source="001:119,1857-1910",
+        ),
+        Board(
+            "pure_white_night",
+            "純白夜影",
+            "Wolf witch + pure-white maiden (tournament)",
+            _deal(
+                witch=1,
+                hunter=1,
+                guard=1,
+                pure_white_maiden=1,
+                villager=4,
+                werewolf=3,
+                wolf_witch=1,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=(
+                "guard",
+                "wolves",
+                "witch",
+                "hunter_status",
+                "pure_white_maiden",
+                "wolf_witch",
+            ),
+            source="001:121,2087-2140",
         ),
     )
 }

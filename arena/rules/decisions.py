@@ -52,7 +52,7 @@ class DecisionKind(StrEnum):
     BLOCK = "block"
     PRINCE = "prince"
     """The exiled prince: flip and speak once more before the vote is re-run, or pass."""
-    """An exact-role check (the gargoyle's): the seat's card, not just good or wolf."""
+    """An exact-role check (gargoyle, pure-white maiden, wolf witch): the seat's card."""
 
 
 class ActionOption(BaseModel):

@@ -166,7 +166,7 @@ class DemonHunted(_Event):
 
 
 class RoleChecked(_Event):
-    """An exact-role check (the gargoyle's): the checker learns the target's card."""
+    """An exact-role check (gargoyle, pure-white maiden, wolf witch): the target's card."""
 
     kind: Literal["role_checked"] = "role_checked"
     seat: SeatId

@@ -23,13 +23,17 @@ learns whether the seat exiled the day before was good or a wolf.
 
 001 永序之輪 (001:119, 1883): the eclipse wolf consort opens her eyes first and may block
 a seat once a game; its ability fails that night (like a fear, but never the knife).
+
+001 純白夜影 (001:121, 2113-2115): the pure-white maiden and then the wolf witch each learn a
+seat's exact role (the wolf witch: never a wolf's); from night 2 a wolf the maiden checks
+dies, and so does the maiden when the wolf witch checks her (`checked`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.rules import events as ev
 from arena.rules.actions import (
@@ -78,6 +82,8 @@ class Acts:
     """Gods whose abilities the blood moon seals tonight (001:1459, roles.md)."""
     hunted: SeatId | None = None
     """The seat the demon hunter hunted tonight."""
+    check_kills: list[SeatId] = field(default_factory=list)
+    """Seats checked to death tonight (001:2113 查驗出局)."""
 
     def fails(self, seat: SeatId | None) -> bool:
         """Whether `seat`'s night ability fails tonight (feared or sealed)."""
@@ -141,6 +147,15 @@ def night(t: Table, n: int) -> Flow[None]:
             acts.hunted = _emit_hunt(t, seat, answers.get(seat))
         elif step == "gargoyle_check" and seat is not None:
             _emit_role_check(t, seat, answers.get(seat))
+        elif step == "pure_white_maiden" and seat is not None:
+            target = _emit_role_check(t, seat, answers.get(seat))
+            if n >= 2 and target is not None and is_wolf(t.role(target)):
+                acts.check_kills.append(target)
+        elif step == "wolf_witch" and seat is not None:
+            answer = yield from t.ask_one(_wolf_witch_request(t, seat))
+            target = _emit_role_check(t, seat, answer)
+            if n >= 2 and target is not None and t.role(target) is Role.PURE_WHITE_MAIDEN:
+                acts.check_kills.append(target)
         elif step == "gargoyle_knife" and seat is not None:
             acts.knife = yield from _gargoyle_knife(t, n, seat, acts.knife)
         elif step == "gravekeeper" and seat is not None:
@@ -161,6 +176,8 @@ _ACTOR_ROLE: dict[str, Role] = {
     "gargoyle_check": Role.GARGOYLE,
     "gargoyle_knife": Role.GARGOYLE,
     "gravekeeper": Role.GRAVEKEEPER,
+    "pure_white_maiden": Role.PURE_WHITE_MAIDEN,
+    "wolf_witch": Role.WOLF_WITCH,
 }
 
 
@@ -211,12 +228,35 @@ def _emit_hunt(t: Table, hunter: SeatId, answer: Action | None) -> SeatId | None
     return answer.target
 
 
-def _emit_role_check(t: Table, seat: SeatId, answer: Action | None) -> None:
-    if isinstance(answer, Inspect):
-        role = t.role(answer.target)
-        t.emit(
-            ev.RoleChecked(visibility=to_seats(seat), seat=seat, target=answer.target, role=role)
-        )
+def _emit_role_check(t: Table, seat: SeatId, answer: Action | None) -> SeatId | None:
+    if not isinstance(answer, Inspect):
+        return None
+    role = t.role(answer.target)
+    t.emit(ev.RoleChecked(visibility=to_seats(seat), seat=seat, target=answer.target, role=role))
+    return answer.target
+
+
+def _wolf_witch_request(t: Table, seat: SeatId) -> DecisionRequest:
+    """The wolf witch checks a living seat outside the wolf side (001:2113 除狼人陣營外).
+
+    Her check can kill (the maiden, from night 2), so, unlike a harmless check, it may be
+    passed and passing is the default: a seat that times out kills nobody by seat order.
+    """
+    targets = tuple(s for s in t.state.living() if not is_wolf(t.role(s)))
+    return _killing_check(t, seat, targets)
+
+
+def _maiden_request(t: Table, seat: SeatId) -> DecisionRequest:
+    """The pure-white maiden checks another living seat (001:2113); passable, as above."""
+    return _killing_check(t, seat, tuple(s for s in t.state.living() if s != seat))
+
+
+def _killing_check(t: Table, seat: SeatId, targets: tuple[SeatId, ...]) -> DecisionRequest:
+    options = (
+        ActionOption(action="inspect", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    return t.request(seat, DecisionKind.IDENTIFY, options, Pass())
 
 
 def _identify_request(t: Table, seat: SeatId) -> DecisionRequest:
@@ -401,6 +441,7 @@ _FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest | None]] = 
     "seer": _seer_request,
     "demon_hunter": _hunt_request,
     "gargoyle_check": _identify_request,
+    "pure_white_maiden": _maiden_request,
 }
 """Steps whose decision needs nothing from the night so far: asked with the wolves."""
 
@@ -549,6 +590,8 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
     if poisoned is not None and poisoned != acts.dreamer and not _poison_immune(t, poisoned):
         deaths[poisoned] = DeathCause.POISON  # poison silences the hunter even if knifed
     _hunt(t, acts, deaths)
+    for seat in acts.check_kills:
+        deaths.setdefault(seat, DeathCause.CHECKED)
     _reflect(t, acts, deaths)
     dreamer = acts.dreamer
     if dreamer is not None:

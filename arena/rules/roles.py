@@ -100,6 +100,8 @@ ROLES: dict[Role, RoleSpec] = {
             Role.ECLIPSE_WOLF_CONSORT, Team.WOLF, "蝕時狼妃", "Eclipse wolf consort", is_wolf=True
         ),
         RoleSpec(Role.PRINCE, Team.GOOD, "定序王子", "Prince", is_god=True),
+        RoleSpec(Role.WOLF_WITCH, Team.WOLF, "狼巫", "Wolf witch", is_wolf=True),
+        RoleSpec(Role.PURE_WHITE_MAIDEN, Team.GOOD, "純白之女", "Pure-white maiden", is_god=True),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,

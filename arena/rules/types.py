@@ -44,6 +44,8 @@ class Role(StrEnum):
     GRAVEKEEPER = "gravekeeper"
     ECLIPSE_WOLF_CONSORT = "eclipse_wolf_consort"
     PRINCE = "prince"
+    WOLF_WITCH = "wolf_witch"
+    PURE_WHITE_MAIDEN = "pure_white_maiden"
 
 
 class Phase(StrEnum):
@@ -81,6 +83,9 @@ class DeathCause(StrEnum):
     """Died with a lover (000's table); no board deals cupid yet."""
     BACKLASH = "backlash"
     """A demon hunter killed by hunting a good seat (000:48 被獵魔者反噬)."""
+    CHECKED = "checked"
+    """Checked to death from night 2 (001:2113 查驗出局): a wolf the pure-white maiden
+    checks, or the maiden the wolf witch checks."""
     HUNTED = "hunted"
     """A wolf struck by the demon hunter's hunt (001:1591 獵殺; 000:48's row, see roles.md)."""
 

@@ -32,6 +32,7 @@ WOLF_ROLES = frozenset(
         Role.NIGHTMARE,
         Role.BLOOD_MOON_APOSTLE,
         Role.ECLIPSE_WOLF_CONSORT,
+        Role.WOLF_WITCH,
     }
 )
 """The roles that wake with the wolves (a new wolf role must be added here)."""
@@ -49,6 +50,7 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.GARGOYLE,
     Role.GRAVEKEEPER,
     Role.PRINCE,
+    Role.PURE_WHITE_MAIDEN,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`."""
@@ -189,8 +191,9 @@ RULES: dict[str, Rule] = {
     # The demon hunter hunts alone; a flipped card is shown to the whole table.
     "demon_hunted": _role(Role.DEMON_HUNTER),
     "card_revealed": _public,
-    # The gargoyle checks and strikes alone; the gravekeeper reads a grave alone.
-    "role_checked": _role(Role.GARGOYLE),
+    # Exact-role checks (gargoyle, pure-white maiden, wolf witch) are the checker's alone,
+    # like the gargoyle's strike; the gravekeeper reads a grave alone.
+    "role_checked": _role(Role.GARGOYLE, Role.PURE_WHITE_MAIDEN, Role.WOLF_WITCH),
     "gargoyle_struck": _role(Role.GARGOYLE),
     "grave_read": _role(Role.GRAVEKEEPER),
     # The eclipse wolf consort blocks alone (she may tell her team in their talk).

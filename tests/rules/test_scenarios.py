@@ -196,7 +196,7 @@ def _documented_default(request: DecisionRequest) -> object:
     match request.kind:
         case DecisionKind.SPEECH:
             return Speak(text="")
-        case DecisionKind.SEER | DecisionKind.IDENTIFY:
+        case DecisionKind.SEER | DecisionKind.IDENTIFY if request.option("pass") is None:
             option = request.option("inspect")
             assert option is not None
             return Inspect(target=option.targets[0])

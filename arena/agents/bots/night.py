@@ -10,8 +10,11 @@ Common table practice, kept simple:
 - The wolf beauty charms the seat whose death would hurt good most: the believed seer,
   else a claimed god, else the sheriff, else a random good-looking seat (never a teammate).
 - The nightmare fears the believed seer, else a claimed god, never a teammate.
-- The gargoyle checks the seats he knows least about, claimed gods first; once alone he
-  strikes a god he identified (never a hunter, who would shoot), else as a wolf would.
+- The pure-white maiden checks like the seer (her exact-role checks count as checks), so
+  from night 2 she checks the seat she suspects most; the wolf witch looks for her among
+  the claimed gods first and, once found, checks her again from night 2. The gargoyle
+  checks the seats he knows least about, claimed gods first; once alone he strikes a god
+  he identified (never a hunter, who would shoot), else as a wolf would.
 - The eclipse wolf consort keeps her one block for a seer the table believes (or, from
   night 2, a claimed guard or witch), never a teammate.
 - The demon hunter hunts, from night 2, only a seat he is nearly sure is a wolf (a miss
@@ -183,6 +186,9 @@ def identify(r: Reading, request: DecisionRequest, rng: random.Random) -> Action
     option = request.option("inspect")
     if option is None or not option.targets:
         return request.default
+    maiden = [s for s, role in r.identified if role is Role.PURE_WHITE_MAIDEN]
+    if r.role is Role.WOLF_WITCH and maiden and maiden[0] in option.targets and r.day >= 2:
+        return Inspect(target=maiden[0])  # found her already: from night 2 the check kills
     known = {s for s, _ in r.identified} | r.public_wolves | r.public_goods
     fresh = [s for s in option.targets if s not in known] or list(option.targets)
     gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in fresh)

@@ -180,6 +180,7 @@ class Ledger:
                 self.dreams.append((self.day, target))
             case ev.RoleChecked(target=target, role=role):
                 self.identified.append((target, role))
+                self.checks.append((target, is_wolf(role)))  # a good checker judges by it
             case ev.SheriffCandidates(seats=seats):
                 self.candidates = seats
             case ev.SheriffWithdrew(seats=seats):
