@@ -77,15 +77,28 @@ def own_outlook(r: Reading) -> Outlook:
         for s, role in claimed_roles(r).items()
         if role is r.role and s != r.me and r.role_counts.get(role, 0) == 1
     }
-    wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars
+    wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars | impossible_claims(r)
     goods = (r.public_goods | {r.me} | {t for t, wolf in r.checks if not wolf}) - wolves
     hints = tuple((s, KNIFE_SEEN) for s in r.knives_seen)
-    return Outlook(r.me, False, frozenset(wolves), frozenset(goods), r.role is Role.SEER, hints)
+    seer = r.role is checker(r)
+    return Outlook(r.me, False, frozenset(wolves), frozenset(goods), seer, hints)
 
 
 def public_outlook(r: Reading) -> Outlook:
-    """What a good player in this chair would know: only the public reveals."""
-    return Outlook(r.me, False, r.public_wolves, r.public_goods | {r.me}, seer=False)
+    """What a good player in this chair would know: only the public reveals.
+
+    That includes a claim of a role the board does not deal: a lie, so a wolf.
+    """
+    wolves = r.public_wolves | (impossible_claims(r) - {r.me})
+    return Outlook(r.me, False, wolves, (r.public_goods | {r.me}) - wolves, seer=False)
+
+
+def impossible_claims(r: Reading) -> frozenset[SeatId]:
+    """Seats that claimed a role the board does not deal (the deal's counts are public).
+
+    Only a wolf lies so: for example a fake seer on 純白夜影, which deals no seer.
+    """
+    return frozenset(s for s, role in claimed_roles(r).items() if not r.role_counts.get(role))
 
 
 def claimed_roles(r: Reading) -> dict[SeatId, Role]:
@@ -97,11 +110,24 @@ def claimed_roles(r: Reading) -> dict[SeatId, Role]:
     return roles
 
 
+def checker(r: Reading) -> Role | None:
+    """The board's checking god whose claims bots weigh (None: the board deals none).
+
+    The seer, or on a board without one the pure-white maiden (純白夜影), whose exact-role
+    checks a claim reports as good or wolf.
+    """
+    for role in (Role.SEER, Role.PURE_WHITE_MAIDEN):
+        if r.role_counts.get(role):
+            return role
+    return None
+
+
 def seer_claimants(r: Reading) -> tuple[SeatId, ...]:
-    """Seats that claimed the seer, in the order they first did."""
+    """Seats that claimed the board's checker (`checker`), in the order they first did."""
     seen: dict[SeatId, None] = {}
+    role = checker(r)
     for speech in r.speeches:
-        if speech.claims.role is Role.SEER:
+        if role is not None and speech.claims.role is role:
             seen.setdefault(speech.seat)
     return tuple(seen)
 
@@ -146,7 +172,7 @@ def credibility(r: Reading, o: Outlook) -> dict[SeatId, float]:
         w *= 1.3 if c == r.sheriff else 1.0
         w *= 2.0 if any(wolf and t in o.wolves for t, wolf in checks.items()) else 1.0
         god_accused = any(
-            wolf and (role := roles.get(t)) is not None and is_god(role) and role is not Role.SEER
+            wolf and (role := roles.get(t)) is not None and is_god(role) and role is not checker(r)
             for t, wolf in checks.items()
         )
         weights[c] = w * (0.5 if god_accused else 1.0)
@@ -198,7 +224,7 @@ def _believed(o: Outlook, cred: dict[SeatId, float], seat: SeatId) -> bool:
 def _role_claim_evidence(r: Reading, o: Outlook, logit: dict[SeatId, float]) -> None:
     by_role: dict[Role, list[SeatId]] = defaultdict(list)
     for seat, role in claimed_roles(r).items():
-        if role is not Role.SEER and seat != o.me:
+        if role is not checker(r) and seat != o.me:
             by_role[role].append(seat)
     for role, seats in by_role.items():
         crowded = len(seats) > r.role_counts.get(role, 0)

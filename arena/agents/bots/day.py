@@ -12,6 +12,7 @@ import random
 
 from arena.agents.bots import wolves
 from arena.agents.bots.beliefs import (
+    checker,
     claimed_roles,
     credibility,
     own_outlook,
@@ -59,6 +60,8 @@ RUN_CHANCE: dict[Role, float] = {
     Role.GRAVEKEEPER: 0.3,
     Role.ECLIPSE_WOLF_CONSORT: 0.2,
     Role.PRINCE: 0.3,
+    Role.PURE_WHITE_MAIDEN: 0.9,
+    Role.WOLF_WITCH: 0.2,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6
@@ -100,7 +103,7 @@ def withdraw(r: Reading, request: DecisionRequest, seed: int, rng: random.Random
     explode = wolves.explosion(r, request, seed)
     if explode is not None:
         return explode
-    if r.role is Role.SEER or (r.is_wolf and wolves.jumper(r) == r.me):
+    if r.role is checker(r) or (r.is_wolf and wolves.jumper(r) == r.me):
         return Pass()
     if r.is_wolf:
         return Withdraw() if rng.random() < 0.5 else Pass()

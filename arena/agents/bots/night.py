@@ -95,6 +95,9 @@ def seer(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if option is None or not option.targets:
         return request.default
     done = {t for t, _ in r.checks} | set(seer_claimants(r))
+    known = [t for t, wolf in r.checks if wolf and t in option.targets]
+    if r.role is Role.PURE_WHITE_MAIDEN and r.day >= 2 and known:
+        return Inspect(target=known[0])  # from night 2 her check kills a wolf she found
     fresh = [t for t in option.targets if t not in done] or list(option.targets)
     if r.day == 1:
         return Inspect(target=rng.choice(fresh))

@@ -16,6 +16,7 @@ import random
 
 from arena.agents.bots import wolves
 from arena.agents.bots.beliefs import (
+    checker,
     claimed_checks,
     claimed_roles,
     credibility,
@@ -41,7 +42,7 @@ SUSPECT_FLOOR = 0.4
 
 def speak(r: Reading, request: DecisionRequest, rng: random.Random, lang: Lang) -> Speak:
     """The speech for `request` (a campaign, day, PK or defence speech, or last words)."""
-    if r.role is Role.SEER:
+    if r.role is checker(r):
         claims, wanted = _seer_claims(r)
     elif r.is_wolf and wolves.jumper(r) == r.me:
         claims, wanted = _fake_seer_claims(r, rng)
@@ -65,7 +66,7 @@ def _seer_claims(r: Reading) -> tuple[Claims, SeatId | None]:
     suspects = _present(r, [t for t, wolf in checks.items() if wolf] + liars)
     trusts = _present(r, [t for t, wolf in checks.items() if not wolf])
     claims = Claims(
-        role=Role.SEER,
+        role=r.role,
         checks=tuple(CheckClaim(seat=t, is_wolf=w) for t, w in checks.items()),
         suspects=suspects,
         trusts=trusts,
@@ -86,7 +87,7 @@ def _fake_seer_claims(r: Reading, rng: random.Random) -> tuple[Claims, SeatId | 
     suspects = _present(r, [t for t, wolf in checks.items() if wolf])
     trusts = _present(r, [t for t, wolf in checks.items() if not wolf])
     claims = Claims(
-        role=Role.SEER,
+        role=checker(r) or Role.SEER,
         checks=tuple(CheckClaim(seat=t, is_wolf=w) for t, w in checks.items()),
         suspects=suspects,
         trusts=trusts,

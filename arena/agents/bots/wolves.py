@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from arena.agents.bots.beliefs import (
+    checker,
     claimed_checks,
     claimed_roles,
     credibility,
@@ -46,7 +47,13 @@ the knife on the seer cannot be saved and her next check never comes."""
 
 
 def volunteers(r: Reading, seed: int) -> bool:
-    """Whether this wolf offers, on night 1, to fake the seer tomorrow."""
+    """Whether this wolf offers, on night 1, to fake the seer tomorrow.
+
+    The board's checker (the seer, or the pure-white maiden where no seer is dealt); never
+    on a board that deals neither: the claim would be a plain lie.
+    """
+    if checker(r) is None:
+        return False
     return r.day == 1 and dice(seed, "jump").random() < JUMP_CHANCE
 
 
