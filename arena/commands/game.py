@@ -27,6 +27,7 @@ from arena.agents.factory import (
     with_endpoint_flags,
 )
 from arena.agents.human import TerminalHuman
+from arena.call_view import print_calls, replay_calls
 from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
 from arena.replay_check import check_replay
@@ -36,7 +37,7 @@ from arena.rules.config import GameConfig, RuleSet
 from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
-from arena.rules.visibility import PublicViewer, SeatViewer, Viewer, parse_viewer
+from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer, parse_viewer
 from arena.storage.replay_file import read_header, read_replay, replay_status
 from arena.text import Lang, inert, t
 from arena.transcript import render, role_name
@@ -138,7 +139,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     replay = sub.add_parser("replay", help="print a replay as one viewer saw it")
     replay.add_argument("file", type=Path, help="a replay file (.jsonl)")
-    replay.add_argument("--as", dest="viewer", default="public", help=f"print as {VIEWERS}")
+    replay.add_argument(
+        "--as",
+        dest="viewer",
+        default=None,
+        help=f"print as {VIEWERS} (default: public; with --calls, god)",
+    )
     replay.add_argument(
         "--until",
         type=_step,
@@ -149,6 +155,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     replay.add_argument(
         "--lang", choices=["zh", "en"], default="zh", help="language of the transcript"
+    )
+    replay.add_argument(
+        "--calls",
+        nargs="?",
+        const="brief",
+        choices=["brief", "full"],
+        default=None,
+        help="print the model calls instead of the transcript: each request's messages as "
+        "sent, the tools offered (name and size; their whole schemas with --calls=full), "
+        "the reply, parsed action, error, usage and cost; every seat's (god view, the "
+        "default here) or with --as seat:N only that seat's own",
     )
     replay.set_defaults(handler=_replay)
 
@@ -361,16 +378,26 @@ def _print(seen: Iterable[Seen], lang: Lang) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    as_text = args.viewer or ("god" if args.calls else "public")
+    if args.calls is not None:
+        _calls_allowed(as_text, args.until)
     replay = read_replay(args.file, torn_tail="drop")
-    viewer = _viewer(args.viewer, len(replay.header.seats) or replay.header.config.board_spec.seats)
-    observation = observe(replay.events, viewer, until=args.until)
-    _print(observation.seen, args.lang)
-    if (
-        args.until is not None
-        and args.until < len(replay.events)
-        and not isinstance(viewer, PublicViewer)
-    ):
-        print(t("cli.cut", args.lang, step=args.until, total=len(replay.events)))
+    viewer = _viewer(as_text, len(replay.header.seats) or replay.header.config.board_spec.seats)
+    if args.calls is not None:
+        calls = replay_calls(replay)
+        if isinstance(viewer, SeatViewer):
+            calls = [c for c in calls if c.seat == viewer.seat]
+        if not print_calls(calls, args.lang, full=args.calls == "full"):
+            print(t("cli.no_calls", args.lang))
+    else:
+        observation = observe(replay.events, viewer, until=args.until)
+        _print(observation.seen, args.lang)
+        if (
+            args.until is not None
+            and args.until < len(replay.events)
+            and not isinstance(viewer, PublicViewer)
+        ):
+            print(t("cli.cut", args.lang, step=args.until, total=len(replay.events)))
     status = replay_status(replay)
     if status.torn_line is not None:
         print(t("cli.torn", args.lang, line=status.torn_line, events=status.events))
@@ -379,6 +406,24 @@ def _replay(args: argparse.Namespace) -> int:
     elif status.state == "unfinished":
         print(t("cli.unfinished", args.lang, events=status.events))
     return 0
+
+
+def _calls_allowed(as_text: str, until: int | None) -> None:
+    """Refuse `--calls` where it would show more than the viewer saw, or cannot apply.
+
+    A request holds its seat's private prompt (role, checks, wolf whispers) and the
+    model's own reasoning, so the calls are god-view data; a seat's own calls are exactly
+    what that seat was sent and answered, so `--as seat:N` shows those. Traces are placed
+    by request, not by event, so `--until` does not cut them.
+    """
+    viewer = _viewer(as_text, seats=10**6)  # the seat's range is checked once the file is read
+    if not isinstance(viewer, GodViewer | SeatViewer):
+        raise ArenaError(
+            f"--calls shows model calls to god (the default) or one seat (--as seat:N), not "
+            f"to --as {as_text}: a request holds its seat's private prompt"
+        )
+    if until is not None:
+        raise ArenaError("--calls prints every call of the file; --until cuts the transcript only")
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -31,7 +31,6 @@ from arena.dashboard.i18n import (
 )
 from arena.dashboard.projection import BallotRow, SeatCard, View, role_label
 from arena.dashboard.text import error, plain, visible
-from arena.llm.calls import expand_calls
 from arena.llm.types import ModelCallRecord
 from arena.rules.actions import Claims
 from arena.rules.roles import spec
@@ -257,7 +256,6 @@ def calls_tab(traces: Sequence[ModelCallRecord], lang: Lang) -> None:
     if not traces:
         st.caption(t("no_calls", lang))
         return
-    traces = expand_calls(traces)  # each request exactly as sent, not its stored delta
     st.dataframe(
         pd.DataFrame(
             {

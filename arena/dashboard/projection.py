@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.call_view import expanded_traces
 from arena.dashboard.catalog import agent_label
 from arena.dashboard.i18n import Lang, localize, render, t
 from arena.dashboard.loading import Loaded
@@ -104,6 +105,7 @@ class View:
     """Header facts shown to this viewer (seed, rules and result only in god view)."""
     beliefs: tuple[Belief, ...]
     traces: tuple[ModelCallRecord, ...]
+    """The calls made by the step, each request whole (`arena.call_view.expanded_traces`)."""
 
     @property
     def is_god(self) -> bool:
@@ -150,7 +152,9 @@ def project(loaded: Loaded, viewer: Viewer, step: int, lang: Lang) -> View:
         facts=facts(replay, god, lang),
         beliefs=beliefs(replay, step) if god else (),
         traces=tuple(
-            t for t, at in zip(replay.traces, loaded.trace_steps, strict=True) if at <= step
+            t
+            for t, at in zip(expanded_traces(replay), loaded.trace_steps, strict=True)
+            if at <= step
         )
         if god
         else (),

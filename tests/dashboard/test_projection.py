@@ -4,12 +4,16 @@ from pathlib import Path
 
 import pytest
 
+from arena.agents.base import BeliefReport
 from arena.dashboard.loading import Loaded, load
 from arena.dashboard.projection import project, public_phases
+from arena.llm.calls import MISSING, Compactor
+from arena.llm.types import ChatMessage, ModelCallRecord
 from arena.rules import events as ev
 from arena.rules.roles import team_of
 from arena.rules.types import Phase, Role, Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer, Viewer
+from arena.storage.replay_file import belief_line, trace_line
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.leaks import leaks, marker_count
 
@@ -95,3 +99,31 @@ def test_public_phases_label_the_timeline_in_both_languages(game: Loaded) -> Non
     assert en[0][1] == "Night 1" and zh[0][1] == "第1夜"
     assert [s for s, _ in en] == [s for s, _ in zh]
     assert all(title for _, title in en + zh)
+
+
+def test_god_view_calls_are_whole_when_a_belief_question_continued_the_conversation(
+    tmp_path: Path,
+) -> None:
+    """A seat's belief calls (in `belief` lines) are part of its conversation: the trace
+    after one is rebuilt through it, not marked as missing its earlier messages."""
+    turns = [
+        ChatMessage(role=role, content=f"{role} {i}")
+        for i, role in enumerate(["system", "user", "assistant", "user", "assistant", "user"])
+    ]
+    compactor = Compactor()
+
+    def call(step: int, sent: int) -> ModelCallRecord:
+        fields = {"model": "m", "prompt_id": "p@v1"}
+        return compactor.record(1, step, 1, turns[:sent], [], reply=None, **fields)
+
+    first, belief, last = call(4, 2), call(-1, 4), call(9, 6)
+    assert last.base == 4 and last.messages == tuple(turns[4:])
+    report = BeliefReport(seat=1, day=1, after_seq=3, wolf_probability={2: 0.5}, calls=(belief,))
+    sample = Path(__file__).resolve().parents[2] / "replays/samples/yunv-bots-en-3.jsonl"
+    lines = sample.read_text("utf-8").splitlines()
+    extra = [trace_line(first), belief_line(report), trace_line(last)]
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join([*lines[:4], *extra, *lines[4:]]) + "\n", "utf-8")
+    view = project(load(path), GodViewer(), 10**6, "en")
+    assert [c.messages for c in view.traces] == [tuple(turns[:2]), tuple(turns)]
+    assert all(MISSING not in c.notes and c.base == 0 for c in view.traces)
