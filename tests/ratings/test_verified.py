@@ -223,3 +223,25 @@ def test_void_reason_reads_the_result_flag() -> None:
     assert void_reason(header(voided="endpoint hopeless")) == "endpoint hopeless"
     assert void_reason(header(reason="good won")) is None
     assert void_reason(SimpleNamespace(result=None)) is None
+
+
+def test_a_file_is_parsed_once_to_verify_and_summarize_it(
+    games: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verification re-runs the file the loader already parsed (`check_read`), not a fresh
+    read of it: parsing was about a quarter of a cold leaderboard file's cost."""
+    import arena.ratings.loader as loader
+    import arena.replay_check as replay_check
+    from arena.storage.replay_file import read_header, read_replay
+
+    reads: list[Path] = []
+
+    def counting(path: Path, **kwargs: object) -> object:
+        reads.append(path)
+        return read_replay(path, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loader, "read_replay", counting)
+    monkeypatch.setattr(replay_check, "read_replay", counting)
+    path = next(iter(sorted(games.glob("*.jsonl"))))
+    facts = loader.verify_file(path, read_header(path))
+    assert facts.verdict == "rated" and reads == [path]

@@ -9,7 +9,7 @@ import pytest
 
 from arena.dashboard.loading import load
 from arena.llm.types import ModelCallRecord, ModelReply
-from arena.replay_check import check_replay
+from arena.replay_check import check_read, check_replay
 from arena.storage.jsonl import MAX_DEPTH, depth
 from arena.storage.replay_file import (
     ReplayError,
@@ -178,3 +178,13 @@ def test_a_hostile_endpoints_deep_reply_is_recorded_without_it(tmp_path: Path) -
     line = trace_line(record)
     assert depth(json.loads(line)) <= MAX_DEPTH
     assert '"text":"hi"' in line and "raw reply nested deeper" in line
+
+
+@pytest.mark.parametrize("corruption", READABLE, ids=_names)
+def test_checking_a_parsed_file_reports_as_checking_the_file(
+    good: Path, tmp_path: Path, corruption: Corruption
+) -> None:
+    """`check_read` (the leaderboard's: the file is parsed once) is `check_replay`."""
+    path, _ = damaged(good, corruption, tmp_path)
+    assert check_read(read_replay(path), path) == check_replay(path)
+    assert check_read(read_replay(good), good) == check_replay(good)
