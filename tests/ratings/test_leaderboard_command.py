@@ -164,8 +164,8 @@ def test_planted_tournament_written_as_replays_is_recovered(
     tests/ratings/test_verified.py checks that real unverifiable files are left out.
     """
     monkeypatch.setattr(
-        "arena.ratings.loader.check_replay",
-        lambda path: CheckReport(path=str(path), ok=True, message="stubbed", finished=True),
+        "arena.ratings.loader.check_read",
+        lambda replay, path: CheckReport(path=str(path), ok=True, message="stubbed", finished=True),
     )
     for result in planted_tournament(rounds=40):
         header = ReplayHeader(
