@@ -1,12 +1,13 @@
 """`LLMAgent`: a seat played by a chat model, in one append-only conversation.
 
 Each question — a referee decision, or a private belief report — is a new user turn of
-the seat's `Conversation`, answered through the game's one `act` tool (forced by name).
-The answer is parsed leniently (`arena.llm.parsing`) into an action and checked by the
-referee; a refused answer is asked again in the same chat, with the referee's reason, so
-the model can correct itself. With daily beliefs the exile vote also carries the seat's
-wolf probabilities, so no separate call is made; a vote that comes without a usable
-report is followed by one belief question.
+the seat's `Conversation`, answered through the game's one `act` tool (forced by name);
+the schema of the request's legal answers goes with it, for endpoints that enforce it
+(answer mode `json_legal`). The answer is parsed leniently (`arena.llm.parsing`) into an
+action and checked by the referee; a refused answer is asked again in the same chat,
+with the referee's reason, so the model can correct itself. With daily beliefs the exile
+vote also carries the seat's wolf probabilities, so no separate call is made; a vote that
+comes without a usable report is followed by one belief question.
 
 Every call becomes a compact `ModelCallRecord` (`arena.llm.calls`): only what it added to
 the conversation is stored, and the dashboard and `arena replay` expand it back to the
@@ -21,7 +22,7 @@ import time
 from typing import Literal
 
 from arena.agents.base import AgentReply
-from arena.llm.base import ChatModel, ProviderError
+from arena.llm.base import ChatModel, ProviderError, Schema
 from arena.llm.calls import Compactor
 from arena.llm.conversation import (
     Conversation,
@@ -33,7 +34,7 @@ from arena.llm.conversation import (
 from arena.llm.library import DEFAULT_VERSION, load_library
 from arena.llm.parsing import Parsed, check_beliefs, parse_answer
 from arena.llm.tokens import TokenGauge
-from arena.llm.tools import TOOL_NAME, answer_tool
+from arena.llm.tools import TOOL_NAME, answer_tool, legal_answers
 from arena.llm.types import ModelCallRecord, ModelReply, ToolSpec, Usage
 from arena.records import BeliefReport
 from arena.rules import events as ev
@@ -42,7 +43,7 @@ from arena.rules.config import RuleSet
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError, InvalidActionError
 from arena.rules.observation import Observation
-from arena.rules.types import SeatId
+from arena.rules.types import Role, SeatId
 from arena.rules.visibility import SeatViewer
 from arena.transcript import Lang
 
@@ -143,7 +144,8 @@ class LLMAgent:
                 self._open(view, request.step)
                 question = decision_question(view, request, self.library, beliefs=others)
                 self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
-            record, reply = await self._call(view, seat, request.step)
+            legal = legal_answers(request, view.knowledge.seats, self._roles(view), beliefs=others)
+            record, reply = await self._call(view, seat, request.step, legal)
             if reply is None:
                 return AgentReply(action=None, error=record.error, calls=(record,))
             try:
@@ -180,10 +182,11 @@ class LLMAgent:
                 view, belief_question(others, self.library), tokens_per_estimate=self.gauge.ratio
             )
             calls: list[ModelCallRecord] = []
+            legal = legal_answers(None, view.knowledge.seats, self._roles(view), beliefs=others)
             for attempt in range(self.belief_retries + 1):
                 if attempt:
                     self._attempts += 1
-                record, reply = await self._call(view, seat, BELIEF_STEP)
+                record, reply = await self._call(view, seat, BELIEF_STEP, legal)
                 if reply is None:
                     self._trace.unwritten([*calls, record])
                     self._asking = None
@@ -232,7 +235,7 @@ class LLMAgent:
         return _belief(view, parsed, ())
 
     async def _call(
-        self, view: Observation, seat: SeatId, step: int
+        self, view: Observation, seat: SeatId, step: int, legal: Schema
     ) -> tuple[ModelCallRecord, ModelReply | None]:
         tool = self._tool_for(view)
         messages = tuple(self.conversation.messages)
@@ -240,7 +243,7 @@ class LLMAgent:
         reply: ModelReply | None = None
         error: str | None = None
         try:
-            reply = await self.chat.generate(messages, (tool,), TOOL_NAME)
+            reply = await self.chat.generate(messages, (tool,), TOOL_NAME, legal=legal)
         except ProviderError as exc:
             error = str(exc)
         except asyncio.CancelledError:
@@ -281,8 +284,13 @@ class LLMAgent:
     def _tool_for(self, view: Observation) -> ToolSpec:
         if self._tool is None:
             k = view.knowledge
-            self._tool = answer_tool(k.seats, list(k.role_counts), self.library.tools)
+            self._tool = answer_tool(k.seats, self._roles(view), self.library.tools)
         return self._tool
+
+    @staticmethod
+    def _roles(view: Observation) -> list[Role]:
+        """The roles a speech may claim: the board's."""
+        return list(view.knowledge.role_counts)
 
 
 def _defaulted_since(view: Observation, seen: int) -> bool:

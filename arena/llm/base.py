@@ -9,7 +9,7 @@ before a game starts rather than in the middle of one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,11 +19,34 @@ from arena.rules.errors import ArenaError
 ToolChoice = str
 """`"auto"`, `"required"` (some tool must be called) or the name of the one tool to call."""
 
-AnswerMode = Literal["tools_strict", "tools", "json_schema", "json_text"]
-"""How an endpoint is asked for a structured answer, best first: strict function tools,
-non-strict function tools, JSON-schema constrained output, JSON written in the text."""
+AnswerMode = Literal["json_legal", "tools_strict", "tools", "json_schema", "json_text"]
+"""How an endpoint is asked for a structured answer, best first:
 
-ANSWER_MODES: tuple[AnswerMode, ...] = ("tools_strict", "tools", "json_schema", "json_text")
+- `json_legal`: JSON output under a per-request schema of the legal answers, which the
+  server enforces with a grammar and does not count as prompt (llama.cpp, vLLM, Ollama):
+  no illegal answer, and the prompt still extends the previous one byte for byte;
+- `tools_strict`, `tools`: the game's one function tool, strict or not;
+- `json_schema`: JSON output under the tool's (stable) schema;
+- `json_text`: JSON written in the text.
+"""
+
+ANSWER_MODES: tuple[AnswerMode, ...] = (
+    "json_legal",
+    "tools_strict",
+    "tools",
+    "json_schema",
+    "json_text",
+)
+
+LegalFormat = Literal["json_schema", "json_object"]
+"""How a per-request schema is sent: `response_format` of type `json_schema` (OpenAI's
+form: vLLM, llama.cpp's own server, Ollama) or `json_object` with a `schema` key
+(llama-cpp-python's server, which ignores the other form)."""
+
+LEGAL_FORMATS: tuple[LegalFormat, ...] = ("json_object", "json_schema")
+
+Schema = dict[str, Any]
+"""A JSON schema."""
 
 
 class ProviderError(ArenaError):
@@ -50,6 +73,8 @@ class Capabilities(BaseModel):
     """A forced tool choice was honoured (the named tool, not another or none)."""
     json_schema: bool | None = None
     """`response_format: json_schema` accepted (probed only when tools fail)."""
+    legal_format: LegalFormat | None = None
+    """For `json_legal`: the `response_format` form the endpoint enforced."""
     mode: AnswerMode
     """The answer mode in use."""
     probed: bool = True
@@ -76,8 +101,13 @@ class ChatModel(Protocol):
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolSpec],
         tool_choice: ToolChoice,
+        legal: Schema | None = None,
     ) -> ModelReply:
         """One completion. Transient failures are retried inside; a final one raises.
+
+        `legal` is the schema of this request's legal answers (`tools.legal_answers`);
+        an endpoint in answer mode `json_legal` sends it as the output schema, others
+        ignore it (their tools never change within a game).
 
         Raises:
             ProviderError: the endpoint failed after the adapter's retries.

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from arena.llm.base import ANSWER_MODES, AnswerMode, Capabilities
+from arena.llm.base import ANSWER_MODES, AnswerMode, Capabilities, LegalFormat
 from arena.llm.pricing import Price, price_of
 from arena.llm.probe import ProbeOutcome, choose_mode
 from arena.llm.retry import RetryPolicy, Sleep
@@ -84,6 +84,10 @@ class ProbedEndpoint(ABC):
         chosen = choose_mode(self.endpoint, self._model, outcomes, priced=self._price is not None)
         self.capabilities = chosen.model_copy(update={"probed": not configured})
         return self.capabilities
+
+    def _form(self) -> LegalFormat | None:
+        """The probed `response_format` form of mode `json_legal` (None: OpenAI's)."""
+        return self.capabilities.legal_format if self.capabilities is not None else None
 
     def _probe_modes(self) -> tuple[AnswerMode, ...]:
         """Modes tried in order, best first."""

@@ -1,12 +1,14 @@
 """Asking for the answer as JSON from endpoints without usable function tools.
 
-The answer modes below `tools` (`json_schema`, `json_text`) describe the game's one tool
+The JSON answer modes (`json_legal`, `json_schema`, `json_text`) describe the game's one tool
 in the system message and read the model's answer from its text (`arena.llm.parsing`
 forgives fences and prose around the object). The description goes in the *system*
 message, which never changes within a game, so it stays part of the cached prefix; a
 `json_schema` endpoint also gets the tool's parameters as `response_format`, which
-grammar-constrained servers enforce. The agent never knows which mode served it, and the
-answer is validated exactly as a tool call's arguments would be.
+grammar-constrained servers enforce, and a `json_legal` endpoint gets, per request, the
+schema of that request's legal answers, which is not part of its prompt. The agent
+never knows which mode served it, and the answer is validated exactly as a tool call's
+arguments would be.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from arena.llm.base import LegalFormat, Schema
 from arena.llm.types import ChatMessage, ToolSpec
 
 
@@ -27,6 +30,17 @@ def response_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
     }
 
 
+def legal_format(schema: Schema, form: LegalFormat) -> dict[str, Any]:
+    """A `response_format` that constrains the answer to `schema` (mode `json_legal`).
+
+    `json_schema` is OpenAI's form (vLLM, llama.cpp's own server, Ollama); `json_object`
+    with a `schema` key is the form llama-cpp-python's server enforces.
+    """
+    if form == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+
+
 def instruction(tools: Sequence[ToolSpec]) -> str:
     """The system-message text that stands in for the function tool."""
     tool = tools[0]
@@ -37,11 +51,26 @@ def instruction(tools: Sequence[ToolSpec]) -> str:
     )
 
 
+def brief_instruction(tools: Sequence[ToolSpec]) -> str:
+    """The system-message text of mode `json_legal`: the answer's frame, not its schema.
+
+    The server enforces each request's legal answers, and the question lists them, so
+    the whole schema (about 6,000 tokens for a small model's tokenizer, prefilled on
+    every new conversation) would tell the model nothing more.
+    """
+    tool = tools[0]
+    return (
+        "## Answer format\nAnswer every question with one JSON object and nothing else: the "
+        f'arguments of `{tool.name}` ({tool.description}), {{"answer": <one of the legal '
+        "answers listed with the question>}."
+    )
+
+
 def with_instruction(
-    messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]
+    messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], *, brief: bool = False
 ) -> list[ChatMessage]:
     """`messages` with the tool described at the end of the system message."""
-    text = instruction(tools)
+    text = brief_instruction(tools) if brief else instruction(tools)
     if messages and messages[0].role == "system":
         head = messages[0].model_copy(update={"content": f"{messages[0].content}\n\n{text}"})
         return [head, *messages[1:]]

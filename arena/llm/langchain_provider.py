@@ -4,8 +4,9 @@ The model is built lazily with `init_chat_model("provider:model", ...)` and aske
 `bind_tools` with a forced `tool_choice`. As with the OpenAI adapter, the vendor client's
 own retries are off (`max_retries=0`) and `arena.llm.retry` is the one retry layer; since
 each vendor raises its own exception types, transient failures are recognised by their
-HTTP status (429, 5xx) or as timeouts and connection errors. A probe picks strict tools
-(OpenAI models only), tools, or JSON in the text.
+HTTP status (429, 5xx) or as timeouts and connection errors. A probe picks JSON under
+each request's legal answers or strict tools (OpenAI-compatible models only), tools, or
+JSON in the text.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, ProviderError, ToolChoice
+from arena.llm.base import AnswerMode, LegalFormat, ProviderError, Schema, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
-from arena.llm.probe import ProbeOutcome, probe_dialogue
+from arena.llm.probe import ProbeOutcome, probe_mode
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -100,19 +101,31 @@ class LangChainChatModel(ProbedEndpoint):
         self._chat_()
 
     def _probe_modes(self) -> tuple[AnswerMode, ...]:
-        """Strict tools only through OpenAI; JSON-schema output is not asked through LangChain."""
-        head: tuple[AnswerMode, ...] = ("tools_strict",) if self.provider == "openai" else ()
+        """The modes to probe, best first.
+
+        Legal-answer schemas and strict tools only through OpenAI-compatible endpoints
+        (`ChatOpenAI` passes `response_format` through as given); the stable tool's
+        JSON-schema output is not asked through LangChain.
+        """
+        head: tuple[AnswerMode, ...] = (
+            ("json_legal", "tools_strict") if self.provider == "openai" else ()
+        )
         return (*head, "tools", "json_text")
 
     async def generate(
-        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        legal: Schema | None = None,
     ) -> ModelReply:
         """One call in the probed answer mode, retried when transient.
 
         Raises:
             ProviderError: the call failed after retries or was rejected.
         """
-        return await self._generate(messages, tools, tool_choice, await self._answer_mode())
+        mode = await self._answer_mode()
+        return await self._generate(messages, tools, tool_choice, mode, legal, self._form())
 
     async def aclose(self) -> None:
         """Close the HTTP client this model owns (OpenAI-compatible seats), if any.
@@ -132,6 +145,8 @@ class LangChainChatModel(ProbedEndpoint):
         tools: Sequence[ToolSpec],
         tool_choice: ToolChoice,
         mode: AnswerMode,
+        legal: Schema | None = None,
+        form: LegalFormat | None = None,
     ) -> ModelReply:
         self._bind_loop()
         chat = self._chat_()
@@ -143,7 +158,11 @@ class LangChainChatModel(ProbedEndpoint):
                 [function_tool(t, strict=strict) for t in tools], tool_choice=_choice(tool_choice)
             )
         elif tools:
-            flat = fallback.with_instruction(flat, tools)
+            flat = fallback.with_instruction(flat, tools, brief=mode == "json_legal")
+            if mode == "json_legal":
+                schema = legal if legal is not None else tools[0].parameters
+                fmt = fallback.legal_format(schema, form or "json_schema")
+                runnable = chat.bind(response_format=fmt)
         prompt = _cached([_message(m) for m in flat], self.provider)
 
         async def call() -> AIMessage:
@@ -211,10 +230,14 @@ class LangChainChatModel(ProbedEndpoint):
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         async def ask(
-            messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], choice: ToolChoice
+            messages: Sequence[ChatMessage],
+            tools: Sequence[ToolSpec],
+            choice: ToolChoice,
+            legal: Schema | None,
+            form: LegalFormat | None,
         ) -> ModelReply:
             try:
-                return await self._generate(messages, tools, choice, mode)
+                return await self._generate(messages, tools, choice, mode, legal, form)
             except ProviderError as exc:
                 status = _status(exc.__cause__)
                 if status in (401, 403):
@@ -225,7 +248,7 @@ class LangChainChatModel(ProbedEndpoint):
                     raise ArenaError(f"{self.endpoint} is unreachable: {exc}") from exc
                 raise
 
-        return await probe_dialogue(mode, ask)
+        return await probe_mode(mode, ask)
 
 
 def _classify_connection(exc: BaseException | None) -> bool:

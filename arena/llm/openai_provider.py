@@ -2,7 +2,8 @@
 
 One `AsyncOpenAI` client per endpoint, built lazily (nothing connects at import or
 construction), with the SDK's retries off: `arena.llm.retry` is the only retry layer.
-A probe picks how to ask for structured answers — strict function tools, non-strict
+A probe picks how to ask for structured answers — JSON under each request's legal
+answers (where the server enforces it off the prompt), strict function tools, non-strict
 tools, JSON-schema output, or JSON in the text, in that order — and the chosen mode is
 kept in `capabilities` for the replay header. Every reply carries its token usage
 (cached prompt tokens included) and its price from `arena.llm.pricing`.
@@ -18,10 +19,10 @@ from typing import Any
 import openai
 
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, ProviderError, ToolChoice
+from arena.llm.base import AnswerMode, LegalFormat, ProviderError, Schema, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
-from arena.llm.probe import ProbeOutcome, probe_dialogue
+from arena.llm.probe import ProbeOutcome, probe_mode
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -90,14 +91,19 @@ class OpenAIChatModel(ProbedEndpoint):
             )
 
     async def generate(
-        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        legal: Schema | None = None,
     ) -> ModelReply:
         """One chat completion in the endpoint's answer mode, retried when transient.
 
         Raises:
             ProviderError: the endpoint failed after retries or rejected the request.
         """
-        return await self._generate(messages, tools, tool_choice, await self._answer_mode())
+        mode = await self._answer_mode()
+        return await self._generate(messages, tools, tool_choice, mode, legal, self._form())
 
     async def _generate(
         self,
@@ -105,9 +111,11 @@ class OpenAIChatModel(ProbedEndpoint):
         tools: Sequence[ToolSpec],
         tool_choice: ToolChoice,
         mode: AnswerMode,
+        legal: Schema | None = None,
+        form: LegalFormat | None = None,
     ) -> ModelReply:
-        response = await self._create(self._request(messages, tools, tool_choice, mode))
-        return self._reply(response)
+        body = self._request(messages, tools, tool_choice, mode, legal, form)
+        return self._reply(await self._create(body))
 
     async def aclose(self) -> None:
         """Close the connection pool (call it in the event loop that used the model)."""
@@ -121,6 +129,8 @@ class OpenAIChatModel(ProbedEndpoint):
         tools: Sequence[ToolSpec],
         tool_choice: ToolChoice,
         mode: AnswerMode,
+        legal: Schema | None = None,
+        form: LegalFormat | None = None,
     ) -> dict[str, Any]:
         """The request body: the conversation as text turns, the tool as `mode` asks."""
         kwargs: dict[str, Any] = {"model": self._model}
@@ -136,9 +146,14 @@ class OpenAIChatModel(ProbedEndpoint):
             kwargs["tools"] = [function_tool(t, strict=mode == "tools_strict") for t in tools]
             kwargs["tool_choice"] = _tool_choice(tool_choice)
         else:
-            kwargs["messages"] = [_message(m) for m in fallback.with_instruction(flat, tools)]
+            brief = mode == "json_legal"
+            described = fallback.with_instruction(flat, tools, brief=brief)
+            kwargs["messages"] = [_message(m) for m in described]
             if mode == "json_schema":
                 kwargs["response_format"] = fallback.response_schema(tools)
+            elif mode == "json_legal":
+                schema = legal if legal is not None else tools[0].parameters
+                kwargs["response_format"] = fallback.legal_format(schema, form or "json_schema")
         return kwargs
 
     def _reset_clients(self) -> None:
@@ -200,15 +215,19 @@ class OpenAIChatModel(ProbedEndpoint):
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         async def ask(
-            messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], choice: ToolChoice
+            messages: Sequence[ChatMessage],
+            tools: Sequence[ToolSpec],
+            choice: ToolChoice,
+            legal: Schema | None,
+            form: LegalFormat | None,
         ) -> ModelReply:
             try:
-                return await self._generate(messages, tools, choice, mode)
+                return await self._generate(messages, tools, choice, mode, legal, form)
             except ProviderError as exc:
                 _raise_if_unusable(self.endpoint, exc)
                 raise
 
-        return await probe_dialogue(mode, ask)
+        return await probe_mode(mode, ask)
 
 
 class MalformedBody(Exception):

@@ -15,6 +15,14 @@ The vote's legal seats are a game's (every other seat), so a weak model that pla
 passes, while an endpoint that never answers legally (malformed arguments, prose, an
 unknown tool, seats that do not exist) fails.
 
+The first mode, `json_legal`, sends each request's legal answers as an output schema
+(`tools.legal_answers`). Before its dialogue, two short requests check that it is worth
+using, once per `response_format` form (`LEGAL_FORMATS`): the question asks for seat 2
+while the schema admits only seat 7, so only a server that enforces the schema answers 7;
+and the same request under the whole tool's schema must count the same prompt tokens,
+or the schema is part of the prompt (as on hosted APIs that cache it as a prefix) and a
+schema that changes per request would cost the cache.
+
 A mode *works* when every request was accepted and a legal vote and a speech came back;
 the first mode that works is used and every mode's outcome is recorded in the replay
 header. An endpoint on which no mode works cannot play: the preflight says why in one
@@ -25,13 +33,21 @@ is vendor-free.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from arena.llm.base import ANSWER_MODES, AnswerMode, Capabilities, ProviderError
+from arena.llm.base import (
+    ANSWER_MODES,
+    LEGAL_FORMATS,
+    AnswerMode,
+    Capabilities,
+    LegalFormat,
+    ProviderError,
+    Schema,
+)
 from arena.llm.library import load_library
 from arena.llm.parsing import parse_answer
 from arena.llm.tokens import estimate_tokens, request_tokens
-from arena.llm.tools import TOOL_NAME, answer_tool, options_text
+from arena.llm.tools import TOOL_NAME, answer_tool, legal_answers, options_text
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
 from arena.rules.actions import Pass, Speak, Vote
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
@@ -43,8 +59,15 @@ PROBE_PROMPT_TOKENS = 4096
 PROBE_TRIES = 3
 """Answers the probe waits for a legal vote, as many as a game's tries per decision."""
 
-Ask = Callable[[Sequence[ChatMessage], Sequence[ToolSpec], str], Awaitable[ModelReply]]
-"""Send one request in the mode being probed (the adapter's `generate` in that mode)."""
+Ask = Callable[
+    [Sequence[ChatMessage], Sequence[ToolSpec], str, Schema | None, LegalFormat | None],
+    Awaitable[ModelReply],
+]
+"""Send one request in the mode being probed: messages, tools, tool choice, the legal
+answers' schema and, for `json_legal`, the `response_format` form to send it in."""
+
+ROLES = (Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD)
+"""The roles of the probe's 12-seat board."""
 
 VOTE = DecisionRequest(
     step=0,
@@ -58,6 +81,16 @@ VOTE = DecisionRequest(
     ),
     default=Pass(),
 )
+ONLY_SEVEN = DecisionRequest(
+    step=0,
+    seat=4,
+    kind=DecisionKind.VOTE,
+    day=1,
+    night=False,
+    options=(ActionOption(action="vote", targets=(7,)),),
+    default=Pass(),
+)
+"""The enforcement check's schema: a vote for seat 7 is the only answer it admits."""
 SPEECH = DecisionRequest(
     step=1,
     seat=4,
@@ -82,6 +115,8 @@ class ProbeOutcome:
     """The answers came as calls of the forced tool (tool modes only)."""
     note: str | None = None
     usage: Usage = Usage()
+    legal_format: LegalFormat | None = None
+    """For `json_legal`: the form the endpoint enforced."""
 
     @property
     def works(self) -> bool:
@@ -91,8 +126,7 @@ class ProbeOutcome:
 
 def probe_tool() -> ToolSpec:
     """The `act` tool of a 12-seat board, as a game offers it."""
-    roles = [Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD]
-    return answer_tool(12, roles, load_library("en").tools)
+    return answer_tool(12, ROLES, load_library("en").tools)
 
 
 def probe_messages(tokens: int = PROBE_PROMPT_TOKENS) -> list[ChatMessage]:
@@ -125,11 +159,71 @@ def probe_messages(tokens: int = PROBE_PROMPT_TOKENS) -> list[ChatMessage]:
     return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=question)]
 
 
+async def probe_mode(mode: AnswerMode, ask: Ask, tokens: int = PROBE_PROMPT_TOKENS) -> ProbeOutcome:
+    """Probe one answer mode through `ask` (for `json_legal`, each form until one works)."""
+    if mode != "json_legal":
+        return await probe_dialogue(mode, ask, None, tokens)
+    usage = Usage()
+    notes: list[str] = []
+    for form in LEGAL_FORMATS:
+        problem, spent = await enforcement(ask, form)
+        usage += spent
+        if problem is None:
+            outcome = await probe_dialogue(mode, ask, form, tokens)
+            skipped = [f"{mode}: " + "; ".join(notes)] if notes else []
+            said = "; ".join([*skipped, *([outcome.note] if outcome.note else [])]) or None
+            return replace(outcome, usage=outcome.usage + usage, legal_format=form, note=said)
+        notes.append(f"{form}: {problem}")
+    return ProbeOutcome(mode, True, False, None, f"{mode}: " + "; ".join(notes), usage)
+
+
+async def enforcement(ask: Ask, form: LegalFormat) -> tuple[str | None, Usage]:
+    """Why a per-request schema sent in `form` is of no use here (None: it is).
+
+    One request asks for a vote for seat 2 under a schema that admits only seat 7; the
+    same request is sent again under the whole tool's schema. The schema must be
+    enforced (the answer is seat 7) and must not count as prompt (both requests report
+    the same, non-zero, prompt tokens).
+    """
+    tool = probe_tool()
+    system = "Answer with one JSON object and nothing else."
+    question = 'Reply with exactly this JSON: {"answer": {"action": "vote", "target": 2}}'
+    messages = [
+        ChatMessage(role="system", content=system),
+        ChatMessage(role="user", content=question),
+    ]
+    narrow = legal_answers(ONLY_SEVEN, 12, ROLES)
+    try:
+        reply = await ask(messages, (tool,), tool.name, narrow, form)
+        usage = reply.usage
+        try:
+            action = parse_answer(_raw(reply), ONLY_SEVEN).action
+        except InvalidActionError:
+            action = None
+        if not (isinstance(action, Vote) and action.target == 7):
+            return "the schema was not enforced", usage
+        wide = await ask(messages, (tool,), tool.name, tool.parameters, form)
+        usage += wide.usage
+    except ProviderError as exc:
+        return str(exc), Usage()
+    if not reply.usage.prompt_tokens:
+        return "no prompt token counts in the usage", usage
+    if wide.usage.prompt_tokens != reply.usage.prompt_tokens:
+        counts = f"{reply.usage.prompt_tokens} and {wide.usage.prompt_tokens} prompt tokens"
+        return f"the schema counts as prompt ({counts})", usage
+    return None, usage
+
+
 async def probe_dialogue(
-    mode: AnswerMode, ask: Ask, tokens: int = PROBE_PROMPT_TOKENS
+    mode: AnswerMode,
+    ask: Ask,
+    form: LegalFormat | None = None,
+    tokens: int = PROBE_PROMPT_TOKENS,
 ) -> ProbeOutcome:
     """Run the probe's dialogue in `mode` through `ask`."""
     tool = probe_tool()
+    vote_schema = legal_answers(VOTE, 12, ROLES)
+    speech_schema = legal_answers(SPEECH, 12, ROLES)
     lib = load_library("en")
     messages = probe_messages(tokens)
     usage = Usage()
@@ -138,7 +232,7 @@ async def probe_dialogue(
         legal, note = False, "no legal vote"
         problem: str | None
         for _ in range(PROBE_TRIES):
-            reply = await ask(messages, (tool,), tool.name)
+            reply = await ask(messages, (tool,), tool.name, vote_schema, form)
             usage += reply.usage
             as_calls.append(bool(reply.tool_calls) and reply.tool_calls[0].name == tool.name)
             raw = _raw(reply)
@@ -157,7 +251,7 @@ async def probe_dialogue(
         speech += options_text(SPEECH, lib.tools, "1|2|…|12")
         messages += [ChatMessage(role="user", content="\n".join(speech))]
         for _ in range(PROBE_TRIES):
-            reply = await ask(messages, (tool,), tool.name)
+            reply = await ask(messages, (tool,), tool.name, speech_schema, form)
             usage += reply.usage
             raw = _raw(reply)
             problem = _speech_problem(raw)
@@ -233,6 +327,7 @@ def choose_mode(
         strict_tools=ok("tools_strict"),
         tool_choice=tool_outcome.tool_call if tool_outcome is not None else None,
         json_schema=ok("json_schema"),
+        legal_format=outcomes[working].legal_format,
         mode=working,
         priced=priced,
         notes=notes,

@@ -81,9 +81,54 @@ def answer_tool(seats: int, roles: Sequence[Role], texts: ToolTexts) -> ToolSpec
     )
 
 
-def _shape(
-    kind: str, model: type[BaseModel], seats: list[int], roles: Sequence[Role], texts: ToolTexts
+def legal_answers(
+    request: DecisionRequest | None,
+    seats: int,
+    roles: Sequence[Role],
+    *,
+    beliefs: Sequence[int] = (),
 ) -> Schema:
+    """The `act` arguments that answer this one request legally, as a JSON schema.
+
+    The game's tool never changes; this narrower schema goes, per request, to endpoints
+    that enforce an output schema with a grammar and do not count it as prompt (answer
+    mode `json_legal`, see `arena.llm.probe`), so a weak model cannot pick a seat or an
+    action the referee would refuse. Seat fields list only the option's legal seats;
+    a speech's claims may name any seat. `request` None is the private belief question
+    over `beliefs`; a vote carries a report over `beliefs` when they are given. No field
+    descriptions: the words are in the tool and the question, and the schema is not
+    part of the prompt.
+    """
+    table = list(range(1, seats + 1))
+    if request is None:
+        report = _report(list(beliefs) or table)
+        return _object({ANSWER: _object({"action": _const(BELIEF_ACTION), BELIEF_FIELD: report})})
+    shapes = []
+    for option in request.options:
+        model = action_models()[option.action]
+        legal = list(option.targets)
+        shape = _shape(option.action, model, table, roles, None, legal=legal)
+        if option.action == "vote":
+            shape["properties"].pop(BELIEF_FIELD)
+            shape["required"].remove(BELIEF_FIELD)
+            if beliefs:
+                shape["properties"][BELIEF_FIELD] = _report(list(beliefs))
+                shape["required"].append(BELIEF_FIELD)
+        shapes.append(shape)
+    answer = shapes[0] if len(shapes) == 1 else {"anyOf": shapes}
+    return _object({ANSWER: answer})
+
+
+def _shape(
+    kind: str,
+    model: type[BaseModel],
+    seats: list[int],
+    roles: Sequence[Role],
+    texts: ToolTexts | None,
+    *,
+    legal: list[int] | None = None,
+) -> Schema:
+    """One action's shape; `legal` narrows its seat fields (None: any seat of the table)."""
     properties: dict[str, Schema] = {"action": _const(kind)}
     for name, field in model.model_fields.items():
         if name == "kind":
@@ -91,32 +136,68 @@ def _shape(
         if field.annotation is Claims:
             properties |= _claims(seats, roles, texts)
         else:
-            described = texts.fields.get(f"{kind}.{name}") or texts.fields.get(name, "")
-            properties[name] = _field(field.annotation, seats, described)
+            described = _words(texts, f"{kind}.{name}") or _words(texts, name)
+            properties[name] = _field(field.annotation, seats, described, legal=legal)
+            if legal is not None and typing.get_origin(field.annotation) is tuple:
+                properties[name] |= _item_counts(field)
     if kind == "vote":
         properties[BELIEF_FIELD] = _nullable(_beliefs(seats, texts))
     return _object(properties)
 
 
-def _field(annotation: Any, seats: list[int], description: str) -> Schema:
-    """The JSON schema of an action field: seats are enums, enums list their values."""
+def _item_counts(field: Any) -> Schema:
+    """A tuple field's `minItems`/`maxItems`, from its metadata.
+
+    Narrowed schemas only: the tool leaves them out, as some servers mishandle them there.
+    """
+    counts: Schema = {}
+    for meta in field.metadata:
+        if getattr(meta, "min_length", None):
+            counts["minItems"] = meta.min_length
+        if getattr(meta, "max_length", None):
+            counts["maxItems"] = meta.max_length
+    return counts
+
+
+def _words(texts: ToolTexts | None, key: str) -> str:
+    """A field's words, when written (the narrowed schema has none)."""
+    return texts.fields.get(key, "") if texts is not None else ""
+
+
+def _named(texts: ToolTexts | None, key: str) -> Schema:
+    """A description for the tool (the key itself when no words are written)."""
+    return {"description": texts.field(key)} if texts is not None else {}
+
+
+def _field(
+    annotation: Any, seats: list[int], description: str, *, legal: list[int] | None = None
+) -> Schema:
+    """The JSON schema of an action field: seats are enums, enums list their values.
+
+    With `legal`, seat enums hold only those seats, and an optional seat with no legal
+    seat can only be null.
+    """
     args = typing.get_args(annotation)
     origin = typing.get_origin(annotation)
     if origin in (types.UnionType, typing.Union) and type(None) in args:
         inner = next(a for a in args if a is not type(None))
-        return _nullable(_field(inner, seats, description))
+        if legal is not None and not legal and _is_seat(inner):
+            return {"type": "null"}
+        return _nullable(_field(inner, seats, description, legal=legal))
     if origin is tuple:
-        return {"type": "array", "items": _field(args[0], seats, ""), "description": description}
+        items = _field(args[0], seats, "", legal=legal)
+        described = {"description": description} if legal is None else {}
+        return {"type": "array", "items": items, **described}
     if isinstance(annotation, type) and issubclass(annotation, StrEnum):
         return {"type": "string", "enum": [v.value for v in annotation], **_describe(description)}
     if annotation is int:
-        return {"type": "integer", "enum": seats, **_describe(description)}
+        return {"type": "integer", "enum": legal or seats, **_describe(description)}
     if annotation is str:
         return {"type": "string", **_describe(description)}
     raise TypeError(f"no answer schema for an action field of type {annotation!r}")
 
 
-def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts) -> dict[str, Schema]:
+def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts | None) -> dict[str, Schema]:
     check = _object(
         {
             "seat": {"type": "integer", "enum": seats},
@@ -127,21 +208,34 @@ def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts) -> dict[s
     return {
         "claimed_role": _nullable(
             {"type": "string", "enum": [r.value for r in roles] or [r.value for r in Role]},
-            texts.field("claimed_role"),
+            texts.field("claimed_role") if texts is not None else None,
         ),
-        "claimed_checks": {
-            "type": "array",
-            "items": check,
-            "description": texts.field("claimed_checks"),
-        },
-        "suspects": {**seat_list, "description": texts.field("suspects")},
-        "trusts": {**seat_list, "description": texts.field("trusts")},
+        "claimed_checks": {"type": "array", "items": check, **_named(texts, "claimed_checks")},
+        "suspects": {**seat_list, **_named(texts, "suspects")},
+        "trusts": {**seat_list, **_named(texts, "trusts")},
     }
 
 
-def _beliefs(seats: list[int], texts: ToolTexts) -> Schema:
+def _beliefs(seats: list[int], texts: ToolTexts | None) -> Schema:
     row = _object({"seat": {"type": "integer", "enum": seats}, "p": {"type": "number"}})
-    return {"type": "array", "items": row, "description": texts.field(BELIEF_FIELD)}
+    return {"type": "array", "items": row, **_named(texts, BELIEF_FIELD)}
+
+
+PROBABILITIES = [round(i / 20, 2) for i in range(21)]
+"""The probabilities a narrowed belief report may give: 0, 0.05, …, 1. A grammar over
+free numbers is slow to sample (llama-cpp-python: ~6x slower per token) and admits
+values outside [0, 1]; twenty steps are finer than any belief a seat reports."""
+
+
+def _report(seats: list[int]) -> Schema:
+    """Belief rows for exactly `seats`, one each, in order (`prefixItems`, no more items)."""
+    p = {"type": "number", "enum": PROBABILITIES}
+    rows = [_object({"seat": _const_int(s), "p": p}) for s in seats]
+    return {"type": "array", "prefixItems": rows, "items": False, "minItems": len(rows)}
+
+
+def _const_int(value: int) -> Schema:
+    return {"type": "integer", "enum": [value]}
 
 
 def _object(properties: dict[str, Schema], description: str | None = None) -> Schema:

@@ -138,8 +138,10 @@ def test_preflight_probes_each_endpoint_once_and_returns_header_records() -> Non
     assert (local["mode"], local["strict_tools"], local["priced"]) == ("tools", False, False)
     assert records[f"openai:gpt-4.1-mini@{server.url}"]["mode"] == "tools_strict"
     assert records[f"openai:gpt-4.1-mini@{server.url}"]["priced"] is True
-    # local-7b: strict tools refused (one 400), then a vote and a speech; gpt-4.1-mini: two
-    assert probes == 5
+    # each: json_legal's two forms (json_object not enforced: one request; json_schema
+    # counted as prompt: two); local-7b: strict tools refused (one 400), then a vote and a
+    # speech; gpt-4.1-mini: a vote and a speech
+    assert probes == 3 + 3 + 3 + 2
 
 
 def test_preflight_fails_before_the_game_on_a_missing_key(monkeypatch) -> None:

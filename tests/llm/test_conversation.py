@@ -105,7 +105,7 @@ class Failing(ReadingChatModel):
         super().__init__(seed)
         self.failed = False
 
-    async def generate(self, messages, tools, tool_choice):
+    async def generate(self, messages, tools, tool_choice, legal=None):
         if not self.failed:
             self.failed = True
             self.calls.append(

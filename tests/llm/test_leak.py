@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from arena.llm.agent import LLMAgent
-from arena.llm.base import ToolChoice
+from arena.llm.base import Schema, ToolChoice
 from arena.llm.calls import expand_calls
 from arena.llm.conversation import event_line
 from arena.llm.library import load_library
@@ -45,7 +45,11 @@ class MarkingModel:
         return "marking"
 
     async def generate(
-        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        legal: Schema | None = None,
     ) -> ModelReply:
         question = next(m.content for m in reversed(messages) if m.role == "user")
         request = StubRequest({}, "marking", (), tool_choice, True, question)

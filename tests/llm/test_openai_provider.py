@@ -79,10 +79,14 @@ def test_generate_probes_once_when_no_mode_is_configured() -> None:
         asyncio.run(three())
         bodies = server.requests_for("loose")
     probes = [b for b in bodies if is_probe(b)]
-    # tools_strict is refused once (HTTP 400), then `tools` answers the vote and the speech
+    # json_legal: the json_object form is not enforced (one request), the json_schema form
+    # is but counts as prompt (two); tools_strict is refused once (HTTP 400), then `tools`
+    # answers the vote and the speech; then the three game calls
+    assert len([b for b in bodies if "response_format" in b]) == 3
     assert len(probes) == 3
-    assert len(bodies) == 6
-    assert all("strict" not in t["function"] for b in bodies[1:] for t in b["tools"])
+    assert len(bodies) == 9
+    tooled = [b for b in bodies if "tools" in b]
+    assert all("strict" not in t["function"] for b in tooled[1:] for t in b["tools"])
 
 
 def test_rate_limit_is_retried_after_the_servers_retry_after() -> None:

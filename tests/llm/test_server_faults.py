@@ -100,7 +100,7 @@ def check_bodies(fault: str, bodies: list[dict[str, Any]]) -> None:
     assert game, "no request offered the act tool"
     if fault == "required_choice":
         named = {"type": "function", "function": {"name": "act"}}
-        assert all(len(b["tools"]) == 1 and b["tool_choice"] == named for b in bodies)
+        assert all(len(b["tools"]) == 1 and b["tool_choice"] == named for b in game)
     if fault == "null_content":
         assert all(isinstance(m.get("content"), str) for m in messages_of(bodies))
     if fault == "tool_messages":

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.llm.base import ToolChoice
+from arena.llm.base import Schema, ToolChoice
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec
 
 _ids = itertools.count(1)
@@ -53,7 +53,11 @@ class ScriptedChatModel:
         return self._model
 
     async def generate(
-        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        legal: Schema | None = None,
     ) -> ModelReply:
         """The next scripted step's reply (or its exception).
 
@@ -129,7 +133,11 @@ class ReadingChatModel:
         return self._model
 
     async def generate(
-        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec], tool_choice: ToolChoice
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        legal: Schema | None = None,
     ) -> ModelReply:
         """A legal answer to the last question, as an `act` call."""
         from tests.support.stub_policy import (

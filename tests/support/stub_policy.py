@@ -122,6 +122,8 @@ def sample(schema: Schema, rng: random.Random, text: Callable[[], str] | None = 
 
 
 def _sample_array(schema: Schema, rng: random.Random, text: Callable[[], str] | None) -> list[Any]:
+    if "prefixItems" in schema:
+        return [sample(item, rng, text) for item in schema["prefixItems"]]
     items: Schema = schema.get("items", {})
     low = schema.get("minItems", 0)
     high = max(low, min(schema.get("maxItems", 2), 2))

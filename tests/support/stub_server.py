@@ -5,7 +5,8 @@ random port, from a thread, so async clients in the test's event loop talk to it
 real socket. Each model name can have its own policy (`tests.support.stub_policy`): a model
 called `malformed` can always send broken JSON while `good` plays legally. It also
 emulates what endpoints differ in — no tools, no strict tools, an ignored `tool_choice`,
-no `json_schema` — an injected latency, and prompt caching (cached tokens are the
+no `json_schema`, an output schema enforced off the prompt (llama.cpp) or counted in it
+(OpenAI) — an injected latency, and prompt caching (cached tokens are the
 longest prefix shared with an earlier request of the same model, OpenAI-style: at least
 1024 tokens, in steps of 128).
 """
@@ -65,6 +66,13 @@ class StubModel:
     """Requests longer than this are refused (HTTP 400, context length exceeded)."""
     json_body: bool = True
     """False: every 200 answer's body is not JSON."""
+    schema_in_prompt: bool = True
+    """The `response_format` schema counts as prompt tokens and heads the cached prefix,
+    as on OpenAI's hosted API (False: as llama.cpp, vLLM and Ollama, where it only builds
+    the sampling grammar)."""
+    json_object_schema: bool = False
+    """True: a `json_object` format's `schema` key is enforced (llama-cpp-python's form;
+    a `json_schema` format is enforced whenever `json_schema` is True)."""
 
 
 class StubServer:
@@ -166,7 +174,11 @@ class StubServer:
             ]
         else:
             message["content"] = text_call(reply)
-        prompt = json.dumps([body.get("tools"), body.get("messages")], ensure_ascii=False)
+        caps = self.capabilities.get(request.model, StubModel())
+        counted = [body.get("tools"), body.get("messages")]
+        if caps.schema_in_prompt and body.get("response_format"):
+            counted.insert(0, body["response_format"])
+        prompt = json.dumps(counted, ensure_ascii=False)
         completion = message["content"] or json.dumps(message.get("tool_calls"))
         prompt_tokens = estimate_tokens(prompt)
         return {
@@ -228,7 +240,7 @@ def _longest(schema_text: str) -> int:
 
 
 def _request(body: dict[str, Any], caps: StubModel) -> StubRequest:
-    tools, native = _tools(body)
+    tools, native = _tools(body, caps)
     choice = body.get("tool_choice")
     forced = choice.get("function", {}).get("name") if isinstance(choice, dict) else None
     if not native and tools:
@@ -251,8 +263,8 @@ def _question(body: dict[str, Any]) -> str:
     return ""
 
 
-def _tools(body: dict[str, Any]) -> tuple[tuple[StubTool, ...], bool]:
-    """The offered tools: function tools, a `json_schema` answer's, or those in the text."""
+def _tools(body: dict[str, Any], caps: StubModel) -> tuple[tuple[StubTool, ...], bool]:
+    """The offered tools: function tools, an enforced output schema's, or those in the text."""
     if body.get("tools"):
         return tuple(
             StubTool(t["function"]["name"], t["function"].get("parameters", {}))
@@ -262,6 +274,8 @@ def _tools(body: dict[str, Any]) -> tuple[tuple[StubTool, ...], bool]:
     if fmt.get("type") == "json_schema":
         schema = fmt["json_schema"]
         return (StubTool(schema.get("name", "act"), schema["schema"]),), False
+    if fmt.get("type") == "json_object" and "schema" in fmt and caps.json_object_schema:
+        return (StubTool("answer", fmt["schema"]),), False
     for message in body.get("messages") or []:
         content = message.get("content") or ""
         marker = "following this JSON schema:\n"

@@ -1,0 +1,101 @@
+"""The per-request schema of answer mode `json_legal` admits every legal answer, nothing else.
+
+A grammar-constrained server samples only what the schema admits, so a model there can
+make no illegal answer exactly when every value the schema admits is legal. Checked on
+every request of seeded random games on every board: answers sampled from the schema
+(as a grammar would let a model write them) all pass the referee's `check_legal`, and the
+legal answers the random agent builds all validate against the schema.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+
+from arena.agents.random_agent import build
+from arena.llm.parsing import parse_answer
+from arena.llm.tools import ANSWER, BELIEF_FIELD, PROBABILITIES, legal_answers
+from arena.rules.actions import Action, Speak
+from arena.rules.boards import BOARDS
+from arena.rules.config import GameConfig
+from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.referee import Referee
+from tests.conftest import play_random
+from tests.support.stub_policy import sample
+
+
+def as_answer(action: Action) -> dict[str, Any]:
+    """`action` in the `act` tool's answer shape."""
+    data = action.model_dump(mode="json")
+    answer: dict[str, Any] = {"action": data.pop("kind")}
+    if isinstance(action, Speak):
+        claims = data.pop("claims")
+        answer |= {
+            "claimed_role": claims["role"],
+            "claimed_checks": [
+                {"seat": c["seat"], "result": "wolf" if c["is_wolf"] else "good"}
+                for c in claims["checks"]
+            ],
+            "suspects": claims["suspects"],
+            "trusts": claims["trusts"],
+        }
+    return answer | data
+
+
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_the_schema_admits_exactly_the_legal_answers(board: str) -> None:
+    rng = random.Random(board)
+    checked = 0
+
+    def check(referee: Referee, request: DecisionRequest) -> None:
+        nonlocal checked
+        seats = len(referee.state.roles)
+        roles = sorted(set(referee.state.roles))
+        schema = legal_answers(request, seats, roles)
+        for _ in range(4):
+            written = json.dumps(sample(schema, rng))
+            action = parse_answer(written, request).action
+            assert action is not None, written
+            check_legal(request, action)
+        for option in request.options:
+            answer = as_answer(build(option, request, rng))
+            jsonschema.validate({ANSWER: answer}, schema)
+        checked += 1
+
+    for seed in range(3):
+        play_random(GameConfig(board=board), seed, on_request=check)
+    assert checked > 50
+
+
+def test_a_vote_carries_one_belief_row_per_seat_asked_and_a_report_nothing_else() -> None:
+    vote = DecisionRequest.model_validate(
+        {
+            "step": 0,
+            "seat": 1,
+            "kind": "vote",
+            "day": 1,
+            "night": False,
+            "options": [{"action": "vote", "targets": [2, 3]}, {"action": "pass"}],
+            "default": {"kind": "pass"},
+        }
+    )
+    schema = legal_answers(vote, 9, [], beliefs=[2, 3, 5])
+    rng = random.Random(1)
+    for _ in range(20):
+        answer = sample(schema, rng)[ANSWER]
+        if answer["action"] == "vote":
+            rows = answer[BELIEF_FIELD]
+            assert [r["seat"] for r in rows] == [2, 3, 5]
+            assert all(r["p"] in PROBABILITIES for r in rows)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({ANSWER: {"action": "vote", "target": 4, BELIEF_FIELD: []}}, schema)
+    report = legal_answers(None, 9, [], beliefs=[2, 3])
+    only = {ANSWER: {"action": "report_belief", BELIEF_FIELD: [{"seat": 2, "p": 0.5}]}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(only, report)
+    whole = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}]
+    jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: whole}}, report)
