@@ -60,15 +60,24 @@ def loads_lenient(text: str) -> Any:
     except json.JSONDecodeError as exc:
         error = exc
     start = body.find("{")
+    if start != -1:
+        try:
+            value, _ = decoder.raw_decode(body, start)
+            return value
+        except json.JSONDecodeError:
+            pass
+    # An object cut off mid-way is closed before any later "{" is tried: those may be
+    # objects nested in it (a claimed check), which would lose the answer around them.
+    repaired = _closed(body)
+    if repaired is not None:
+        return repaired
+    start = body.find("{", start + 1) if start != -1 else -1
     while start != -1:
         try:
             value, _ = decoder.raw_decode(body, start)
             return value
         except json.JSONDecodeError:
             start = body.find("{", start + 1)
-    repaired = _closed(body)
-    if repaired is not None:
-        return repaired
     raise InvalidActionError(f"the answer is not valid JSON ({error.msg} at char {error.pos})")
 
 

@@ -113,6 +113,18 @@ def test_a_reply_cut_by_max_tokens_keeps_the_words_up_to_the_cut() -> None:
     assert parse_answer(cut_in_key, SPEECH).action == Speak(text="short")
 
 
+def test_a_reply_cut_inside_a_claimed_check_keeps_the_speech_not_the_check() -> None:
+    # SmolLM2 behind llama.cpp, a Chinese game: cut by max_tokens after a claimed check;
+    # the first whole object inside it is a check, not the answer
+    raw = (
+        '{ "answer" : { "action" :"speak", "text" : "我是預言家", "claimed_role" : "seer", '
+        '"claimed_checks" : [{ "seat" : 1, "result" : "wolf"}, {"seat": 2, "result" : "good"},'
+    )
+    action = parse_answer(raw, SPEECH).action
+    assert isinstance(action, Speak) and action.text == "我是預言家"
+    assert [(c.seat, c.is_wolf) for c in action.claims.checks] == [(1, True), (2, False)]
+
+
 def test_repeated_seats_in_claims_are_kept_once() -> None:
     raw = '{"action": "speak", "text": "x", "trusts": [1, 2, 1, 2, 3, 1]}'
     action = parse_answer(raw, SPEECH).action
