@@ -189,6 +189,8 @@ class LangChainChatModel(ProbedEndpoint):
             if self.provider == "openai" and "http_async_client" not in options:
                 self._http = httpx.AsyncClient(timeout=self.timeout_s)
                 options["http_async_client"] = self._http
+            if self.provider == "openai":
+                options = _compatible_limit(options)
             try:
                 chat = init_chat_model(f"{self.provider}:{self._model}", **options)
             except ImportError as exc:
@@ -337,6 +339,21 @@ def _message(message: ChatMessage) -> BaseMessage:
         case "assistant":
             return AIMessage(content=message.content)
     return HumanMessage(content=message.content)
+
+
+def _compatible_limit(options: dict[str, Any]) -> dict[str, Any]:
+    """`max_tokens` also as `max_tokens` for OpenAI-compatible servers other than OpenAI.
+
+    `ChatOpenAI` sends the limit as `max_completion_tokens` (OpenAI's newer name), which
+    llama-cpp-python's server ignores: a reply then runs to the context's end, and under
+    a grammar a speech's string may never close (seen: every call cut off by the time
+    limit). A server with a `base_url` of its own gets the old name too, in `extra_body`.
+    """
+    limit = options.get("max_tokens")
+    if limit is None or not options.get("base_url"):
+        return options
+    extra = {"max_tokens": limit, **(options.get("extra_body") or {})}
+    return {**options, "extra_body": extra}
 
 
 def _choice(choice: ToolChoice) -> str:

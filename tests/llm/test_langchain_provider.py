@@ -124,3 +124,22 @@ def test_a_key_the_server_rejects_fails_the_probe() -> None:
     with StubServer(models={"m": lambda r: HttpError(401, None, "bad key")}) as server:
         with pytest.raises(ArenaError, match="rejected the API key"):
             asyncio.run(langchain_model(server.url, "m", mode=None).probe())
+
+
+def test_the_reply_limit_reaches_an_openai_compatible_server_under_its_old_name() -> None:
+    # ChatOpenAI sends `max_completion_tokens`, which llama-cpp-python ignores: a speech
+    # under a grammar then ran to the context's end. `max_tokens` goes too.
+    with StubServer() as server:
+        model = LangChainChatModel(
+            "openai:m", base_url=server.url, api_key="k", mode="tools_strict", max_tokens=77
+        )
+
+        async def go():
+            try:
+                await model.generate(QUESTION, [ACT], "act")
+            finally:
+                await model.aclose()
+
+        asyncio.run(go())
+        (body,) = server.requests_for("m")
+    assert body["max_tokens"] == 77 and body["max_completion_tokens"] == 77

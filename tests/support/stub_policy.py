@@ -217,6 +217,8 @@ def uniform(seed: int = 0) -> Policy:
     rng = random.Random(seed)
 
     def policy(request: StubRequest) -> StubReply:
+        if not request.tools:
+            return Text("Nothing to do.")
         tool = request.tool(request.forced or "") or request.tools[0]
         return CallTool(tool.name, json.dumps(sample(tool.parameters, rng), ensure_ascii=False))
 
