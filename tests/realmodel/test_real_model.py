@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from arena.agents.factory import EndpointSettings, MatchSpec, build_agents, parse_seats, preflight
-from arena.llm.calls import expand_calls
+from arena.call_view import replay_calls
 from arena.match import Limits, new_header, run_game
 from arena.replay_check import check_replay
 from arena.rules.config import GameConfig
@@ -70,7 +70,7 @@ def _play(url: str, path: Path, provider: str, lang: str, seed: int) -> tuple[in
     assert replay.header.result is not None and not replay.header.result.void
     (endpoint,) = replay.header.endpoints.values()
     assert (endpoint["mode"], endpoint["legal_format"]) == ("json_legal", "json_object")
-    calls = [c for c in expand_calls(replay.traces) if c.seat == 1]
+    calls = [c for c in replay_calls(replay) if c.seat == 1]
     for before, after in zip(calls, calls[1:], strict=False):
         first = after.messages[2].content if len(after.messages) >= 3 else ""
         if after.base == 0 and first in ("Noted.", "收到。"):
