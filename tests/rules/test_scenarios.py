@@ -3,6 +3,7 @@ and field; the runner is strict; the documented defaults are the core's."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from random import Random
@@ -21,7 +22,20 @@ from arena.scenario.notation import parse_action
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted(scenario_files([ROOT / "scenarios"]))
-SEEDS = next((p for p in (ROOT / "seeds", ROOT.parent / "shared" / "seeds") if p.is_dir()), None)
+SEEDS = next(
+    (
+        p
+        for p in (
+            *([Path(os.environ["ARENA_SEEDS"])] if os.environ.get("ARENA_SEEDS") else []),
+            ROOT / "seeds",
+            *(up / "shared" / "seeds" for up in ROOT.parents),
+        )
+        if p.is_dir()
+    ),
+    None,
+)
+"""The seed documents: `$ARENA_SEEDS`, `seeds/`, or `shared/seeds` beside the checkout or
+any folder above it (a worktree sits deeper than a clone)."""
 DEAL = (
     "[seer, witch, hunter, guard, villager, villager, villager, villager, "
     "werewolf, werewolf, werewolf, white_wolf_king]"
