@@ -162,7 +162,11 @@ class LangChainChatModel(ProbedEndpoint):
             if mode == "json_legal":
                 schema = legal if legal is not None else tools[0].parameters
                 fmt = fallback.legal_format(schema, form or "json_schema")
-                runnable = chat.bind(response_format=fmt)
+                # In the body, not as `response_format=`: given that, ChatOpenAI asks the
+                # SDK's `parse`, which raises on a reply cut by `max_tokens` instead of
+                # returning it (the parser closes such a reply where it stopped).
+                extra = {**(getattr(chat, "extra_body", None) or {}), "response_format": fmt}
+                runnable = chat.bind(extra_body=extra)
         prompt = _cached([_message(m) for m in flat], self.provider)
 
         async def call() -> AIMessage:

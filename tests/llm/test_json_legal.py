@@ -18,9 +18,12 @@ import pytest
 from arena.agents.factory import preflight
 from arena.llm.agent import LLMAgent
 from arena.llm.endpoint import ProbedEndpoint
+from arena.llm.parsing import parse_answer
+from arena.llm.probe import SPEECH
+from arena.rules.actions import Speak
 from tests.llm.helpers import langchain_model, openai_model
-from tests.support.seats import check_extensions, defaults, play_game
-from tests.support.stub_policy import uniform
+from tests.support.seats import ACT, QUESTION, check_extensions, defaults, play_game, raw_answer
+from tests.support.stub_policy import Text, first, uniform
 from tests.support.stub_server import StubModel, StubServer
 
 PROVIDERS = {"openai": openai_model, "langchain": langchain_model}
@@ -108,3 +111,24 @@ def test_json_legal_games_record_no_default_for_the_model_seats(tmp_path: Path) 
     (record,) = replay.header.endpoints.values()
     assert record["mode"] == "json_legal"
     assert not defaults(referee, 1) and not defaults(referee, 4)
+
+
+@pytest.mark.parametrize("provider", sorted(PROVIDERS))
+def test_a_reply_cut_by_max_tokens_in_json_legal_is_kept_up_to_the_cut(provider: str) -> None:
+    # ChatOpenAI given `response_format=` asks the SDK's `parse`, which raises on a cut
+    # reply; the schema goes in the body instead, and the parser closes the reply
+    cut = Text('{"answer": {"action": "speak", "text": "I am the se', finish_reason="length")
+    with StubServer(first([cut], then=uniform(1)), capabilities={"m": VLLM}) as server:
+        model = PROVIDERS[provider](server.url, "m", mode="json_legal")
+
+        async def go():
+            try:
+                return await model.generate(QUESTION, [ACT], "act", legal=ACT.parameters)
+            finally:
+                await model.aclose()  # type: ignore[attr-defined]
+
+        reply = asyncio.run(go())
+        (body,) = server.requests_for("m")
+    assert reply.finish_reason == "length"
+    assert parse_answer(raw_answer(reply), SPEECH).action == Speak(text="I am the se")
+    assert body["response_format"]["json_schema"]["schema"] == ACT.parameters

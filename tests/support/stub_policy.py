@@ -57,9 +57,10 @@ class CallTool:
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """Answer with text only."""
+    """Answer with text only (`finish_reason` "length": as if cut by `max_tokens`)."""
 
     text: str
+    finish_reason: str = "stop"
 
 
 @dataclass(frozen=True, slots=True)

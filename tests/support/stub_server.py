@@ -190,7 +190,13 @@ class StubServer:
                 {
                     "index": 0,
                     "message": message,
-                    "finish_reason": "tool_calls" if "tool_calls" in message else "stop",
+                    "finish_reason": (
+                        "tool_calls"
+                        if "tool_calls" in message
+                        else reply.finish_reason
+                        if isinstance(reply, Text)
+                        else "stop"
+                    ),
                 }
             ],
             "usage": {
