@@ -24,10 +24,14 @@ def rule_lines(board: Board, rules: RuleSet, texts: Mapping[str, Any], lang: Lan
     cards = sep.join(f"{role_name(r, lang)}×{n}" for r, n in roles.items())
     name = board.zh if lang == "zh" else board.en
     steps = sep.join(texts["night_steps"][step] for step in board.night_order)
+    night = texts["night"].format(order=steps)
+    if board.first_night_order is not None:  # 石像鬼守墓人: the first night differs (001:125)
+        first = sep.join(texts["night_steps"][step] for step in board.first_night_order)
+        night = texts["night_first"].format(first=first, order=steps)
     lines = [
         texts["board"].format(name=name, seats=board.seats, roles=cards),
         _win(rules, texts),
-        texts["night"].format(order=steps),
+        night,
         *_knife(rules, texts),
         *_role_lines(roles, rules, texts),
         *_day(rules, texts),
