@@ -187,9 +187,14 @@ def test_list_open_play_and_drive_from_the_keyboard(server: str, folder: Path, p
     page.get_by_text("👁 Seat 3").wait_for()
     page.goto(f"{server}/player?game=marked.jsonl&view=seat:3&step=40")
     at_step(page, 40, total)
-    body = page.inner_text("body")
     own = spec(dealt(game)[2]).en
-    assert re.search(rf"#3 \S+ {own}", body), "the seat board shows the seat's own card"
+    card = re.compile(rf"#3 \S+ {re.escape(own)}")
+    try:  # the seat board may paint after the step's caption: wait for it, then read
+        page.get_by_text(card).first.wait_for(timeout=15_000)
+    except playwright_api.TimeoutError:
+        pass
+    body = page.inner_text("body")
+    assert card.search(body), "the seat board shows the seat's own card"
     assert not leaks(body, game, SeatViewer(seat=3), 40)
     shoot(page, "3-seat3-step40")
 
