@@ -1,23 +1,32 @@
 """What every provider adapter shares: price, retries, the probed answer mode, the loop.
 
 An adapter subclasses `ProbedEndpoint`, sets its own connection attributes, then calls
-`super().__init__`; it supplies `endpoint`, `check_credentials`, `_probe_once` (the probe
-question in one mode) and `_reset_clients` (drop clients bound to an old event loop).
-The probe order, the configured-mode check and the one-probe-per-loop lock live here.
+`super().__init__`; it supplies `endpoint`, `check_credentials`, `_generate` (one
+request in one answer mode), `_raise_if_unusable` (which refusals end a probe) and
+`_reset_clients` (drop clients bound to an old event loop). `generate`, the probe's
+questions and order, the configured-mode check and the one-probe-per-loop lock live here.
 """
 
 from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.llm.base import ANSWER_MODES, AnswerMode, Capabilities, LegalFormat
+from arena.llm.base import (
+    ANSWER_MODES,
+    AnswerMode,
+    Capabilities,
+    LegalFormat,
+    ProviderError,
+    Schema,
+    ToolChoice,
+)
 from arena.llm.pricing import Price, price_of
-from arena.llm.probe import ProbeOutcome, choose_mode
+from arena.llm.probe import ProbeOutcome, choose_mode, probe_mode
 from arena.llm.retry import RetryPolicy, Sleep
-from arena.llm.types import ToolSpec
+from arena.llm.types import ChatMessage, ModelReply, ToolSpec
 
 
 class ProbedEndpoint(ABC):
@@ -85,6 +94,62 @@ class ProbedEndpoint(ABC):
         self.capabilities = chosen.model_copy(update={"probed": not configured})
         return self.capabilities
 
+    async def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        legal: Schema | None = None,
+    ) -> ModelReply:
+        """One call in the endpoint's probed answer mode, retried when transient.
+
+        Raises:
+            ProviderError: the endpoint failed after retries or rejected the request.
+        """
+        mode = await self._answer_mode()
+        return await self._generate(messages, tools, tool_choice, mode, legal, self._form())
+
+    @abstractmethod
+    async def _generate(
+        self,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        mode: AnswerMode,
+        legal: Schema | None = None,
+        form: LegalFormat | None = None,
+    ) -> ModelReply:
+        """One request in `mode` (and, for `json_legal`, `legal` sent in `form`)."""
+
+    async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
+        """Ask the probe's questions in `mode`; a fatal refusal ends the probe."""
+
+        async def ask(
+            messages: Sequence[ChatMessage],
+            tools: Sequence[ToolSpec],
+            choice: ToolChoice,
+            legal: Schema | None,
+            form: LegalFormat | None,
+        ) -> ModelReply:
+            try:
+                return await self._generate(messages, tools, choice, mode, legal, form)
+            except ProviderError as exc:
+                self._raise_if_unusable(exc)
+                raise
+
+        return await probe_mode(mode, ask)
+
+    @abstractmethod
+    def _raise_if_unusable(self, exc: ProviderError) -> None:
+        """End the probe on a key, model or server that cannot serve at all.
+
+        A refused mode is only the probe's note.
+
+        Raises:
+            ArenaError: the key was rejected, the model or route does not exist, or the
+                endpoint could not be reached.
+        """
+
     def _form(self) -> LegalFormat | None:
         """The probed `response_format` form of mode `json_legal` (None: OpenAI's)."""
         return self.capabilities.legal_format if self.capabilities is not None else None
@@ -118,10 +183,6 @@ class ProbedEndpoint(ABC):
     @abstractmethod
     def _reset_clients(self) -> None:
         """Forget clients bound to the previous event loop."""
-
-    @abstractmethod
-    async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
-        """Ask the probe question in `mode`."""
 
 
 def function_tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:

@@ -26,7 +26,6 @@ from arena.llm import fallback
 from arena.llm.base import AnswerMode, LegalFormat, ProviderError, Schema, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
-from arena.llm.probe import ProbeOutcome, probe_mode
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -111,21 +110,6 @@ class LangChainChatModel(ProbedEndpoint):
             ("json_legal", "tools_strict") if self.provider == "openai" else ()
         )
         return (*head, "tools", "json_text")
-
-    async def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        legal: Schema | None = None,
-    ) -> ModelReply:
-        """One call in the probed answer mode, retried when transient.
-
-        Raises:
-            ProviderError: the call failed after retries or was rejected.
-        """
-        mode = await self._answer_mode()
-        return await self._generate(messages, tools, tool_choice, mode, legal, self._form())
 
     async def aclose(self) -> None:
         """Close the HTTP client this model owns (OpenAI-compatible seats), if any.
@@ -234,27 +218,15 @@ class LangChainChatModel(ProbedEndpoint):
             finish_reason=str(meta.get("finish_reason") or meta.get("stop_reason") or ""),
         )
 
-    async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
-        async def ask(
-            messages: Sequence[ChatMessage],
-            tools: Sequence[ToolSpec],
-            choice: ToolChoice,
-            legal: Schema | None,
-            form: LegalFormat | None,
-        ) -> ModelReply:
-            try:
-                return await self._generate(messages, tools, choice, mode, legal, form)
-            except ProviderError as exc:
-                status = _status(exc.__cause__)
-                if status in (401, 403):
-                    raise ArenaError(f"{self.endpoint} rejected the API key: {exc}") from exc
-                if status == 404:
-                    raise ArenaError(f"{self.endpoint}: model or route not found: {exc}") from exc
-                if status is None and _classify_connection(exc.__cause__):
-                    raise ArenaError(f"{self.endpoint} is unreachable: {exc}") from exc
-                raise
-
-        return await probe_mode(mode, ask)
+    def _raise_if_unusable(self, exc: ProviderError) -> None:
+        """End the probe on a rejected key, a missing model or no connection at all."""
+        status = _status(exc.__cause__)
+        if status in (401, 403):
+            raise ArenaError(f"{self.endpoint} rejected the API key: {exc}") from exc
+        if status == 404:
+            raise ArenaError(f"{self.endpoint}: model or route not found: {exc}") from exc
+        if status is None and _classify_connection(exc.__cause__):
+            raise ArenaError(f"{self.endpoint} is unreachable: {exc}") from exc
 
 
 def _classify_connection(exc: BaseException | None) -> bool:

@@ -22,7 +22,6 @@ from arena.llm import fallback
 from arena.llm.base import AnswerMode, LegalFormat, ProviderError, Schema, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
-from arena.llm.probe import ProbeOutcome, probe_mode
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
 from arena.rules.errors import ArenaError
@@ -89,21 +88,6 @@ class OpenAIChatModel(ProbedEndpoint):
                 f"{self._api_key_env} is not set: {self.endpoint} needs an API key "
                 "(or set OPENAI_BASE_URL to a local OpenAI-compatible server)"
             )
-
-    async def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        legal: Schema | None = None,
-    ) -> ModelReply:
-        """One chat completion in the endpoint's answer mode, retried when transient.
-
-        Raises:
-            ProviderError: the endpoint failed after retries or rejected the request.
-        """
-        mode = await self._answer_mode()
-        return await self._generate(messages, tools, tool_choice, mode, legal, self._form())
 
     async def _generate(
         self,
@@ -213,43 +197,30 @@ class OpenAIChatModel(ProbedEndpoint):
             finish_reason=(response.choices[0].finish_reason or "") if response.choices else "",
         )
 
-    async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
-        async def ask(
-            messages: Sequence[ChatMessage],
-            tools: Sequence[ToolSpec],
-            choice: ToolChoice,
-            legal: Schema | None,
-            form: LegalFormat | None,
-        ) -> ModelReply:
-            try:
-                return await self._generate(messages, tools, choice, mode, legal, form)
-            except ProviderError as exc:
-                _raise_if_unusable(self.endpoint, exc)
-                raise
+    def _raise_if_unusable(self, exc: ProviderError) -> None:
+        """A refused mode is the probe's note; a key, model or server that cannot serve is fatal.
 
-        return await probe_mode(mode, ask)
+        Raises:
+            ArenaError: the key was rejected, the model or route does not exist, or the
+                endpoint could not be reached at all.
+        """
+        cause = exc.__cause__
+        if isinstance(cause, openai.AuthenticationError | openai.PermissionDeniedError):
+            raise ArenaError(
+                f"{self.endpoint} rejected the API key: {_short(cause.message)}"
+            ) from exc
+        if isinstance(cause, openai.NotFoundError):
+            raise ArenaError(
+                f"{self.endpoint}: model or route not found: {_short(cause.message)}"
+            ) from exc
+        if isinstance(cause, openai.APIConnectionError) and not isinstance(
+            cause, openai.APITimeoutError
+        ):
+            raise ArenaError(f"{self.endpoint} is unreachable: {exc}") from exc
 
 
 class MalformedBody(Exception):
     """An HTTP 200 whose body is not a chat completion: a provider fault, retried like a 5xx."""
-
-
-def _raise_if_unusable(endpoint: str, exc: ProviderError) -> None:
-    """A refused mode is the probe's note; a key, model or server that cannot serve is fatal.
-
-    Raises:
-        ArenaError: the key was rejected, the model or route does not exist, or the
-            endpoint could not be reached at all.
-    """
-    cause = exc.__cause__
-    if isinstance(cause, openai.AuthenticationError | openai.PermissionDeniedError):
-        raise ArenaError(f"{endpoint} rejected the API key: {_short(cause.message)}") from exc
-    if isinstance(cause, openai.NotFoundError):
-        raise ArenaError(f"{endpoint}: model or route not found: {_short(cause.message)}") from exc
-    if isinstance(cause, openai.APIConnectionError) and not isinstance(
-        cause, openai.APITimeoutError
-    ):
-        raise ArenaError(f"{endpoint} is unreachable: {exc}") from exc
 
 
 def _classify(exc: BaseException) -> Transient | None:
