@@ -103,18 +103,13 @@ def legal_answers(
     if request is None:
         report = _report(list(beliefs) or table)
         return _object({ANSWER: _object({"action": _const(BELIEF_ACTION), BELIEF_FIELD: report})})
-    shapes = []
-    for option in request.options:
-        model = action_models()[option.action]
-        legal = list(option.targets)
-        shape = _shape(option.action, model, table, roles, None, legal=legal)
-        if option.action == "vote":
-            shape["properties"].pop(BELIEF_FIELD)
-            shape["required"].remove(BELIEF_FIELD)
-            if beliefs:
-                shape["properties"][BELIEF_FIELD] = _report(list(beliefs))
-                shape["required"].append(BELIEF_FIELD)
-        shapes.append(shape)
+    models = action_models()
+    shapes = [
+        _shape(
+            o.action, models[o.action], table, roles, None, legal=list(o.targets), report=beliefs
+        )
+        for o in request.options
+    ]
     answer = shapes[0] if len(shapes) == 1 else {"anyOf": shapes}
     return _object({ANSWER: answer})
 
@@ -127,8 +122,13 @@ def _shape(
     texts: ToolTexts | None,
     *,
     legal: list[int] | None = None,
+    report: Sequence[int] = (),
 ) -> Schema:
-    """One action's shape; `legal` narrows its seat fields (None: any seat of the table)."""
+    """One action's shape; `legal` narrows its seat fields (None: any seat of the table).
+
+    A vote of the tool may carry a belief report (nullable); a narrowed vote carries one
+    exactly when `report` names the seats it is over.
+    """
     properties: dict[str, Schema] = {"action": _const(kind)}
     for name, field in model.model_fields.items():
         if name == "kind":
@@ -140,8 +140,10 @@ def _shape(
             properties[name] = _field(field.annotation, seats, described, legal=legal)
             if legal is not None and typing.get_origin(field.annotation) is tuple:
                 properties[name] |= _item_counts(field)
-    if kind == "vote":
+    if kind == "vote" and legal is None:
         properties[BELIEF_FIELD] = _nullable(_beliefs(seats, texts))
+    elif kind == "vote" and report:
+        properties[BELIEF_FIELD] = _report(list(report))
     return _object(properties)
 
 
