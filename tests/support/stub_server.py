@@ -155,10 +155,10 @@ class StubServer:
             return reply.status, _error(reply.message), headers
         if not caps.json_body:
             return 200, {"__raw__": "<html>upstream proxy error</html>"}, {}
-        return 200, self._completion(body, request, reply), {}
+        return 200, self._completion(body, request, reply, caps), {}
 
     def _completion(
-        self, body: dict[str, Any], request: StubRequest, reply: CallTool | Text
+        self, body: dict[str, Any], request: StubRequest, reply: CallTool | Text, caps: StubModel
     ) -> dict[str, Any]:
         n = next(self._ids)
         message: dict[str, Any] = {"role": "assistant", "content": None}
@@ -174,7 +174,6 @@ class StubServer:
             ]
         else:
             message["content"] = text_call(reply)
-        caps = self.capabilities.get(request.model, StubModel())
         counted = [body.get("tools"), body.get("messages")]
         if caps.schema_in_prompt and body.get("response_format"):
             counted.insert(0, body["response_format"])
