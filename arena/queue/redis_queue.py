@@ -183,6 +183,7 @@ class RedisQueue:
                 await self._ensure_group()
                 return
             if await self.epoch() == seen:
+                await self._ensure_group()  # a no-op unless the stream was deleted
                 return
             self._epoch, self._group_ready = None, False
             await self._ensure_group()
@@ -271,8 +272,12 @@ class RedisQueue:
         except ResponseError as exc:
             if "NOGROUP" not in str(exc) and "UNBLOCKED" not in str(exc):
                 raise
-            self._group_ready = False  # the stream was deleted under us: make it again
-            await self._ensure_group()
+            # The stream is gone: deleted under us, or lost with the server's data after
+            # the check above (redis-py retries a read cut by a restart on the new, empty
+            # server). Only the epoch tells which, so ask it rather than re-make the group
+            # and adopt a new epoch silently.
+            self._group_ready = False
+            await self.check_state()
             return None
         for _stream, messages in reply or []:
             for message_id, _fields in messages:

@@ -83,11 +83,15 @@ def _answers(client: redis.Redis) -> bool:
         return False
 
 
-def wait_for(condition: Any, what: str, timeout_s: float = 90.0) -> None:
-    """Poll `condition`; fail (rather than hang) if it never holds."""
+def wait_for(
+    condition: Any, what: str, timeout_s: float = 90.0, log: Path | None = None
+) -> None:
+    """Poll `condition`; fail (rather than hang) if it never holds, showing `log` if given."""
     deadline = time.monotonic() + timeout_s
     while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        if time.monotonic() >= deadline:
+            shown = log.read_text()[-4000:] if log is not None and log.exists() else ""
+            pytest.fail(f"timed out waiting for {what}" + (f"; the log ends:\n{shown}" if shown else ""))
         time.sleep(0.05)
 
 
@@ -139,7 +143,11 @@ def test_redis_restart_drill(
         finished_before = {j.game_id for j in jobs if replay_path(replays, j.game_id).exists()}
         server.start()  # empty: nothing was saved
         client = redis.Redis(port=server.port, decode_responses=True)
-        wait_for(lambda: LOST_LINE in log_path.read_text(), "the worker to notice the loss")
+        wait_for(
+            lambda: LOST_LINE in log_path.read_text(),
+            "the worker to notice the loss",
+            log=log_path,
+        )
         wait_for(lambda: client.exists("drill:epoch"), "the worker to re-create the queue")
         requeued = {j.game_id for j in jobs if client.exists(f"drill:game:{j.game_id}")}
         wait_for(
@@ -317,6 +325,39 @@ def test_check_state_raises_once_and_the_queue_works_again() -> None:
         assert await one.claim("c") is None  # no NOGROUP: the stream and group are back
         await one.close()
         await two.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_loss_between_the_check_and_the_read_is_still_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server restarts empty after `claim` checked the epoch and before it reads.
+
+    In the CI drill a slot was blocked in XREADGROUP when the server died; redis-py
+    retried the read on the new, empty server, which answered NOGROUP. Re-making the
+    group there must not adopt the new epoch silently: the loss is said, once.
+    """
+
+    async def scenario() -> None:
+        server = fakeredis.FakeServer()
+        queue = RedisQueue(
+            fakeredis.FakeAsyncRedis(server=server, decode_responses=True), prefix="r"
+        )
+        await queue.submit(make_jobs("x"))
+        checked = queue.check_state
+
+        async def check_then_restart() -> None:
+            await checked()
+            await queue._r.flushall()  # the restart lands just after the check
+
+        monkeypatch.setattr(queue, "check_state", check_then_restart)
+        with pytest.raises(StateLost, match="lost the queue's data"):
+            await queue.claim("c")
+        monkeypatch.undo()
+        assert await queue.lost_at() is not None
+        assert await queue.claim("c") is None  # said once; the group is back
+        await queue.close()
 
     asyncio.run(scenario())
 
