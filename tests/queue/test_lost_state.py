@@ -83,15 +83,13 @@ def _answers(client: redis.Redis) -> bool:
         return False
 
 
-def wait_for(
-    condition: Any, what: str, timeout_s: float = 90.0, log: Path | None = None
-) -> None:
+def wait_for(condition: Any, what: str, timeout_s: float = 90.0, log: Path | None = None) -> None:
     """Poll `condition`; fail (rather than hang) if it never holds, showing `log` if given."""
     deadline = time.monotonic() + timeout_s
     while not condition():
         if time.monotonic() >= deadline:
             shown = log.read_text()[-4000:] if log is not None and log.exists() else ""
-            pytest.fail(f"timed out waiting for {what}" + (f"; the log ends:\n{shown}" if shown else ""))
+            pytest.fail(f"timed out waiting for {what}" + (f"; log:\n{shown}" if shown else ""))
         time.sleep(0.05)
 
 
