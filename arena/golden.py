@@ -27,6 +27,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("gargoyle_gravekeeper", None, 10),
     ("eternal_wheel", None, 11),
     ("pure_white_night", None, 12),
+    ("wolfking_magician", None, 13),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

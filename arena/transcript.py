@@ -281,6 +281,17 @@ def _seat_blocked(e: ev.SeatBlocked, lang: Lang) -> str:
     return t("event.seat_blocked", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
+@_renders(ev.SeatsSwapped)
+def _seats_swapped(e: ev.SeatsSwapped, lang: Lang) -> str:
+    return t(
+        "event.seats_swapped",
+        lang,
+        seat=seat(e.seat, lang),
+        target=seat(e.target, lang),
+        other=seat(e.other, lang),
+    )
+
+
 @_renders(ev.CardRevealed)
 def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
     return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))

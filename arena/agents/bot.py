@@ -134,6 +134,8 @@ class BotAgent:
                 return night.block(r, request, rng)
             case DecisionKind.PRINCE:
                 return day.prince(r, request)
+            case DecisionKind.SWAP:
+                return night.swap(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

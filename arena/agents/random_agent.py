@@ -20,6 +20,7 @@ from arena.rules.actions import (
     Save,
     SelfExplode,
     Speak,
+    Swap,
     TearBadge,
     Whisper,
     Withdraw,
@@ -62,6 +63,8 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return SelfExplode(target=target)
         case "recommend_exile" if target is not None:
             return RecommendExile(targets=(target,))
+        case "swap" if len(option.targets) >= 2:
+            return Swap(targets=tuple(rng.sample(option.targets, 2)))
     if target is None:
         return Pass()
     return ACTION_ADAPTER.validate_python({"kind": option.action, "target": target})

@@ -61,6 +61,7 @@ ICONS: dict[Role, str] = {
     Role.PRINCE: "🤴",
     Role.WOLF_WITCH: "🐺",
     Role.PURE_WHITE_MAIDEN: "🤍",
+    Role.MAGICIAN: "🎩",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

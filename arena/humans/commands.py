@@ -54,6 +54,7 @@ WORDS: dict[str, str] = {
     "hunt": "hunt", "獵殺": "hunt", "猎杀": "hunt",
     "block": "block", "封鎖": "block", "封锁": "block",
     "reveal": "reveal", "flip": "reveal", "翻牌": "reveal",
+    "swap": "swap", "交換": "swap", "交换": "swap", "換": "swap", "换": "swap",
 }  # fmt: skip
 """Command word → action kind, English and Chinese (traditional and simplified)."""
 HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
@@ -126,6 +127,8 @@ def parse_command(line: str) -> Action:
         return parse_action({"kind": kind, "target": seat_number(args[0] if args else "", kind)})
     if kind == "recommend_exile":
         return parse_action({"kind": kind, "targets": [seat_number(a, kind) for a in args]})
+    if kind == "swap":
+        return _swap(args)
     if kind == "choose_order":
         direction = DIRECTIONS.get(args[0].lower() if args else "", "")
         if not direction:
@@ -135,6 +138,18 @@ def parse_command(line: str) -> Action:
     if args and kind in ("pass", "run_for_sheriff", "withdraw", "tear_badge", "save"):
         raise InvalidActionError(f"{head} takes no seat")
     return parse_action({"kind": kind})
+
+
+def _swap(args: list[str]) -> Action:
+    """`swap 3 5`: the magician's two seats.
+
+    Raises:
+        InvalidActionError: not exactly two seat numbers.
+    """
+    if len(args) != 2:
+        raise InvalidActionError("swap needs two seat numbers, e.g. swap 3 5")
+    first, second = (seat_number(a, "swap") for a in args)
+    return parse_action({"kind": "swap", "targets": [first, second]})
 
 
 def parse_speech(kind: str, rest: str) -> Action:
@@ -208,6 +223,8 @@ class Menu:
             if seat_kind == "recommend_exile":
                 targets = [seat_number(p, seat_kind) for p in parts]
                 return parse_action({"kind": seat_kind, "targets": targets})
+            if seat_kind == "swap":
+                return _swap(parts)
             if seat_kind is not None and len(parts) == 1:
                 return parse_action({"kind": seat_kind, "target": seat_number(parts[0], "")})
             raise InvalidActionError(f"{stripped!r} is not one of the choices shown")
@@ -220,7 +237,7 @@ class Menu:
         kinds = [
             o.action
             for o in self.request.options
-            if o.targets and o.action in (*SEAT_KINDS, "recommend_exile")
+            if o.targets and o.action in (*SEAT_KINDS, "recommend_exile", "swap")
         ]
         return kinds[0] if len(kinds) == 1 else None
 
@@ -234,7 +251,7 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
     choices: list[Choice] = []
     others: list[tuple[str, Action, str]] = []
     has_seats = any(
-        o.targets and o.action in (*SEAT_KINDS, "recommend_exile") for o in request.options
+        o.targets and o.action in (*SEAT_KINDS, "recommend_exile", "swap") for o in request.options
     )
     text_kind: str | None = None
     for option in request.options:
@@ -247,6 +264,8 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
             for seat in option.targets:
                 action = parse_action({"kind": kind, "targets": [seat]})
                 choices.append(Choice(str(seat), action, label(action, lang)))
+        elif kind == "swap":
+            continue  # two seats typed together (`3 5`), as the prompt title says
         elif kind == "pass":
             choices.append(Choice("0", parse_action({"kind": "pass"}), pass_label(request, lang)))
         elif kind in TEXT_KINDS:
@@ -329,6 +348,9 @@ def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
             return words[direction] + tail
         case "self_explode" if target is not None:
             return words["self_explode_t"].format(s=seat_name(target, lang))
+        case "swap":
+            first, second = (seat_name(s, lang) for s in getattr(action, "targets", (None, None)))
+            return words["swap"].format(s=first, o=second)
         case "save":
             return words["save"].format(s=seat_name(targets[0] if targets else None, lang)).strip()
         case "speak":

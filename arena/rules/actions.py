@@ -197,6 +197,17 @@ class Reveal(_Action):
     kind: Literal["reveal"] = "reveal"
 
 
+class Swap(_Action):
+    """The magician swaps two seats' numbers for tonight (交換號碼牌).
+
+    Every night action aimed at one of them lands on the other (docs/roles.md).
+    """
+
+    kind: Literal["swap"] = "swap"
+    targets: tuple[SeatId, ...] = Field(min_length=2, max_length=2)
+    """The two seats, different ones."""
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -228,7 +239,8 @@ Action = Annotated[
     | Fear
     | Hunt
     | Block
-    | Reveal,
+    | Reveal
+    | Swap,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -276,4 +288,5 @@ ActionKind = Literal[
     "hunt",
     "block",
     "reveal",
+    "swap",
 ]

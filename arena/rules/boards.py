@@ -2,7 +2,9 @@
 
 Sources: seed 003 ("推荐配置": 9-player city, 10-player side, 12-player white wolf king,
 12-player idiot) and seed 001 §二(一) (night orders of the tournament boards 預女獵愚,
-狼王守衛, 白狼王守衛, 狼美騎士, 狼王攝夢人) and §三 (each board's rules and 備註).
+狼王守衛, 白狼王守衛, 狼美騎士, 狼王攝夢人) and §三 (each board's rules and 備註). Boards that
+001 lists by night order only (狼王魔術師, 001:113) take the deal of common play and the
+tournament preset of the other 001 boards (docs/roles.md says why).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
 NightStep = Literal[
+    "magician",
     "gargoyle",
     "gargoyle_check",
     "wolf_consort",
@@ -319,6 +322,16 @@ BOARDS: dict[str, Board] = {
                 "wolf_witch",
             ),
             source="001:121,2087-2140",
+        ),
+        Board(
+            "wolfking_magician",
+            "狼王魔術師",
+            "Wolf king + magician (tournament)",
+            _deal(seer=1, witch=1, hunter=1, magician=1, villager=4, werewolf=3, wolf_king=1),
+            win="side",
+            preset="tournament",
+            night_order=("magician", "wolves", "witch", "seer", "hunter_status"),
+            source="001:113",
         ),
     )
 }

@@ -18,6 +18,7 @@ from arena.rules.actions import (
     RecommendExile,
     SelfExplode,
     Speak,
+    Swap,
     Whisper,
 )
 from arena.rules.errors import IllegalActionError
@@ -49,10 +50,12 @@ class DecisionKind(StrEnum):
     FEAR = "fear"
     HUNT = "hunt"
     IDENTIFY = "identify"
+    """An exact-role check (gargoyle, pure-white maiden, wolf witch): the seat's card."""
     BLOCK = "block"
     PRINCE = "prince"
     """The exiled prince: flip and speak once more before the vote is re-run, or pass."""
-    """An exact-role check (gargoyle, pure-white maiden, wolf witch): the seat's card."""
+    SWAP = "swap"
+    """The magician: swap two seats' numbers for tonight, or pass."""
 
 
 class ActionOption(BaseModel):
@@ -134,5 +137,9 @@ def _targets_of(action: Action) -> tuple[SeatId, ...]:
         return action.targets
     if isinstance(action, ChooseOrder):
         return () if action.start is None else (action.start,)
+    if isinstance(action, Swap):
+        if len(set(action.targets)) != len(action.targets):
+            raise IllegalActionError("swap needs two different seats")
+        return action.targets
     target = getattr(action, "target", None)
     return () if target is None else (target,)

@@ -199,6 +199,15 @@ class SeatBlocked(_Event):
     target: SeatId
 
 
+class SeatsSwapped(_Event):
+    """The magician's swap tonight (only he sees it): actions on one land on the other."""
+
+    kind: Literal["seats_swapped"] = "seats_swapped"
+    seat: SeatId
+    target: SeatId
+    other: SeatId
+
+
 class CardRevealed(_Event):
     """A card flipped face up for the whole table (001:1459 自動翻牌)."""
 
@@ -421,6 +430,7 @@ Event = Annotated[
     | GargoyleStruck
     | GraveRead
     | SeatBlocked
+    | SeatsSwapped
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

@@ -27,6 +27,12 @@ a seat once a game; its ability fails that night (like a fear, but never the kni
 001 純白夜影 (001:121, 2113-2115): the pure-white maiden and then the wolf witch each learn a
 seat's exact role (the wolf witch: never a wolf's); from night 2 a wolf the maiden checks
 dies, and so does the maiden when the wolf witch checks her (`checked`).
+
+001 狼王魔術師 (001:113, common play, docs/roles.md): the magician opens his eyes first and
+may swap two living seats' numbers, each seat once a game (himself included). Tonight the
+knife, the guard's protection, the antidote (it follows the knife), the poison and the
+seer's check aimed at one of them land on the other; the witch is still shown the seat
+the wolves chose, and a death keeps its cause (a knifed wolf king still shoots).
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from arena.rules.actions import (
     Poison,
     Protect,
     Save,
+    Swap,
     Whisper,
 )
 from arena.rules.deaths import may_shoot
@@ -84,6 +91,15 @@ class Acts:
     """The seat the demon hunter hunted tonight."""
     check_kills: list[SeatId] = field(default_factory=list)
     """Seats checked to death tonight (001:2113 查驗出局)."""
+    swap: tuple[SeatId, SeatId] | None = None
+    """The two seats the magician swapped tonight (001:113; docs/roles.md)."""
+
+    def lands(self, seat: SeatId | None) -> SeatId | None:
+        """Where an action aimed at `seat` lands tonight: the other seat of a swapped pair."""
+        if self.swap is None or seat not in self.swap:
+            return seat
+        first, second = self.swap
+        return second if seat == first else first
 
     def fails(self, seat: SeatId | None) -> bool:
         """Whether `seat`'s night ability fails tonight (feared or sealed)."""
@@ -142,7 +158,7 @@ def night(t: Table, n: int) -> Flow[None]:
         elif step == "wolf_beauty" and seat is not None:
             yield from _charm(t, seat)
         elif step == "seer" and seat is not None:
-            acts.checked = _emit_check(t, seat, answers[seat])
+            acts.checked = _emit_check(t, seat, answers[seat], acts)
         elif step == "demon_hunter" and seat is not None:
             acts.hunted = _emit_hunt(t, seat, answers.get(seat))
         elif step == "gargoyle_check" and seat is not None:
@@ -167,6 +183,7 @@ def night(t: Table, n: int) -> Flow[None]:
 
 
 _ACTOR_ROLE: dict[str, Role] = {
+    "magician": Role.MAGICIAN,
     "dreamweaver": Role.DREAMWEAVER,
     "guard": Role.GUARD,
     "seer": Role.SEER,
@@ -196,7 +213,9 @@ def _emit_early(
         if acts.fails(seat):
             t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))
             continue
-        answer = answers[seat]
+        answer = answers.get(seat)
+        if answer is None:  # not asked tonight (a magician with nobody left to swap)
+            continue
         if step == "guard":
             acts.protected = answer.target if isinstance(answer, Protect) else None
             t.emit(ev.GuardProtected(visibility=to_seats(seat), seat=seat, target=acts.protected))
@@ -205,20 +224,33 @@ def _emit_early(
             t.emit(ev.DreamerChosen(visibility=to_seats(seat), seat=seat, target=answer.target))
         elif step == "gargoyle_check":
             _emit_role_check(t, seat, answer)
+        elif step == "magician" and isinstance(answer, Swap):
+            first, second = answer.targets
+            acts.swap = (first, second)
+            swapped = ev.SeatsSwapped(
+                visibility=to_seats(seat), seat=seat, target=first, other=second
+            )
+            t.emit(swapped)
 
 
-def _emit_check(t: Table, seer: SeatId, answer: Action) -> SeatId | None:
+def _emit_check(t: Table, seer: SeatId, answer: Action, acts: Acts) -> SeatId | None:
+    """The seer's check; it reports the side of the seat it lands on (a swap moves it).
+
+    Returns the seat checked in truth (the evil knight's reflect answers that one).
+    """
     if not isinstance(answer, Inspect):
         return None
+    landed = acts.lands(answer.target)
+    assert landed is not None
     t.emit(
         ev.SeerChecked(
             visibility=to_seats(seer),
             seat=seer,
             target=answer.target,
-            is_wolf=is_wolf(t.role(answer.target)),
+            is_wolf=is_wolf(t.role(landed)),
         )
     )
-    return answer.target
+    return landed
 
 
 def _emit_hunt(t: Table, hunter: SeatId, answer: Action | None) -> SeatId | None:
@@ -396,6 +428,22 @@ def _hunt_request(t: Table, hunter: SeatId) -> DecisionRequest | None:
     return t.request(hunter, DecisionKind.HUNT, options, Pass())
 
 
+def _swap_request(t: Table, magician: SeatId) -> DecisionRequest | None:
+    """The magician's swap: two living seats never swapped before (himself allowed), or pass.
+
+    Each seat may be swapped once a game (common play, docs/roles.md), so once fewer than
+    two seats are left he has no swap to make and is not asked.
+    """
+    targets = tuple(s for s in t.state.living() if s not in t.state.swapped)
+    if len(targets) < 2:
+        return None
+    options = (
+        ActionOption(action="swap", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    return t.request(magician, DecisionKind.SWAP, options, Pass())
+
+
 def _dream_request(t: Table, dreamweaver: SeatId) -> DecisionRequest:
     """001:1667 攝夢人技能每晚必須選擇一位玩傢: mandatory, another living seat."""
     targets = tuple(s for s in t.state.living() if s != dreamweaver)
@@ -436,6 +484,7 @@ def _seer_request(t: Table, seer: SeatId) -> DecisionRequest:
 
 
 _FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest | None]] = {
+    "magician": _swap_request,
     "dreamweaver": _dream_request,
     "guard": _guard_request,
     "seer": _seer_request,
@@ -565,11 +614,15 @@ def _witch(t: Table, n: int, knife: SeatId | None) -> Flow[tuple[bool, SeatId | 
 
 
 def _knifed(t: Table, acts: Acts) -> SeatId | None:
-    """The knife's victim after guard, antidote and dream (None: nobody)."""
-    knife = acts.knife
+    """The knife's victim after swap, guard, antidote and dream (None: nobody).
+
+    The knife and the guard's protection land where the magician's swap sends them; the
+    antidote answers the knife wherever it landed.
+    """
+    knife = acts.lands(acts.knife)
     if knife is None or knife == acts.dreamer or t.role(knife) is Role.EVIL_KNIGHT:
         return None
-    guarded = acts.protected == knife
+    guarded = acts.lands(acts.protected) == knife
     both = guarded and acts.saved
     dies = t.rules.guard_and_save == "dies" if both else not (guarded or acts.saved)
     return knife if dies else None
@@ -586,7 +639,7 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
     knifed = _knifed(t, acts)
     if knifed is not None:
         deaths[knifed] = DeathCause.KNIFE
-    poisoned = acts.poisoned
+    poisoned = acts.lands(acts.poisoned)
     if poisoned is not None and poisoned != acts.dreamer and not _poison_immune(t, poisoned):
         deaths[poisoned] = DeathCause.POISON  # poison silences the hunter even if knifed
     _hunt(t, acts, deaths)
@@ -641,7 +694,7 @@ def _reflect(t: Table, acts: Acts, deaths: dict[SeatId, DeathCause]) -> None:
         witch = _first_living(t, Role.WITCH)
         if acts.checked == knight and seer is not None:
             deaths[seer] = DeathCause.REFLECTED
-        elif acts.poisoned == knight and witch is not None:
+        elif acts.lands(acts.poisoned) == knight and witch is not None:
             deaths[witch] = DeathCause.REFLECTED
 
 

@@ -102,6 +102,7 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.PRINCE, Team.GOOD, "定序王子", "Prince", is_god=True),
         RoleSpec(Role.WOLF_WITCH, Team.WOLF, "狼巫", "Wolf witch", is_wolf=True),
         RoleSpec(Role.PURE_WHITE_MAIDEN, Team.GOOD, "純白之女", "Pure-white maiden", is_god=True),
+        RoleSpec(Role.MAGICIAN, Team.GOOD, "魔術師", "Magician", is_god=True),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,

@@ -60,6 +60,8 @@ class GameState:
     """The eclipse wolf consort has used her one block (001:1883 狼妃技能僅生效一次)."""
     revealed: frozenset[SeatId] = frozenset()
     """Seats whose card was flipped face up (`CardRevealed`)."""
+    swapped: frozenset[SeatId] = frozenset()
+    """Seats the magician has swapped: each at most once a game (docs/roles.md)."""
     reflected: bool = False
     """The evil knight has used his one reflect (a `reflected` death happened)."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -169,6 +171,8 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, consort_used=True)
         case ev.CardRevealed(seat=seat):
             return replace(state, revealed=state.revealed | {seat})
+        case ev.SeatsSwapped(target=target, other=other):
+            return replace(state, swapped=state.swapped | {target, other})
         case ev.PlayerExiled(seat=seat):
             return replace(state, last_exiled=seat, last_exiled_day=state.day)
         case ev.IdiotRevealed(seat=seat):

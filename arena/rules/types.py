@@ -46,6 +46,7 @@ class Role(StrEnum):
     PRINCE = "prince"
     WOLF_WITCH = "wolf_witch"
     PURE_WHITE_MAIDEN = "pure_white_maiden"
+    MAGICIAN = "magician"
 
 
 class Phase(StrEnum):

@@ -51,6 +51,7 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.GRAVEKEEPER,
     Role.PRINCE,
     Role.PURE_WHITE_MAIDEN,
+    Role.MAGICIAN,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`."""
@@ -198,6 +199,8 @@ RULES: dict[str, Rule] = {
     "grave_read": _role(Role.GRAVEKEEPER),
     # The eclipse wolf consort blocks alone (she may tell her team in their talk).
     "seat_blocked": _role(Role.ECLIPSE_WOLF_CONSORT),
+    # The magician swaps alone; nobody is told that a swap moved an action (001:113).
+    "seats_swapped": _role(Role.MAGICIAN),
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.GARGOYLE),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,

@@ -241,6 +241,8 @@ def test_every_default_is_the_documented_one(board: str) -> None:
                     data["targets"] = [rng.choice(option.targets)]
                 elif option.targets and option.action == "choose_order":
                     data |= {"direction": "ascending", "start": rng.choice(option.targets)}
+                elif option.targets and option.action == "swap":
+                    data["targets"] = rng.sample(option.targets, 2)
                 elif option.targets and option.action != "save":
                     data["target"] = rng.choice(option.targets)
                 elif option.action == "choose_order":

@@ -21,6 +21,9 @@ Common table practice, kept simple:
   costs his life), else nobody.
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
   and never dreams the same seat two nights running, which would kill it.
+- The magician swaps, from night 2, the seer he believes with the seat he most suspects
+  (the wolves' knife on the seer then lands on a wolf); with no believed seer or no
+  suspect he swaps nobody and keeps every seat swappable.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from arena.rules.actions import (
     Poison,
     Protect,
     Save,
+    Swap,
     Whisper,
 )
 from arena.rules.decisions import DecisionRequest
@@ -66,6 +70,8 @@ HUNT_SURE = 0.8
 """The demon hunter hunts only a seat at least this likely to be a wolf (backlash kills him)."""
 SAVE_SUSPECT = 0.6
 """The witch does not save a victim she thinks this likely to be a wolf (自刀)."""
+SWAP_SUSPECT = 0.5
+"""The magician swaps the believed seer only with a seat at least this likely a wolf."""
 
 
 def guard(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
@@ -235,6 +241,29 @@ def dream(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     p = wolf_probabilities(r, o)
     trusted = [s for s in legal if p.get(s, 1.0) < 0.3]
     return Dream(target=rng.choice(trusted or legal))
+
+
+def swap(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Swap the believed seer with the most suspected seat, from night 2; else pass.
+
+    The seer is the wolves' usual knife, so the swap turns their knife on a wolf; the
+    seer's own check of that suspect would then read the seer himself, a price worth the
+    knife (the magician can say so by day).
+    """
+    option = request.option("swap")
+    if option is None or r.day < 2:
+        return Pass()
+    legal = [s for s in option.targets if s != r.me]
+    o = own_outlook(r)
+    cred = credibility(r, o)
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
+    if not seers:
+        return Pass()
+    seer = max(sorted(seers), key=lambda s: seers[s])
+    p = wolf_probabilities(r, o)
+    suspects = {s: p[s] for s in legal if s != seer and p.get(s, 0.0) >= SWAP_SUSPECT}
+    target = top(suspects, rng)
+    return Swap(targets=(seer, target)) if target is not None else Pass()
 
 
 def whisper(
