@@ -27,11 +27,20 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
+from arena.board_file import board_ref, is_board_file
 from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
 from arena.queue.seating import check_spec
-from arena.rules.boards import PresetName, board
+from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
 from arena.rules.draw import Sha256Draw
 from arena.rules.errors import ConfigError
@@ -46,7 +55,9 @@ class BoardEntry(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    board: str
+    board: str | Board
+    """A built-in board's id, or a custom board (read from its file when the tournament
+    file is loaded: a path relative to the tournament file's folder)."""
     preset: PresetName | None = None
     """Default: the tournament's `preset`, else the board's own."""
     overrides: dict[str, Any] = Field(default_factory=dict)
@@ -92,10 +103,20 @@ class TournamentSpec(BaseModel):
 
     @field_validator("boards", mode="before")
     @classmethod
-    def _boards(cls, value: Any) -> Any:
-        if isinstance(value, list | tuple):
-            return [{"board": v} if isinstance(v, str) else v for v in value]
-        return value
+    def _boards(cls, value: Any, info: ValidationInfo) -> Any:
+        """Bare ids become entries; board files are read, relative to the tournament file."""
+        if not isinstance(value, list | tuple):
+            return value
+        base = (info.context or {}).get("base")
+        entries = [{"board": v} if isinstance(v, str) else v for v in value]
+        for index, entry in enumerate(entries):
+            ref = entry.get("board") if isinstance(entry, dict) else None
+            if isinstance(ref, str) and is_board_file(ref):
+                try:
+                    entries[index] = {**entry, "board": board_ref(ref, base)}
+                except ConfigError as exc:
+                    raise ValueError(f"{index}: {exc}") from None
+        return entries
 
     @field_validator("concurrency")
     @classmethod
@@ -173,7 +194,7 @@ def load_spec(path: Path) -> TournamentSpec:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a tournament file is a mapping (name:, agents:, boards:, …)")
     try:
-        return TournamentSpec.model_validate(data)
+        return TournamentSpec.model_validate(data, context={"base": path.parent})
     except (ValidationError, ConfigError) as exc:
         raise ConfigError(f"{path}: {_one_line(exc)}") from None
 
@@ -184,19 +205,20 @@ def game_seed(base_seed: int, board_index: int, game: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def deal_seed(base_seed: int, board_id: str) -> int:
+def deal_seed(base_seed: int, board_name: str) -> int:
     """The seed of a board's base order of cards (a stable hash of the two)."""
-    digest = hashlib.sha256(f"{base_seed}/{board_id}".encode()).digest()
+    digest = hashlib.sha256(f"{base_seed}/{board_name}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
-def rotated_deal(board_id: str, base_seed: int, game: int) -> tuple[Role, ...]:
+def rotated_deal(which: str | Board, base_seed: int, game: int) -> tuple[Role, ...]:
     """The board's cards in a seeded base order, rotated by `game` seats.
 
     The base order is `Sha256Draw(deal_seed(base_seed, board_id)).shuffled(cards)`: its
     output is defined by SHA-256 alone, so it is the same on every Python version.
     """
-    cards = Sha256Draw(deal_seed(base_seed, board_id)).shuffled(board(board_id).roles)
+    seed = deal_seed(base_seed, which.id if isinstance(which, Board) else which)
+    cards = Sha256Draw(seed).shuffled(board(which).roles)
     shift = game % len(cards)
     return tuple(cards[-shift:] + cards[:-shift]) if shift else tuple(cards)
 

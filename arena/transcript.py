@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from arena.rules import events as ev
 from arena.rules.actions import Claims
-from arena.rules.boards import BOARDS
+from arena.rules.boards import BOARDS, Board
 from arena.rules.observation import Observation, Seen
 from arena.rules.roles import spec
 from arena.rules.types import Role, SeatId, Winner
@@ -150,8 +150,8 @@ def _phase_started(e: ev.PhaseStarted, lang: Lang) -> str:
 
 @_renders(ev.GameStarted)
 def _game_started(e: ev.GameStarted, lang: Lang) -> str:
-    board = BOARDS.get(e.board)
-    name = e.board if board is None else board.zh if lang == "zh" else board.en
+    found = e.board if isinstance(e.board, Board) else BOARDS.get(e.board)
+    name = str(e.board) if found is None else found.zh if lang == "zh" else found.en
     return t("event.game_started", lang, board=name, seats=e.seats)
 
 

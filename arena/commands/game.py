@@ -27,6 +27,7 @@ from arena.agents.factory import (
     with_endpoint_flags,
 )
 from arena.agents.human import TerminalHuman
+from arena.board_file import board_ref, load_board_file
 from arena.call_view import print_calls, replay_calls
 from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
@@ -51,7 +52,11 @@ VIEWERS = "god, public, wolves or seat:N"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the single-game commands."""
     play = sub.add_parser("play", help="play one game and print its transcript")
-    play.add_argument("--board", default="wwk_guard", help="board id (see `arena boards`)")
+    play.add_argument(
+        "--board",
+        default="wwk_guard",
+        help="board id (see `arena boards`) or a board file (.yaml, docs/boards.md)",
+    )
     play.add_argument(
         "--preset",
         choices=["tournament", "site", "classic"],
@@ -174,6 +179,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     validate.set_defaults(handler=_validate)
 
     boards = sub.add_parser("boards", help="list the boards")
+    boards.add_argument(
+        "files",
+        type=Path,
+        nargs="*",
+        metavar="FILE",
+        help="board files to check and list after the built-in boards (docs/boards.md)",
+    )
     boards.add_argument("--json", action="store_true", help="machine-readable output")
     boards.add_argument("--lang", choices=["zh", "en"], default="zh", help="language of the table")
     boards.set_defaults(handler=_boards)
@@ -219,7 +231,9 @@ def _viewer(text: str, seats: int) -> Viewer:
 
 
 def _play(args: argparse.Namespace) -> int:
-    config = GameConfig(board=args.board, preset=args.preset, overrides=parse_knobs(args.knobs))
+    config = GameConfig(
+        board=board_ref(args.board), preset=args.preset, overrides=parse_knobs(args.knobs)
+    )
     viewer = _viewer(args.viewer, config.board_spec.seats)
     spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec()
     if args.lang is not None:
@@ -234,10 +248,10 @@ def _play(args: argparse.Namespace) -> int:
     human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
     agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs)
-    game_id = new_game_id(config.board)
+    game_id = new_game_id(config.board_id)
     limits = Limits(call_timeout_s=3600.0 if human_seat else 60.0, beliefs=args.beliefs)
     shown_seed = seed if human_seat is None else None  # a person's seed stays secret
-    path = replay_path(args.out, config.board, shown_seed, force=args.force)
+    path = replay_path(args.out, config.board_id, shown_seed, force=args.force)
     models = any(s.kind in ("openai", "langchain") for s in seats.values())
     progress = Progress(sys.stderr, spec.lang) if models and not args.quiet else None
     try:
@@ -437,10 +451,9 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _boards(args: argparse.Namespace) -> int:
+    listed = [*BOARDS.values(), *(load_board_file(path) for path in args.files)]
     if args.json:
-        json.dump(
-            [_board_row(b) for b in BOARDS.values()], sys.stdout, ensure_ascii=False, indent=2
-        )
+        json.dump([_board_row(b) for b in listed], sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 0
     lang: Lang = args.lang
@@ -458,7 +471,7 @@ def _boards(args: argparse.Namespace) -> int:
                 for r, n in b.role_counts().items()
             ),
         )
-        for b in BOARDS.values()
+        for b in listed
     ]
     widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
@@ -487,4 +500,5 @@ def _board_row(b: Board) -> dict[str, Any]:
         "night_order": list(b.night_order),
         "first_night_order": list(b.first_night_order or b.night_order),
         "source": b.source,
+        "settings": b.settings,
     }

@@ -78,7 +78,7 @@ def row_of(file: str, header: ReplayHeader) -> GameRow:
         file=file,
         game_id=header.game_id,
         created_at=header.created_at,
-        board=header.config.board,
+        board=header.config.board_id,
         seats=len(header.seats),
         agents=tuple(sorted({agent_label(s.agent, s.model) for s in header.seats})),
         tournament=header.tournament or "",

@@ -245,7 +245,7 @@ def facts(replay: Replay, god: bool, lang: Lang) -> tuple[tuple[str, str], ...]:
     so only the referee sees them.
     """
     h = replay.header
-    shown = [("game", h.game_id), ("board", h.config.board), ("started", h.created_at)]
+    shown = [("game", h.game_id), ("board", h.config.board_id), ("started", h.created_at)]
     if h.tournament:
         shown.append(("tournament", h.tournament))
     if god:

@@ -106,7 +106,7 @@ def game_result(replay: Replay) -> GameResult:
     return GameResult(
         game_id=header.game_id,
         created_at=header.created_at,
-        board=header.config.board,
+        board=header.config.board_id,
         winner=header.result.winner,
         days=header.result.days,
         seats=seats,

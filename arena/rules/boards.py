@@ -10,8 +10,8 @@ tournament preset of the other 001 boards (docs/roles.md says why).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from arena.rules.errors import ConfigError
 from arena.rules.types import Role
@@ -72,6 +72,9 @@ class Board:
     """For a side board: how many villagers must die for the wolves (None: all of them)."""
     first_night_order: tuple[NightStep, ...] | None = None
     """Night 1's own order where the board's source gives one (001:125 【首夜】…【次夜】)."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """Rules knobs the board sets over its preset, by name (`RuleSet`): a custom board's
+    `settings:` (docs/boards.md). A game's own overrides still win over them."""
 
     def order_for(self, night: int) -> tuple[NightStep, ...]:
         """The steps of night `night`."""
@@ -337,14 +340,26 @@ BOARDS: dict[str, Board] = {
 }
 
 
-def board(board_id: str) -> Board:
-    """Look a board up by id or by its Chinese name (狼美騎士).
+def board(board_id: str | Board) -> Board:
+    """Look a board up by id or by its Chinese name (狼美騎士); a custom `Board` is itself.
+
+    A game names a built-in board by id and carries a custom board whole (docs/boards.md),
+    so every place that holds a board reference holds one of the two.
 
     Raises:
         ConfigError: an unknown board; the message lists the known ids.
     """
+    if isinstance(board_id, Board):
+        return board_id
     found = BOARDS.get(board_id) or next((b for b in BOARDS.values() if b.zh == board_id), None)
     if found is None:
         known = ", ".join(BOARDS)
-        raise ConfigError(f"unknown board {board_id!r}; known boards: {known}")
+        raise ConfigError(
+            f"unknown board {board_id!r}; known boards: {known} (or a board file, .yaml)"
+        )
     return found
+
+
+def board_id(ref: str | Board) -> str:
+    """The id of a board reference: a built-in id as given, a custom board's own id."""
+    return ref.id if isinstance(ref, Board) else board(ref).id

@@ -12,7 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from arena.rules.boards import Board, PresetName, WinMode, board
+from arena.rules.boards import BOARDS, Board, PresetName, WinMode, board, board_id
+from arena.rules.composition import check_board
 from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
@@ -210,7 +211,7 @@ PRESETS: dict[PresetName, dict[str, Any]] = {
 def resolve_rules(
     board_: Board, preset: PresetName, overrides: dict[str, Any] | None = None
 ) -> RuleSet:
-    """The rules of a game: the preset's knobs, the board's win mode, then the overrides.
+    """The rules of a game: the preset, the board's win mode and settings, then overrides.
 
     Raises:
         ConfigError: an unknown preset or knob, or a knob value of the wrong type.
@@ -222,7 +223,7 @@ def resolve_rules(
     values["side_villagers_needed"] = board_.side_villagers_needed
     if preset == "classic" and board_.seats >= 12:
         values["explosions_to_swallow_badge"] = 2  # 003 警徽规则 (5): 12人标准局需要2次自爆
-    for knob, value in (overrides or {}).items():
+    for knob, value in {**board_.settings, **(overrides or {})}.items():
         if knob not in RuleSet.model_fields:
             known = ", ".join(RuleSet.model_fields)
             raise ConfigError(f"unknown rules knob {knob!r}; known knobs: {known}")
@@ -243,8 +244,9 @@ class GameConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    board: str
-    """A board id from `arena.rules.boards.BOARDS`."""
+    board: str | Board
+    """A built-in board's id (`arena.rules.boards.BOARDS`), or a custom board whole
+    (docs/boards.md): a replay or a job then carries everything the game needs."""
     preset: PresetName | None = None
     """The rules preset; the board's own when omitted."""
     overrides: dict[str, Any] = Field(default_factory=dict)
@@ -255,6 +257,12 @@ class GameConfig(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> GameConfig:
         b = board(self.board)
+        if isinstance(self.board, Board):
+            if self.board.id in BOARDS:
+                raise ValueError(
+                    f"custom board {self.board.id!r} has a built-in board's id; choose another"
+                )
+            check_board(self.board)
         resolve_rules(b, self.preset or b.preset, self.overrides)
         if self.deal is not None and sorted(self.deal) != sorted(b.roles):
             raise ValueError(
@@ -262,6 +270,11 @@ class GameConfig(BaseModel):
                 f"{sorted(r.value for r in b.roles)}"
             )
         return self
+
+    @property
+    def board_id(self) -> str:
+        """The board's id: a custom board's own (it names its games and leaderboard rows)."""
+        return board_id(self.board)
 
     @property
     def board_spec(self) -> Board:

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from arena.rules.actions import Claims
+from arena.rules.boards import Board
 from arena.rules.decisions import DecisionKind
 from arena.rules.types import DeathCause, Direction, Phase, Role, SeatId, SpeechContext, Winner
 from arena.rules.visibility import Visibility
@@ -30,7 +31,9 @@ class GameStarted(_Event):
     """The table is set: the board and the public role composition (暗牌: cards hidden)."""
 
     kind: Literal["game_started"] = "game_started"
-    board: str
+    board: str | Board
+    """A built-in board's id, or a custom board whole (public: its cards are counted in
+    `role_counts` anyway, and its night order and settings are the table's rules)."""
     seats: int
     role_counts: dict[Role, int]
 

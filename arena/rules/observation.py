@@ -13,6 +13,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from arena.rules import events as ev
+from arena.rules.boards import Board
 from arena.rules.types import Phase, Role, SeatId, Winner
 from arena.rules.visibility import SeatViewer, Viewer, can_see
 
@@ -30,7 +31,8 @@ class Knowledge(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     seats: int = 0
-    board: str = ""
+    board: str | Board = ""
+    """The board's id, or a custom board whole (as `GameStarted` gives it)."""
     role_counts: dict[Role, int] = {}
     day: int = 0
     phase: Phase | None = None

@@ -152,7 +152,10 @@ def _deal(t: Table) -> None:
     board = t.board
     t.emit(
         ev.GameStarted(
-            visibility=PUBLIC, board=board.id, seats=board.seats, role_counts=board.role_counts()
+            visibility=PUBLIC,
+            board=t.config.board,
+            seats=board.seats,
+            role_counts=board.role_counts(),
         )
     )
     roles = list(t.config.deal) if t.config.deal is not None else t.draw.shuffled(board.roles)

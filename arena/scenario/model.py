@@ -19,14 +19,17 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
+from arena.board_file import board_ref
 from arena.rules import events as ev
 from arena.rules.actions import Action
-from arena.rules.boards import PresetName
+from arena.rules.boards import Board, PresetName
 from arena.rules.config import GameConfig
+from arena.rules.custom import parse_board
 from arena.rules.decisions import DecisionKind
 from arena.rules.errors import ArenaError
 from arena.rules.types import Role, SeatId
@@ -341,7 +344,8 @@ class Scenario(_Frozen):
     name: str = Field(min_length=1)
     source: Annotated[tuple[Citation, ...], BeforeValidator(_citations)] = Field(min_length=1)
     """The seed lines the scenario checks, each with the quoted rule sentence."""
-    board: str
+    board: str | Board
+    """A built-in board's id, a board file (relative to the scenario) or a board inline."""
     preset: PresetName | None = None
     overrides: dict[str, Any] = {}
     deal: Annotated[tuple[Role, ...], BeforeValidator(_deal)]
@@ -351,6 +355,19 @@ class Scenario(_Frozen):
     script: Annotated[tuple[ScriptEntry, ...], BeforeValidator(_script)] = ()
     at: Annotated[CheckPoint, BeforeValidator(lambda v: parse_point(str(v)))]
     expect: Expect
+
+    @field_validator("board", mode="before")
+    @classmethod
+    def _board(cls, value: object, info: ValidationInfo) -> object:
+        """A board file is read relative to the scenario's folder; a mapping is a board."""
+        try:
+            if isinstance(value, str):
+                return board_ref(value, (info.context or {}).get("base"))
+            if isinstance(value, dict):
+                return parse_board(value)
+        except ArenaError as exc:
+            raise ValueError(str(exc)) from None
+        return value
 
     @model_validator(mode="after")
     def _config(self) -> Scenario:
@@ -398,6 +415,6 @@ def load_scenario(path: Path) -> Scenario:
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a mapping of fields (name, board, …)")
     try:
-        return Scenario.model_validate(data)
+        return Scenario.model_validate(data, context={"base": path.parent})
     except ValidationError as exc:
         raise ScenarioError(f"{path}: {_one_line(exc)}") from None

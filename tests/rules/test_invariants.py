@@ -10,7 +10,6 @@ import os
 import pytest
 
 from arena.rules import events as ev
-from arena.rules.boards import BOARDS
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.observation import observe
@@ -19,7 +18,7 @@ from arena.rules.roles import is_wolf
 from arena.rules.types import Winner
 from arena.rules.visibility import SeatViewer
 from arena.rules.win import wolves_have_won
-from tests.conftest import play_random
+from tests.conftest import BOARD_REFS, play_random
 
 GAMES = int(os.environ.get("ARENA_FUZZ_GAMES", "100"))
 PRESETS = ("tournament", "site", "classic")
@@ -108,9 +107,9 @@ def _check_knowledge(referee: Referee) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", sorted(BOARD_REFS))
 def test_random_playthroughs_keep_invariants(board: str, preset: str) -> None:
-    _playthroughs(GameConfig(board=board, preset=preset))
+    _playthroughs(GameConfig(board=BOARD_REFS[board], preset=preset))
 
 
 VARIANTS = {
@@ -131,9 +130,10 @@ VARIANTS = {
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", sorted(BOARD_REFS))
 def test_random_playthroughs_of_seed_variants_keep_invariants(board: str, variant: str) -> None:
-    _playthroughs(GameConfig(board=board, preset="classic", overrides=VARIANTS[variant]))
+    config = GameConfig(board=BOARD_REFS[board], preset="classic", overrides=VARIANTS[variant])
+    _playthroughs(config)
 
 
 def _playthroughs(config: GameConfig) -> None:
@@ -149,10 +149,10 @@ def _playthroughs(config: GameConfig) -> None:
     assert Winner.DRAW not in winners
 
 
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", sorted(BOARD_REFS))
 def test_rerunning_the_answers_reproduces_the_log(board: str) -> None:
     for seed in range(5):
-        referee = play_random(GameConfig(board=board), seed)
+        referee = play_random(GameConfig(board=BOARD_REFS[board]), seed)
         again = play_answers(referee.config, seed, referee.answers)
         dumped = [e.model_dump(mode="json") for e in referee.events]
         assert [e.model_dump(mode="json") for e in again.events] == dumped

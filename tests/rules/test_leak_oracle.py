@@ -15,13 +15,12 @@ import pytest
 
 from arena.rules import events as ev
 from arena.rules import observation
-from arena.rules.boards import BOARDS
 from arena.rules.config import GameConfig
 from arena.rules.types import Team
 from arena.rules.visibility import TeamViewer, ToSeats, Viewer, Visibility, can_see
 from arena.scenario.model import load_scenario
 from arena.scenario.runner import play
-from tests.conftest import play_random
+from tests.conftest import BOARD_REFS, play_random
 from tests.rules.knowledge import RULES, audit
 
 PRESETS = ("tournament", "site", "classic")
@@ -38,7 +37,7 @@ def _kinds() -> set[str]:
 @cache
 def _games() -> tuple[Log, ...]:
     logs = []
-    for board in BOARDS:
+    for board in BOARD_REFS.values():
         for preset in PRESETS:
             config = GameConfig(board=board, preset=preset)
             for seed in SEEDS:
@@ -65,10 +64,10 @@ def test_the_games_and_scenarios_produce_every_event_kind() -> None:
     assert _kinds() - produced == set()
 
 
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", sorted(BOARD_REFS))
 def test_every_viewer_sees_exactly_what_the_rules_allow_in_random_games(board: str) -> None:
     for config, log in _games():
-        if config.board == board:
+        if config.board_id == board:
             problems = audit(log, config)
             assert problems == [], f"{config.preset}: {problems[:5]}"
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from arena.rules import events as ev
 from arena.rules.actions import CheckClaim, Claims
 from arena.rules.boards import BOARDS
+from arena.rules.custom import parse_board
 from arena.rules.types import Role
 from arena.rules.visibility import PUBLIC
 
@@ -66,7 +67,21 @@ def _fields(kind: type[BaseModel]) -> list[tuple[str, Any]]:
     return [(n, f) for n, f in kind.model_fields.items() if n not in ("kind", "visibility")]
 
 
+CUSTOM_BOARD = parse_board(
+    {
+        "id": "sample_custom",
+        "zh": "自訂樣板局",
+        "en": "Sample custom board",
+        "roles": {"seer": 1, "witch": 1, "villager": 3, "werewolf": 2},
+        "win": "city",
+    }
+)
+"""A custom board, carried whole by `GameStarted.board`."""
+
+
 def _values(name: str, annotation: Any, lang: str) -> list[Any]:  # noqa: C901 - a type table
+    if name == "GameStarted.board":
+        return [*BOARDS, CUSTOM_BOARD]
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin is typing.Literal:
@@ -106,8 +121,6 @@ def _tuples(name: str, args: tuple[Any, ...], lang: str) -> list[Any]:
 
 def _texts(name: str, lang: str) -> tuple[str, ...]:
     match name:
-        case "GameStarted.board":
-            return tuple(BOARDS)
         case "Spoke.text" | "WolfWhispered.text":
             return (SPEECH[lang], "")
         case "GameEnded.reason":

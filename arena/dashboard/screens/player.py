@@ -228,7 +228,7 @@ def main() -> None:
     start(game, len(loaded.replay.events))
     st.query_params["game"] = game
     header = loaded.replay.header
-    st.subheader(escape(f"{header.game_id} · {header.config.board}"))
+    st.subheader(escape(f"{header.game_id} · {header.config.board_id}"))
     view_key = pick_viewpoint(len(header.seats) or header.config.board_spec.seats, lang, "view")
     st.query_params["view"] = view_key
     board(loaded, lang)

@@ -1,0 +1,204 @@
+"""Which boards the rules can run: the checks every custom board passes, and its night order.
+
+A custom board (docs/boards.md) deals any roles; the referee refuses, with one line naming
+the problem, a combination it cannot run: no wolf, no good seat, fewer seats than a game
+needs, a unique role dealt twice, a night order that loses a dealt role's step or puts it
+where the night cannot play it. The same checks run on a board carried whole in a replay
+header or a queued job, so a file edited by hand is refused on any machine.
+
+The default night order is the canonical one: seed 000's table (000:17-31, 月老 1 … 女巫
+10) with the roles it does not list placed where seed 001's board orders put them
+(001:95-125). Only the dealt roles' steps are kept.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Iterable
+from typing import Literal, get_args
+
+from arena.rules.boards import Board, NightStep
+from arena.rules.errors import ConfigError
+from arena.rules.roles import in_pack, is_god, is_villager, team_of
+from arena.rules.types import Role, Team
+
+MIN_SEATS = 6
+"""The smallest table: two wolves against a seer, a witch and two villagers is the smallest
+game whose first day has a vote that means something (common play; the seeds' boards
+start at 9, 003:14)."""
+MAX_SEATS = 20
+"""The largest table the seat boards and prompts are laid out for."""
+REPEATABLE: frozenset[Role] = frozenset({Role.VILLAGER, Role.WEREWOLF})
+"""The only cards a board may deal more than once: every other role is one card (the seeds'
+boards deal one of each god and special wolf, 003:14-37, 001 §三)."""
+
+Place = Literal["before_wolves", "after_wolves", "anywhere"]
+
+STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
+    "gargoyle": ((Role.GARGOYLE,), "before_wolves", False),
+    "gargoyle_check": ((Role.GARGOYLE,), "anywhere", True),
+    "wolf_consort": ((Role.ECLIPSE_WOLF_CONSORT,), "before_wolves", True),
+    "nightmare": ((Role.NIGHTMARE,), "before_wolves", True),
+    "dreamweaver": ((Role.DREAMWEAVER,), "before_wolves", True),
+    "guard": ((Role.GUARD,), "before_wolves", True),
+    "wolves": (tuple(r for r in Role if in_pack(r)), "anywhere", True),
+    "gargoyle_knife": ((Role.GARGOYLE,), "after_wolves", True),
+    "wolf_beauty": ((Role.WOLF_BEAUTY,), "after_wolves", True),
+    "witch": ((Role.WITCH,), "after_wolves", True),
+    "seer": ((Role.SEER,), "after_wolves", True),
+    "hunter_status": ((Role.HUNTER,), "after_wolves", False),
+    "white_wolf_king_status": ((Role.WHITE_WOLF_KING,), "after_wolves", False),
+    "knight": ((Role.KNIGHT,), "anywhere", False),
+    "demon_hunter": ((Role.DEMON_HUNTER,), "after_wolves", True),
+    "gravekeeper": ((Role.GRAVEKEEPER,), "after_wolves", True),
+    "pure_white_maiden": ((Role.PURE_WHITE_MAIDEN,), "after_wolves", True),
+    "wolf_witch": ((Role.WOLF_WITCH,), "after_wolves", True),
+    "prince": ((Role.PRINCE,), "anywhere", False),
+    "idiot": ((Role.IDIOT,), "anywhere", False),
+}
+"""Each night step: the roles it belongs to (any one dealt), where the night can play it
+(`arena.rules.night`: the guard's and the dreamweaver's answers are written before the
+wolves', the witch sees their knife, the checks and statuses follow them), and whether a
+dealt role needs it (False: a step in which the role only opens its eyes or is told its
+status, which a board may leave out, as 003's boards leave out the hunter's status)."""
+
+CANONICAL_ORDER: tuple[NightStep, ...] = (
+    "nightmare",  # 000:23 夢魘 2
+    "wolf_consort",  # 001:119 蝕時狼妃——守衛
+    "dreamweaver",  # 001:111 噩夢之影——攝夢人——…狼人
+    "gargoyle_check",  # 001:125 【次夜】 the gargoyle checks first (語術 001:2465)
+    "guard",  # 000:25 守衛 4
+    "wolves",  # 000:27 狼人 6
+    "gargoyle_knife",  # 001:125 狼人——石像鬼
+    "wolf_beauty",  # 001:101 狼美人+狼人——狼美人
+    "seer",  # 000:28 預言家 7
+    "witch",  # 000:31 女巫 10
+    "hunter_status",  # 001:95-111 …預言傢——獵人
+    "white_wolf_king_status",  # 001:105 白狼王守衛
+    "demon_hunter",  # 001:99 預言傢——獵魔人
+    "gravekeeper",  # 001:125 獵人——守墓人
+    "pure_white_maiden",  # 001:121 獵人——純白之女
+    "wolf_witch",  # 001:121 純白之女——狼巫
+    "knight",  # 001:101, 107 last
+    "prince",  # 001:119 last
+    "idiot",  # 001:95, 99 last
+)
+"""Every later night's order: 000:17-31 with 001's other roles where its boards put them."""
+
+CANONICAL_FIRST_NIGHT: tuple[NightStep, ...] = tuple(
+    step
+    for step in (*CANONICAL_ORDER[:3], "gargoyle", *CANONICAL_ORDER[4:], "gargoyle_check")
+    if step != "gargoyle_knife"
+)
+"""Night 1's: as later nights, but the gargoyle opens his eyes before the wolves and checks
+at the very end, and holds no knife yet (001:125 【首夜】石像鬼——狼人——…——守墓人——石像鬼)."""
+
+
+def _dealt(steps: Iterable[NightStep], roles: Iterable[Role]) -> tuple[NightStep, ...]:
+    present = set(roles)
+    return tuple(step for step in steps if present & set(STEPS[step][0]))
+
+
+def default_orders(
+    roles: Iterable[Role],
+) -> tuple[tuple[NightStep, ...], tuple[NightStep, ...] | None]:
+    """The canonical night order of a deal, and night 1's where it differs (else None)."""
+    cards = tuple(roles)
+    later = _dealt(CANONICAL_ORDER, cards)
+    first = _dealt(CANONICAL_FIRST_NIGHT, cards)
+    return later, (first if first != later else None)
+
+
+def suggest(word: str, known: Iterable[str]) -> str:
+    """`; did you mean 'x'?` for the closest known word, else the list of known words."""
+    choices = list(known)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return f"; known: {', '.join(choices)}"
+
+
+def check_board(b: Board) -> None:
+    """Refuse a board the rules cannot run, naming the first problem.
+
+    Raises:
+        ConfigError: one line, e.g. `no wolves: deal at least one wolf-side card`.
+    """
+    _check_cards(b)
+    _check_order("night_order", b.night_order, b.roles, required=True)
+    if b.first_night_order is not None:
+        _check_order("first_night_order", b.first_night_order, b.roles, required=False)
+
+
+def _check_cards(b: Board) -> None:
+    counts = Counter(b.roles)
+    if len(b.roles) < MIN_SEATS:
+        raise ConfigError(
+            f"too few seats: {len(b.roles)} cards; a board needs at least {MIN_SEATS}"
+        )
+    if len(b.roles) > MAX_SEATS:
+        raise ConfigError(f"too many seats: {len(b.roles)} cards; at most {MAX_SEATS}")
+    for role, n in counts.items():
+        if n > 1 and role not in REPEATABLE:
+            raise ConfigError(
+                f"{n} {role.value} cards: {role.value} is a unique role "
+                "(only villager and werewolf may be dealt more than once)"
+            )
+    if not any(team_of(r) is Team.WOLF for r in b.roles):
+        raise ConfigError("no wolves: deal at least one wolf-side card (werewolf, wolf_king, …)")
+    if not any(map(in_pack, b.roles)):
+        raise ConfigError(
+            "no wolf pack: the gargoyle plays alone; deal at least one werewolf "
+            "(or another wolf who wakes with the pack)"
+        )
+    if not any(team_of(r) is Team.GOOD for r in b.roles):
+        raise ConfigError("no good seats: deal at least one good card (villager, seer, …)")
+    if b.win == "side" and not (any(map(is_god, b.roles)) and any(map(is_villager, b.roles))):
+        raise ConfigError(
+            "win: side needs at least one god and one villager "
+            "(屠邊: the wolves win as soon as either group is gone); use win: city"
+        )
+    needed = b.settings.get("side_villagers_needed", b.side_villagers_needed)
+    if isinstance(needed, int) and needed is not None and needed > counts[Role.VILLAGER]:
+        raise ConfigError(
+            f"side_villagers_needed {needed}: only {counts[Role.VILLAGER]} villagers are dealt"
+        )
+
+
+def _check_order(
+    name: str, order: tuple[NightStep, ...], roles: tuple[Role, ...], *, required: bool
+) -> None:
+    known = get_args(NightStep)
+    seen: set[str] = set()
+    for step in order:
+        if step not in known:
+            raise ConfigError(f"{name}: unknown step {step!r}{suggest(step, known)}")
+        if step in seen:
+            raise ConfigError(f"{name}: step {step!r} is listed twice")
+        seen.add(step)
+    dealt = sorted(set(roles), key=list(Role).index)
+    for role in dealt:
+        for step, (owners, _, needs) in STEPS.items():
+            if required and needs and role in owners and step not in seen:
+                raise ConfigError(
+                    f"{name}: no {step!r} step, but {role.value} is dealt: "
+                    "its night action would never happen"
+                )
+    _check_places(name, order)
+
+
+def _check_places(name: str, order: tuple[NightStep, ...]) -> None:
+    wolves = order.index("wolves") if "wolves" in order else None
+    for index, step in enumerate(order):
+        place = STEPS[step][1]
+        if place == "anywhere":
+            continue
+        if wolves is None:
+            if place == "after_wolves":
+                raise ConfigError(f"{name}: {step!r} comes after 'wolves', which is missing")
+            continue
+        if place == "before_wolves" and index > wolves:
+            raise ConfigError(f"{name}: {step!r} must come before 'wolves'")
+        if place == "after_wolves" and index < wolves:
+            raise ConfigError(f"{name}: {step!r} must come after 'wolves'")
