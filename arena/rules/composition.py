@@ -40,6 +40,7 @@ STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
     "gargoyle_check": ((Role.GARGOYLE,), "anywhere", True),
     "wolf_consort": ((Role.ECLIPSE_WOLF_CONSORT,), "before_wolves", True),
     "nightmare": ((Role.NIGHTMARE,), "before_wolves", True),
+    "magician": ((Role.MAGICIAN,), "before_wolves", True),
     "dreamweaver": ((Role.DREAMWEAVER,), "before_wolves", True),
     "guard": ((Role.GUARD,), "before_wolves", True),
     "wolves": (tuple(r for r in Role if in_pack(r)), "anywhere", True),
@@ -66,6 +67,7 @@ status, which a board may leave out, as 003's boards leave out the hunter's stat
 CANONICAL_ORDER: tuple[NightStep, ...] = (
     "nightmare",  # 000:23 夢魘 2
     "wolf_consort",  # 001:119 蝕時狼妃——守衛
+    "magician",  # 001:113 魔術師 first; after the blockers, who act before any step
     "dreamweaver",  # 001:111 噩夢之影——攝夢人——…狼人
     "gargoyle_check",  # 001:125 【次夜】 the gargoyle checks first (語術 001:2465)
     "guard",  # 000:25 守衛 4
@@ -86,10 +88,13 @@ CANONICAL_ORDER: tuple[NightStep, ...] = (
 )
 """Every later night's order: 000:17-31 with 001's other roles where its boards put them."""
 
-CANONICAL_FIRST_NIGHT: tuple[NightStep, ...] = tuple(
-    step
-    for step in (*CANONICAL_ORDER[:3], "gargoyle", *CANONICAL_ORDER[4:], "gargoyle_check")
-    if step != "gargoyle_knife"
+CANONICAL_FIRST_NIGHT: tuple[NightStep, ...] = (
+    *(
+        "gargoyle" if step == "gargoyle_check" else step
+        for step in CANONICAL_ORDER
+        if step != "gargoyle_knife"
+    ),
+    "gargoyle_check",
 )
 """Night 1's: as later nights, but the gargoyle opens his eyes before the wolves and checks
 at the very end, and holds no knife yet (001:125 【首夜】石像鬼——狼人——…——守墓人——石像鬼)."""
