@@ -28,6 +28,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("eternal_wheel", None, 11),
     ("pure_white_night", None, 12),
     ("wolfking_magician", None, 13),
+    ("mist_raven", None, 28),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

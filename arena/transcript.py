@@ -198,7 +198,9 @@ def _knife_chosen(e: ev.KnifeChosen, lang: Lang) -> str:
 
 @_renders(ev.KnifeShownToWitch)
 def _knife_shown(e: ev.KnifeShownToWitch, lang: Lang) -> str:
-    return t("event.knife_shown_to_witch", lang, target=seat(e.target, lang))
+    return t(
+        "event.knife_shown_to_witch", lang, seat=seat(e.seat, lang), target=seat(e.target, lang)
+    )
 
 
 @_renders(ev.WitchActed)
@@ -290,6 +292,33 @@ def _seats_swapped(e: ev.SeatsSwapped, lang: Lang) -> str:
         target=seat(e.target, lang),
         other=seat(e.other, lang),
     )
+
+
+@_renders(ev.MistLaid)
+def _mist_laid(e: ev.MistLaid, lang: Lang) -> str:
+    return t("event.mist_laid", lang, seat=seat(e.seat, lang), targets=seats(e.targets, lang))
+
+
+@_renders(ev.KnifeLimited)
+def _knife_limited(e: ev.KnifeLimited, lang: Lang) -> str:
+    return t("event.knife_limited", lang, targets=seats(e.targets, lang))
+
+
+@_renders(ev.SnakeActed)
+def _snake_acted(e: ev.SnakeActed, lang: Lang) -> str:
+    if e.saved is None:
+        return t("event.snake_passed", lang, seat=seat(e.seat, lang))
+    return t("event.snake_saved", lang, seat=seat(e.seat, lang), target=seat(e.saved, lang))
+
+
+@_renders(ev.ClawUnsealed)
+def _claw_unsealed(e: ev.ClawUnsealed, lang: Lang) -> str:
+    return t("event.claw_unsealed", lang, seat=seat(e.seat, lang), seats=seats(e.wolves, lang))
+
+
+@_renders(ev.ClawStruck)
+def _claw_struck(e: ev.ClawStruck, lang: Lang) -> str:
+    return t("event.claw_struck", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
 @_renders(ev.CardRevealed)

@@ -136,6 +136,12 @@ class BotAgent:
                 return day.prince(r, request)
             case DecisionKind.SWAP:
                 return night.swap(r, request, rng)
+            case DecisionKind.MIST:
+                return night.mist(r, request, rng)
+            case DecisionKind.SNAKE:
+                return night.witch(r, request, rng)  # the snake saves like the antidote
+            case DecisionKind.CLAW:
+                return night.claw(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

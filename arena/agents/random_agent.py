@@ -14,6 +14,7 @@ from arena.rules.actions import (
     ACTION_ADAPTER,
     Action,
     ChooseOrder,
+    Mist,
     Pass,
     RecommendExile,
     RunForSheriff,
@@ -65,6 +66,8 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return RecommendExile(targets=(target,))
         case "swap" if len(option.targets) >= 2:
             return Swap(targets=tuple(rng.sample(option.targets, 2)))
+        case "mist":
+            return Mist(targets=tuple(rng.sample(option.targets, 3)))
     if target is None:
         return Pass()
     return ACTION_ADAPTER.validate_python({"kind": option.action, "target": target})

@@ -62,6 +62,8 @@ ICONS: dict[Role, str] = {
     Role.WOLF_WITCH: "🐺",
     Role.PURE_WHITE_MAIDEN: "🤍",
     Role.MAGICIAN: "🎩",
+    Role.ALCHEMIST_WITCH: "⚗️",
+    Role.RAVEN_CLAW: "🐺",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

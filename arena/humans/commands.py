@@ -55,6 +55,9 @@ WORDS: dict[str, str] = {
     "block": "block", "封鎖": "block", "封锁": "block",
     "reveal": "reveal", "flip": "reveal", "翻牌": "reveal",
     "swap": "swap", "交換": "swap", "交换": "swap", "換": "swap", "换": "swap",
+    "mist": "mist", "霧": "mist", "雾": "mist", "未明之霧": "mist", "未明之雾": "mist",
+    "snake": "save", "法老之蛇": "save", "蛇": "save",
+    "claw": "kill", "爪": "kill", "襲擊": "kill", "袭击": "kill",
 }  # fmt: skip
 """Command word → action kind, English and Chinese (traditional and simplified)."""
 HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
@@ -77,6 +80,8 @@ SEAT_KINDS = (
 )  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")
+MULTI_SEAT_KINDS = ("recommend_exile", "mist")
+"""Actions that take several seats: typed as `3 8` (a recommendation) or `2 5 9` (a mist)."""
 
 
 def _role_names() -> dict[str, Role]:
@@ -125,7 +130,7 @@ def parse_command(line: str) -> Action:
         return parse_action({"kind": kind, "target": target})
     if kind == "duel":
         return parse_action({"kind": kind, "target": seat_number(args[0] if args else "", kind)})
-    if kind == "recommend_exile":
+    if kind in MULTI_SEAT_KINDS:
         return parse_action({"kind": kind, "targets": [seat_number(a, kind) for a in args]})
     if kind == "swap":
         return _swap(args)
@@ -220,7 +225,7 @@ class Menu:
         seat_kind = self._seat_kind()
         parts = stripped.replace(",", " ").split()
         if parts and all(_is_seat(p) for p in parts):
-            if seat_kind == "recommend_exile":
+            if seat_kind in MULTI_SEAT_KINDS:
                 targets = [seat_number(p, seat_kind) for p in parts]
                 return parse_action({"kind": seat_kind, "targets": targets})
             if seat_kind == "swap":
@@ -237,7 +242,7 @@ class Menu:
         kinds = [
             o.action
             for o in self.request.options
-            if o.targets and o.action in (*SEAT_KINDS, "recommend_exile", "swap")
+            if o.targets and o.action in (*SEAT_KINDS, *MULTI_SEAT_KINDS, "swap")
         ]
         return kinds[0] if len(kinds) == 1 else None
 
@@ -251,7 +256,7 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
     choices: list[Choice] = []
     others: list[tuple[str, Action, str]] = []
     has_seats = any(
-        o.targets and o.action in (*SEAT_KINDS, "recommend_exile", "swap") for o in request.options
+        o.targets and o.action in (*SEAT_KINDS, *MULTI_SEAT_KINDS, "swap") for o in request.options
     )
     text_kind: str | None = None
     for option in request.options:
@@ -264,8 +269,8 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
             for seat in option.targets:
                 action = parse_action({"kind": kind, "targets": [seat]})
                 choices.append(Choice(str(seat), action, label(action, lang)))
-        elif kind == "swap":
-            continue  # two seats typed together (`3 5`), as the prompt title says
+        elif kind in ("swap", "mist"):
+            continue  # several seats typed together (`3 5`, `2 5 9`), as the title says
         elif kind == "pass":
             choices.append(Choice("0", parse_action({"kind": "pass"}), pass_label(request, lang)))
         elif kind in TEXT_KINDS:
@@ -336,11 +341,11 @@ def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
     words = _ACTION[lang]
     target = getattr(action, "target", None)
     match action.kind:
-        case "recommend_exile":
+        case "recommend_exile" | "mist":
             seats = t("seat.sep", lang).join(
                 seat_name(s, lang) for s in getattr(action, "targets", ())
             )
-            return words["recommend_exile"].format(s=seats)
+            return words[action.kind].format(s=seats)
         case "choose_order":
             direction = str(getattr(action, "direction", "ascending"))
             start = getattr(action, "start", None)

@@ -208,6 +208,16 @@ class Swap(_Action):
     """The two seats, different ones."""
 
 
+class Mist(_Action):
+    """The alchemist witch lays her mist (未明之霧; once a game) on three seats.
+
+    Tonight the wolves may knife only one of them.
+    """
+
+    kind: Literal["mist"] = "mist"
+    targets: tuple[SeatId, ...] = Field(min_length=3, max_length=3)
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -240,7 +250,8 @@ Action = Annotated[
     | Hunt
     | Block
     | Reveal
-    | Swap,
+    | Swap
+    | Mist,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -289,4 +300,5 @@ ActionKind = Literal[
     "block",
     "reveal",
     "swap",
+    "mist",
 ]

@@ -18,6 +18,7 @@ from arena.rules.types import Role
 
 NightStep = Literal[
     "magician",
+    "alchemist_mist",
     "gargoyle",
     "gargoyle_check",
     "wolf_consort",
@@ -26,6 +27,8 @@ NightStep = Literal[
     "guard",
     "wolves",
     "gargoyle_knife",
+    "raven_claw",
+    "alchemist_snake",
     "wolf_beauty",
     "witch",
     "seer",
@@ -44,9 +47,12 @@ NightStep = Literal[
 `knight`, `prince` and `idiot` open their eyes and close them again (001 騎士請睜眼，騎士請
 閉眼): the steps are listed for the board's order and write nothing; so does `demon_hunter` on night
 1 (001:1505-1507), who hunts from night 2 (001:1589-1591), and `gargoyle` (001:2375-2377:
-the gargoyle's eyes on night 1, before his check at the end of that night). Steps before
-`wolves` are written before the wolves' events; every step's decision that depends on nothing before
-it is asked in the first batch of the night (docs/rules.md)."""
+the gargoyle's eyes on night 1, before his check at the end of that night); so does
+`raven_claw` while he is sealed or his strike is spent. The alchemist witch wakes twice
+(001:123): `alchemist_mist` before the dreamweaver, `alchemist_snake` after the raven
+claw. Steps before `wolves` are written before the wolves' events; every step's decision
+that depends on nothing before it is asked in the first batch of the night (docs/rules.md).
+"""
 
 PresetName = Literal["tournament", "site", "classic"]
 WinMode = Literal["city", "side"]
@@ -335,6 +341,32 @@ BOARDS: dict[str, Board] = {
             preset="tournament",
             night_order=("magician", "wolves", "witch", "seer", "hunter_status"),
             source="001:113",
+        ),
+        Board(
+            "mist_raven",
+            "迷霧鴉影",
+            "Raven claw + alchemist witch (tournament)",
+            _deal(
+                seer=1,
+                alchemist_witch=1,
+                dreamweaver=1,
+                idiot=1,
+                villager=4,
+                werewolf=3,
+                raven_claw=1,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=(
+                "alchemist_mist",
+                "dreamweaver",
+                "wolves",
+                "raven_claw",
+                "alchemist_snake",
+                "seer",
+                "idiot",
+            ),
+            source="001:123",
         ),
     )
 }

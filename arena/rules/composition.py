@@ -40,11 +40,14 @@ STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
     "gargoyle_check": ((Role.GARGOYLE,), "anywhere", True),
     "wolf_consort": ((Role.ECLIPSE_WOLF_CONSORT,), "before_wolves", True),
     "nightmare": ((Role.NIGHTMARE,), "before_wolves", True),
+    "alchemist_mist": ((Role.ALCHEMIST_WITCH,), "before_wolves", True),
     "magician": ((Role.MAGICIAN,), "before_wolves", True),
     "dreamweaver": ((Role.DREAMWEAVER,), "before_wolves", True),
     "guard": ((Role.GUARD,), "before_wolves", True),
     "wolves": (tuple(r for r in Role if in_pack(r)), "anywhere", True),
     "gargoyle_knife": ((Role.GARGOYLE,), "after_wolves", True),
+    "raven_claw": ((Role.RAVEN_CLAW,), "after_wolves", True),
+    "alchemist_snake": ((Role.ALCHEMIST_WITCH,), "after_wolves", True),
     "wolf_beauty": ((Role.WOLF_BEAUTY,), "after_wolves", True),
     "witch": ((Role.WITCH,), "after_wolves", True),
     "seer": ((Role.SEER,), "after_wolves", True),
@@ -67,12 +70,15 @@ status, which a board may leave out, as 003's boards leave out the hunter's stat
 CANONICAL_ORDER: tuple[NightStep, ...] = (
     "nightmare",  # 000:23 夢魘 2
     "wolf_consort",  # 001:119 蝕時狼妃——守衛
+    "alchemist_mist",  # 001:123 煉金魔女 first (asked alone, after the blockers)
     "magician",  # 001:113 魔術師 first; after the blockers, who act before any step
     "dreamweaver",  # 001:111 噩夢之影——攝夢人——…狼人
     "gargoyle_check",  # 001:125 【次夜】 the gargoyle checks first (語術 001:2465)
     "guard",  # 000:25 守衛 4
     "wolves",  # 000:27 狼人 6
     "gargoyle_knife",  # 001:125 狼人——石像鬼
+    "raven_claw",  # 001:123 狼人——狼鴉之爪
+    "alchemist_snake",  # 001:123 狼鴉之爪——煉金魔女 (her second step: she sees the knife)
     "wolf_beauty",  # 001:101 狼美人+狼人——狼美人
     "seer",  # 000:28 預言家 7
     "witch",  # 000:31 女巫 10

@@ -15,6 +15,7 @@ from arena.rules.actions import (
     Action,
     ActionKind,
     ChooseOrder,
+    Mist,
     RecommendExile,
     SelfExplode,
     Speak,
@@ -56,6 +57,12 @@ class DecisionKind(StrEnum):
     """The exiled prince: flip and speak once more before the vote is re-run, or pass."""
     SWAP = "swap"
     """The magician: swap two seats' numbers for tonight, or pass."""
+    MIST = "mist"
+    """The alchemist witch's mist (未明之霧, once a game): three seats the knife must hit."""
+    SNAKE = "snake"
+    """The alchemist witch's snake (法老之蛇, once a game): save tonight's knife target."""
+    CLAW = "claw"
+    """The unsealed raven claw's one strike (狼鴉之爪): a seat no protection saves."""
 
 
 class ActionOption(BaseModel):
@@ -131,9 +138,9 @@ def check_legal(request: DecisionRequest, action: Action) -> None:
 
 
 def _targets_of(action: Action) -> tuple[SeatId, ...]:
-    if isinstance(action, RecommendExile):
+    if isinstance(action, RecommendExile | Mist):
         if len(set(action.targets)) != len(action.targets):
-            raise IllegalActionError("recommend_exile names the same seat twice")
+            raise IllegalActionError(f"{action.kind} names the same seat twice")
         return action.targets
     if isinstance(action, ChooseOrder):
         return () if action.start is None else (action.start,)

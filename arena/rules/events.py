@@ -104,7 +104,10 @@ class KnifeChosen(_Event):
 
 
 class KnifeShownToWitch(_Event):
-    """The witch is shown tonight's knife target (only while her antidote is unused)."""
+    """The witch is shown tonight's knife target (only while her antidote is unused).
+
+    So is the alchemist witch, while her snake is unused (001:123, roles.md).
+    """
 
     kind: Literal["knife_shown_to_witch"] = "knife_shown_to_witch"
     seat: SeatId
@@ -209,6 +212,52 @@ class SeatsSwapped(_Event):
     seat: SeatId
     target: SeatId
     other: SeatId
+
+
+class MistLaid(_Event):
+    """The alchemist witch's mist (未明之霧, once a game): the three seats, hers alone."""
+
+    kind: Literal["mist_laid"] = "mist_laid"
+    seat: SeatId
+    targets: tuple[SeatId, ...]
+
+
+class KnifeLimited(_Event):
+    """The wolves are shown that tonight they may knife only one of these seats (the mist).
+
+    It names no caster: the wolves learn the limit, not who laid it.
+    """
+
+    kind: Literal["knife_limited"] = "knife_limited"
+    targets: tuple[SeatId, ...]
+
+
+class SnakeActed(_Event):
+    """The alchemist witch's snake (法老之蛇) tonight: the knife target saved, or None."""
+
+    kind: Literal["snake_acted"] = "snake_acted"
+    seat: SeatId
+    saved: SeatId | None
+
+
+class ClawUnsealed(_Event):
+    """The raven claw is unsealed (狼鴉之爪解除封印): fewer than 3 wolves live at nightfall.
+
+    He meets the living wolves and joins their knife from tonight on.
+    """
+
+    kind: Literal["claw_unsealed"] = "claw_unsealed"
+    seat: SeatId
+    wolves: tuple[SeatId, ...]
+    roles: tuple[Role, ...]
+
+
+class ClawStruck(_Event):
+    """The unsealed raven claw's one strike (only he sees it; no protection stops it)."""
+
+    kind: Literal["claw_struck"] = "claw_struck"
+    seat: SeatId
+    target: SeatId
 
 
 class CardRevealed(_Event):
@@ -434,6 +483,11 @@ Event = Annotated[
     | GraveRead
     | SeatBlocked
     | SeatsSwapped
+    | MistLaid
+    | KnifeLimited
+    | SnakeActed
+    | ClawUnsealed
+    | ClawStruck
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

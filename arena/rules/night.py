@@ -24,6 +24,12 @@ learns whether the seat exiled the day before was good or a wolf.
 001 永序之輪 (001:119, 1883): the eclipse wolf consort opens her eyes first and may block
 a seat once a game; its ability fails that night (like a fear, but never the knife).
 
+001 迷霧鴉影 (001:123; roles.md): the alchemist witch opens her eyes first and may lay her
+mist once a game (three seats; tonight's knife must fall on one of them), and after the
+raven claw, while her snake is unused, is shown the knife and may save it once a game. The
+raven claw is sealed until fewer than 3 wolves live at nightfall; then he joins the pack and,
+once a game, strikes a seat of his own after the knife, which no protection stops.
+
 001 純白夜影 (001:121, 2113-2115): the pure-white maiden and then the wolf witch each learn a
 seat's exact role (the wolf witch: never a wolf's); from night 2 a wolf the maiden checks
 dies, and so does the maiden when the wolf witch checks her (`checked`).
@@ -51,6 +57,7 @@ from arena.rules.actions import (
     Hunt,
     Inspect,
     Kill,
+    Mist,
     Pass,
     Poison,
     Protect,
@@ -101,6 +108,11 @@ class Acts:
         first, second = self.swap
         return second if seat == first else first
 
+    mist: tuple[SeatId, ...] | None = None
+    """The alchemist witch's mist tonight: the only seats the knife may fall on."""
+    clawed: SeatId | None = None
+    """The raven claw's strike tonight."""
+
     def fails(self, seat: SeatId | None) -> bool:
         """Whether `seat`'s night ability fails tonight (feared or sealed)."""
         if seat is None:
@@ -124,6 +136,9 @@ def night(t: Table, n: int) -> Flow[None]:
         acts.blocked = yield from _fear(t)
     if "wolf_consort" in order:
         acts.consort_blocked = yield from _consort_block(t)
+    _unseal(t, n)
+    if "alchemist_mist" in order:
+        acts.mist = yield from _lay_mist(t, n, acts)
     actors: dict[str, SeatId | None] = {
         step: _actor(t, step) for step in order if step in _ACTOR_ROLE
     }
@@ -146,7 +161,7 @@ def night(t: Table, n: int) -> Flow[None]:
         t.emit(ev.KnifeChosen(visibility=channel, target=None, how="feared"))
     else:
         answers, acts.knife = yield from _wolf_phase(
-            t, wolves, first, lambda a: _emit_early(t, early, actors, a, acts)
+            t, wolves, first, lambda a: _emit_early(t, early, actors, a, acts), acts.mist
         )
     for step in late:
         seat = actors.get(step)
@@ -176,6 +191,10 @@ def night(t: Table, n: int) -> Flow[None]:
             acts.knife = yield from _gargoyle_knife(t, n, seat, acts.knife)
         elif step == "gravekeeper" and seat is not None:
             _read_grave(t, n, seat)
+        elif step == "raven_claw" and seat is not None:
+            acts.clawed = yield from _claw(t, seat)
+        elif step == "alchemist_snake" and seat is not None:
+            acts.saved = (yield from _snake(t, seat, acts.knife)) or acts.saved
         elif step in ("hunter_status", "white_wolf_king_status"):
             status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
             _tell_status(t, status_role, acts)
@@ -195,6 +214,8 @@ _ACTOR_ROLE: dict[str, Role] = {
     "gravekeeper": Role.GRAVEKEEPER,
     "pure_white_maiden": Role.PURE_WHITE_MAIDEN,
     "wolf_witch": Role.WOLF_WITCH,
+    "raven_claw": Role.RAVEN_CLAW,
+    "alchemist_snake": Role.ALCHEMIST_WITCH,
 }
 
 
@@ -401,6 +422,95 @@ def _consort_block(t: Table) -> Flow[SeatId | None]:
     return answer.target
 
 
+def _unseal(t: Table, n: int) -> None:
+    """Fewer than 3 wolves alive at nightfall: the raven claw joins the pack for good.
+
+    狼鴉之爪 (001:123; common play, roles.md): sealed, he neither meets the wolves nor joins
+    their knife; once fewer than 3 wolf-side seats live at nightfall, he meets the living
+    wolves (who knew him from the deal) and knifes with them from that night on.
+    """
+    if t.state.claw_unsealed:
+        return
+    wolves = t.state.wolves()
+    claws = [s for s in wolves if spec(t.role(s)).sealed]
+    if not claws or len(wolves) >= 3:
+        return
+    met = tuple(s for s in wolves if not spec(t.role(s)).lone)
+    t.emit(
+        ev.ClawUnsealed(
+            visibility=t.wolf_channel({*met, *knife_party(t, n)}),
+            seat=claws[0],
+            wolves=met,
+            roles=tuple(t.role(s) for s in met),
+        )
+    )
+
+
+def _lay_mist(t: Table, n: int, acts: Acts) -> Flow[tuple[SeatId, ...] | None]:
+    """The alchemist witch's mist: three living seats, once a game, or pass (001:123 first).
+
+    未明之霧 (common play, roles.md): tonight the wolves may knife only one of the three
+    (they are shown the seats, not who laid them); her own seat and wolves may be among
+    them. Not the raven claw's strike, which is his own attack.
+    """
+    alchemist = _first_living(t, Role.ALCHEMIST_WITCH)
+    if alchemist is None or t.state.mist_used or acts.fails(alchemist):
+        return None
+    if len(t.state.living()) < 3:  # three different seats, or no mist
+        return None
+    options = (
+        ActionOption(action="mist", targets=t.state.living(), target_required=True),
+        ActionOption(action="pass"),
+    )
+    answer = yield from t.ask_one(t.request(alchemist, DecisionKind.MIST, options, Pass()))
+    if not isinstance(answer, Mist):
+        return None
+    mist = tuple(sorted(answer.targets))
+    t.emit(ev.MistLaid(visibility=to_seats(alchemist), seat=alchemist, targets=mist))
+    wolves = knife_party(t, n)
+    if wolves:
+        t.emit(ev.KnifeLimited(visibility=t.wolf_channel(wolves), targets=mist))
+    return mist
+
+
+def _claw(t: Table, claw: SeatId) -> Flow[SeatId | None]:
+    """The unsealed raven claw's one strike, alone after the knife (001:123 狼人——狼鴉之爪).
+
+    Sealed, or with his strike spent, he only opens and closes his eyes. The strike is once
+    a game, so it may be passed, and passing is the default (a timeout spends nothing).
+    """
+    if not t.state.claw_unsealed or t.state.claw_struck:
+        return None
+    targets = tuple(s for s in t.state.living() if s != claw)
+    options = (
+        ActionOption(action="kill", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    answer = yield from t.ask_one(t.request(claw, DecisionKind.CLAW, options, Pass()))
+    if not isinstance(answer, Kill):
+        return None
+    t.emit(ev.ClawStruck(visibility=to_seats(claw), seat=claw, target=answer.target))
+    return answer.target
+
+
+def _snake(t: Table, alchemist: SeatId, knife: SeatId | None) -> Flow[bool]:
+    """The alchemist witch's snake: while unused she is shown the knife and may save it.
+
+    法老之蛇 (001:123 …狼鴉之爪——煉金魔女; common play, roles.md): once a game, spent only
+    when used; she may save herself. An empty knife is shown too, and asks nothing.
+    """
+    if t.state.snake_used:
+        return False
+    t.emit(ev.KnifeShownToWitch(visibility=to_seats(alchemist), seat=alchemist, target=knife))
+    if knife is None:
+        return False
+    options = (ActionOption(action="save", targets=(knife,)), ActionOption(action="pass"))
+    answer = yield from t.ask_one(t.request(alchemist, DecisionKind.SNAKE, options, Pass()))
+    saved = knife if isinstance(answer, Save) else None
+    t.emit(ev.SnakeActed(visibility=to_seats(alchemist), seat=alchemist, saved=saved))
+    return saved is not None
+
+
 def _charm(t: Table, beauty: SeatId) -> Flow[None]:
     """The wolf beauty opens her eyes alone and charms another living seat."""
     targets = tuple(s for s in t.state.living() if s != beauty)
@@ -454,11 +564,14 @@ def _dream_request(t: Table, dreamweaver: SeatId) -> DecisionRequest:
 def knife_party(t: Table, n: int) -> tuple[SeatId, ...]:
     """Wolves who choose tonight's knife.
 
-    The living wolves of the pack (not a lone gargoyle), plus a wolf who exploded the day
-    before where
-    `exploded_wolf_joins_knife` (001 自爆狼參與夜間指刀).
+    The living wolves of the pack (not a lone gargoyle; a raven claw once unsealed), plus a
+    wolf who exploded the day before where `exploded_wolf_joins_knife` (001 自爆狼參與夜間指刀).
     """
-    party = {s for s in t.state.wolves() if in_pack(t.role(s))}
+    party = {
+        s
+        for s in t.state.wolves()
+        if in_pack(t.role(s)) or (spec(t.role(s)).sealed and t.state.claw_unsealed)
+    }
     if t.rules.exploded_wolf_joins_knife:
         party |= {s for s, day in t.state.exploded.items() if day == n - 1}
     return tuple(sorted(party))
@@ -500,14 +613,15 @@ def _wolf_phase(
     wolves: tuple[SeatId, ...],
     others: list[DecisionRequest],
     before_wolves: Callable[[Answers], None],
+    limit: tuple[SeatId, ...] | None = None,
 ) -> Flow[tuple[Answers, SeatId | None]]:
     """Wolf talk rounds, then nomination rounds; `others` ride along in the first batch.
 
     `before_wolves` receives the first batch's answers before any wolf event is written
     (the guard acts first in the night order). Returns the answers of `others` and the
-    knife (None: an empty knife). Wolves see each
-    round's nominations before the next, so unanimity can be reached (001: 狼人請統一意見;
-    no agreement in time is an empty knife).
+    knife (None: an empty knife); `limit` is tonight's mist, the only seats it may hit.
+    Wolves see each round's nominations before the next, so unanimity can be reached
+    (001: 狼人請統一意見; no agreement in time is an empty knife).
     """
     collected: Answers = {}
     pending = list(others)
@@ -532,7 +646,7 @@ def _wolf_phase(
     rounds = t.rules.knife_rounds if t.rules.knife_decision == "unanimous" else 1
     nominations: dict[SeatId, SeatId | None] = {}
     for round_ in range(1, rounds + 1):
-        requests = [_knife_request(t, w) for w in wolves]
+        requests = [_knife_request(t, w, limit) for w in wolves]
         answers = yield from t.ask([*pending, *requests])
         if pending:
             before_wolves(answers)
@@ -561,10 +675,23 @@ def _wolf_phase(
     return collected, _plurality_knife(t, nominations, channel)
 
 
-def _knife_request(t: Table, wolf: SeatId) -> DecisionRequest:
-    targets = tuple(s for s in t.state.living() if t.rules.wolf_may_nominate_self or s != wolf)
+def _knife_request(
+    t: Table, wolf: SeatId, limit: tuple[SeatId, ...] | None = None
+) -> DecisionRequest:
+    """A wolf's nomination: a living seat (within tonight's mist, if one was laid).
+
+    A wolf left no legal seat (a mist on himself alone, where he may not knife himself)
+    can only pass.
+    """
+    targets = tuple(
+        s
+        for s in t.state.living()
+        if (t.rules.wolf_may_nominate_self or s != wolf) and (limit is None or s in limit)
+    )
     options = [ActionOption(action="kill", targets=targets, target_required=True)]
-    if t.rules.wolves_may_skip:
+    if not targets:
+        options = []
+    if t.rules.wolves_may_skip or not targets:
         options.append(ActionOption(action="pass"))
     return t.request(wolf, DecisionKind.KNIFE, options, Pass())
 
@@ -631,9 +758,9 @@ def _knifed(t: Table, acts: Acts) -> SeatId | None:
 def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
     """Who dies tonight and why, from the night's choices (pure; applied by `_resolve`).
 
-    The dreamer is immune to the knife and the poison; then the links: the dreamweaver's
-    death or a second night in a row takes the dreamer (001:1667), and a dying wolf
-    beauty takes her charmed seat.
+    The dreamer is immune to the knife and the poison (not to the raven claw's strike); then
+    the links: the dreamweaver's death or a second night in a row takes the dreamer
+    (001:1667), and a dying wolf beauty takes her charmed seat.
     """
     deaths: dict[SeatId, DeathCause] = {}
     knifed = _knifed(t, acts)
@@ -645,6 +772,8 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
     _hunt(t, acts, deaths)
     for seat in acts.check_kills:
         deaths.setdefault(seat, DeathCause.CHECKED)
+    if acts.clawed is not None:
+        deaths.setdefault(acts.clawed, DeathCause.CLAWED)  # no protection stops the claw
     _reflect(t, acts, deaths)
     dreamer = acts.dreamer
     if dreamer is not None:

@@ -126,7 +126,10 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
                 roles[seat] = role
                 if seat == me:
                     k["own_role"] = role
-            case ev.WolvesMet(seats=seats, roles=wolf_roles):
+            case (
+                ev.WolvesMet(seats=seats, roles=wolf_roles)
+                | ev.ClawUnsealed(wolves=seats, roles=wolf_roles)
+            ):
                 roles.update(zip(seats, wolf_roles, strict=True))
             case ev.SeerChecked(target=target, is_wolf=is_wolf):
                 checks[target] = is_wolf

@@ -23,7 +23,7 @@ from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.draw import CURRENT_DRAW, DrawName, new_draw
 from arena.rules.errors import IllegalActionError
 from arena.rules.night import night
-from arena.rules.roles import in_pack
+from arena.rules.roles import in_pack, spec
 from arena.rules.state import GameState
 from arena.rules.table import Flow, GameOver, Table
 from arena.rules.types import SeatId, Winner
@@ -148,7 +148,11 @@ def _game(t: Table) -> Flow[None]:
 
 
 def _deal(t: Table) -> None:
-    """Deal the cards from the seed (or the config's fixed deal) and wake the wolves."""
+    """Deal the cards from the seed (or the config's fixed deal) and wake the wolves.
+
+    The wolves see each other and a sealed raven claw, who keeps his eyes shut (001:123,
+    roles.md: 其他狼人會知道狼鴉之爪的身份).
+    """
     board = t.board
     t.emit(
         ev.GameStarted(
@@ -162,12 +166,13 @@ def _deal(t: Table) -> None:
     t.emit(ev.RolesDealt(visibility=REFEREE, roles=tuple(roles)))
     for seat, role in enumerate(roles, start=1):
         t.emit(ev.RoleAssigned(visibility=to_seats(seat), seat=seat, role=role))
-    wolves = tuple(s for s, r in enumerate(roles, start=1) if in_pack(r))
+    pack = tuple(s for s, r in enumerate(roles, start=1) if in_pack(r))
+    known = tuple(s for s, r in enumerate(roles, start=1) if in_pack(r) or spec(r).sealed)
     t.emit(
         ev.WolvesMet(
-            visibility=t.wolf_channel(wolves),
-            seats=wolves,
-            roles=tuple(roles[s - 1] for s in wolves),
+            visibility=t.wolf_channel(pack),
+            seats=known,
+            roles=tuple(roles[s - 1] for s in known),
         )
     )
 

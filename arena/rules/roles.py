@@ -18,11 +18,13 @@ _RETALIATION = frozenset(
         DeathCause.TAKEN,
         DeathCause.BACKLASH,
         DeathCause.HUNTED,
+        DeathCause.CLAWED,
     }
 )
 """000's table (臨終能力): the hunter's and the wolf king's triggers — knifed (a wolf king's
 self-knife included), exiled, taken by another death skill, the demon hunter's strike
-(000:48 被獵魔者反噬: a wolf king he hunts, or the demon hunter's own backlash); never
+(000:48 被獵魔者反噬: a wolf king he hunts, or the demon hunter's own backlash), the raven
+claw's strike (a wolf's attack, like the knife); never
 poisoned, duelled or dying as a lover."""
 
 
@@ -48,6 +50,11 @@ class RoleSpec:
     """Wolf side but alone (gargoyle 石像鬼, 001:2337): does not meet the other wolves nor
     join their knife, cannot self-explode, and holds a knife of his own once every other
     wolf is dead. Still a wolf to the seer, the hunt, the duel and the win."""
+    sealed: bool = False
+    """Wolf side but sealed at first (raven claw 狼鴉之爪, 001:123, roles.md): he does not
+    meet the wolves nor join their knife, though they know him, until fewer than 3 wolves
+    are alive at nightfall; then he joins the pack for good and holds one strike of his
+    own that no protection stops."""
     explode_seals: bool = False
     """Self-exploding seals the gods' night abilities that night, and the explosion flips
     the card: blood-moon apostle 血月使徒 (001:1459). He may explode wherever a white wolf
@@ -103,6 +110,8 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.WOLF_WITCH, Team.WOLF, "狼巫", "Wolf witch", is_wolf=True),
         RoleSpec(Role.PURE_WHITE_MAIDEN, Team.GOOD, "純白之女", "Pure-white maiden", is_god=True),
         RoleSpec(Role.MAGICIAN, Team.GOOD, "魔術師", "Magician", is_god=True),
+        RoleSpec(Role.ALCHEMIST_WITCH, Team.GOOD, "煉金魔女", "Alchemist witch", is_god=True),
+        RoleSpec(Role.RAVEN_CLAW, Team.WOLF, "狼鴉之爪", "Raven claw", is_wolf=True, sealed=True),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,
@@ -131,8 +140,11 @@ def is_wolf(role: Role) -> bool:
 
 
 def in_pack(role: Role) -> bool:
-    """Whether `role` wakes with the wolves: meets them and joins the knife (not a gargoyle)."""
-    return ROLES[role].is_wolf and not ROLES[role].lone
+    """Whether `role` wakes with the wolves from night 1: meets them, joins the knife.
+
+    Not a gargoyle, nor a raven claw (sealed at first).
+    """
+    return ROLES[role].is_wolf and not ROLES[role].lone and not ROLES[role].sealed
 
 
 def is_god(role: Role) -> bool:

@@ -58,6 +58,14 @@ class GameState:
     last_exiled_day: int = 0
     consort_used: bool = False
     """The eclipse wolf consort has used her one block (001:1883 狼妃技能僅生效一次)."""
+    mist_used: bool = False
+    """The alchemist witch has laid her one mist (未明之霧)."""
+    snake_used: bool = False
+    """The alchemist witch has used her one snake (法老之蛇) on a knife target."""
+    claw_unsealed: bool = False
+    """The raven claw has joined the pack (fewer than 3 wolves lived at a nightfall)."""
+    claw_struck: bool = False
+    """The raven claw has used his one strike."""
     revealed: frozenset[SeatId] = frozenset()
     """Seats whose card was flipped face up (`CardRevealed`)."""
     swapped: frozenset[SeatId] = frozenset()
@@ -169,6 +177,14 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, duelled=state.duelled | {seat})
         case ev.SeatBlocked():
             return replace(state, consort_used=True)
+        case ev.MistLaid():
+            return replace(state, mist_used=True)
+        case ev.SnakeActed(saved=saved):
+            return replace(state, snake_used=state.snake_used or saved is not None)
+        case ev.ClawUnsealed():
+            return replace(state, claw_unsealed=True)
+        case ev.ClawStruck():
+            return replace(state, claw_struck=True)
         case ev.CardRevealed(seat=seat):
             return replace(state, revealed=state.revealed | {seat})
         case ev.SeatsSwapped(target=target, other=other):

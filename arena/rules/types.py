@@ -47,6 +47,8 @@ class Role(StrEnum):
     WOLF_WITCH = "wolf_witch"
     PURE_WHITE_MAIDEN = "pure_white_maiden"
     MAGICIAN = "magician"
+    ALCHEMIST_WITCH = "alchemist_witch"
+    RAVEN_CLAW = "raven_claw"
 
 
 class Phase(StrEnum):
@@ -87,6 +89,8 @@ class DeathCause(StrEnum):
     CHECKED = "checked"
     """Checked to death from night 2 (001:2113 查驗出局): a wolf the pure-white maiden
     checks, or the maiden the wolf witch checks."""
+    CLAWED = "clawed"
+    """Struck by the raven claw's one strike, which no protection stops (迷霧鴉影, roles.md)."""
     HUNTED = "hunted"
     """A wolf struck by the demon hunter's hunt (001:1591 獵殺; 000:48's row, see roles.md)."""
 

@@ -3,9 +3,9 @@
 Scenario files are written by hand, so the common things have a short form:
 
 - an answer is `"protect 7"`, `"pass"`, `"speak 我是預言家"`, `"choose_order descending"`,
-  `"recommend_exile 3 5"`, `"swap 3 5"`, or just `7` where the key names one targeted action
-  (`knife: 7` is `kill 7`); the full action mapping (`{kind: speak, text: …, claims: …}`)
-  also works;
+  `"recommend_exile 3 5"`, `"swap 3 5"`, `"mist 2 5 9"`, or just `7` where the key names
+  one targeted action (`knife: 7` is `kill 7`); the full action mapping (`{kind: speak,
+  text: …, claims: …}`) also works;
 - a death is `"7 knife night 1"` (seat, cause, `night`/`day`, number);
 - a phase is `"night 2"` or `"day 2"` (day 2 includes its sheriff election and morning);
 - a check point is `"night 2"`, `"morning 2"`, `"exile 2"` or `"end"`; `"exile 2 or end"`
@@ -41,6 +41,7 @@ INTEGER_ANSWER: dict[str, str] = {
     "shoot": "shoot",
     "badge": "pass_badge",
     "fear": "fear",
+    "claw": "kill",
     **{kind: kind for kind in _TARGETED | {"self_explode"}},
 }
 """Keys whose answer may be a bare seat number, and the action that number is a target of."""
@@ -92,6 +93,9 @@ def _parse_text(text: str) -> dict[str, object]:
         return {"kind": verb, "targets": [_seat(a) for a in args]}
     if verb == "recommend_exile":
         _arity(verb, args, 1, 2)
+        return {"kind": verb, "targets": [_seat(a) for a in args]}
+    if verb == "mist":
+        _arity(verb, args, 3, 3)
         return {"kind": verb, "targets": [_seat(a) for a in args]}
     if verb == "choose_order":
         _arity(verb, args, 1, 2)

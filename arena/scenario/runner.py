@@ -18,7 +18,7 @@ from arena.rules.actions import Action
 from arena.rules.decisions import DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError
 from arena.rules.referee import Referee
-from arena.rules.roles import in_pack
+from arena.rules.roles import in_pack, spec
 from arena.rules.types import Phase, SeatId
 from arena.scenario.model import Refusal, Scenario
 from arena.scenario.notation import DECISION_KINDS, CheckPoint, format_action, phase_key
@@ -90,8 +90,8 @@ class Cursor:
 
     def __init__(self, scenario: Scenario) -> None:
         self._wolves = frozenset(
-            s for s, role in enumerate(scenario.deal, start=1) if in_pack(role)
-        )  # `wolves:` answers the pack; a lone gargoyle has entries of his own
+            s for s, role in enumerate(scenario.deal, start=1) if in_pack(role) or spec(role).sealed
+        )  # `wolves:` answers the pack (a raven claw once unsealed); a lone gargoyle has his own
         self._entries = scenario.script
         self._used = [0] * len(self._entries)
         self._index: dict[tuple[str, SeatId | None], list[int]] = defaultdict(list)

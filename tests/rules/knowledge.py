@@ -52,9 +52,14 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.PRINCE,
     Role.PURE_WHITE_MAIDEN,
     Role.MAGICIAN,
+    Role.ALCHEMIST_WITCH,
+    Role.RAVEN_CLAW,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
-(001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`."""
+(001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`; nor is a raven claw, who
+wakes with them only once unsealed (`Facts.claw_open`)."""
+WOLF_SIDE = WOLF_ROLES | {Role.GARGOYLE, Role.RAVEN_CLAW}
+"""Every wolf-side role, for counting the living wolves."""
 
 
 class OracleError(AssertionError):
@@ -100,6 +105,9 @@ class Facts:
     exploded: dict[SeatId, int] = field(default_factory=dict)
     day: int = 0
     night: bool = False
+    claw_open: bool = False
+    """A raven claw is unsealed: fewer than 3 wolf-side seats lived at some nightfall
+    (狼鴉之爪, roles.md); from then on he wakes with the wolves."""
 
     def holder(self, seat: SeatId, *roles: Role) -> Audience:
         """Only `seat`, which the deal must have given one of `roles`."""
@@ -118,9 +126,21 @@ class Facts:
         """The wolves' channel tonight: the living wolves, plus a wolf who exploded the day
         before where `exploded_wolf_joins_knife` (001 自爆狼參與夜間指刀)."""
         awake = {s for s in self.wolves() if s not in self.dead}
+        if self.claw_open:
+            awake |= {s for s in self.claws() if s not in self.dead}
         if self.config.rules.exploded_wolf_joins_knife:
             awake |= {s for s, day in self.exploded.items() if day == self.day - 1}
         return Audience(seats=frozenset(awake), wolf_team=True)
+
+    def claws(self) -> frozenset[SeatId]:
+        """Every seat dealt a raven claw."""
+        return frozenset(s for s, r in enumerate(self.deal, start=1) if r is Role.RAVEN_CLAW)
+
+    def _nightfall(self) -> None:
+        living = [s for s, r in enumerate(self.deal, start=1) if r in WOLF_SIDE]
+        living = [s for s in living if s not in self.dead]
+        if any(s in living for s in self.claws()) and len(living) < 3:
+            self.claw_open = True
 
     def see(self, event: ev.Event) -> None:
         """Take in an event after its audience was decided."""
@@ -133,6 +153,8 @@ class Facts:
                 self.exploded[seat] = self.day
             case ev.PhaseStarted(phase=phase, day=day):
                 self.day, self.night = day, phase is Phase.NIGHT
+                if self.night:
+                    self._nightfall()
 
 
 Rule = Callable[[ev.Event, Facts], Audience]
@@ -160,6 +182,13 @@ def _tie(event: ev.Event, facts: Facts) -> Audience:
     return facts.awake_wolves() if event.purpose == "knife" else EVERYONE
 
 
+def _claw_unsealed(event: ev.Event, facts: Facts) -> Audience:
+    assert isinstance(event, ev.ClawUnsealed)
+    if not facts.claw_open or event.seat not in facts.claws():
+        raise OracleError(f"seat {event.seat} unsealed while the rules keep a claw sealed")
+    return facts.awake_wolves()
+
+
 def _role(*roles: Role) -> Rule:
     def rule(event: ev.Event, facts: Facts) -> Audience:
         return facts.holder(getattr(event, "seat"), *roles)  # noqa: B009
@@ -180,7 +209,8 @@ RULES: dict[str, Rule] = {
     "wolf_whispered": _wolves_channel,
     "knife_nominated": _wolves_channel,
     "knife_chosen": _wolves_channel,
-    "knife_shown_to_witch": _role(Role.WITCH),
+    # The alchemist witch is shown the knife like the witch while her snake is unused.
+    "knife_shown_to_witch": _role(Role.WITCH, Role.ALCHEMIST_WITCH),
     "witch_acted": _role(Role.WITCH),
     "seer_checked": _role(Role.SEER),
     # The wolf beauty charms with her teammates' eyes shut; the dreamweaver dreams alone.
@@ -192,6 +222,14 @@ RULES: dict[str, Rule] = {
     # The demon hunter hunts alone; a flipped card is shown to the whole table.
     "demon_hunted": _role(Role.DEMON_HUNTER),
     "card_revealed": _public,
+    # The alchemist witch lays her mist and uses her snake alone; the wolves are shown the
+    # mist's seats (not who laid it) on their channel. The raven claw strikes alone; once
+    # unsealed he meets the wolves awake tonight (he is one of them from then on).
+    "mist_laid": _role(Role.ALCHEMIST_WITCH),
+    "knife_limited": _wolves_channel,
+    "snake_acted": _role(Role.ALCHEMIST_WITCH),
+    "claw_struck": _role(Role.RAVEN_CLAW),
+    "claw_unsealed": _claw_unsealed,
     # Exact-role checks (gargoyle, pure-white maiden, wolf witch) are the checker's alone,
     # like the gargoyle's strike; the gravekeeper reads a grave alone.
     "role_checked": _role(Role.GARGOYLE, Role.PURE_WHITE_MAIDEN, Role.WOLF_WITCH),

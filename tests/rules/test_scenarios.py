@@ -239,6 +239,8 @@ def test_every_default_is_the_documented_one(board: str) -> None:
                 data: dict[str, object] = {"kind": option.action}
                 if option.targets and option.action == "recommend_exile":
                     data["targets"] = [rng.choice(option.targets)]
+                elif option.action == "mist":
+                    data["targets"] = rng.sample(option.targets, 3)
                 elif option.targets and option.action == "choose_order":
                     data |= {"direction": "ascending", "start": rng.choice(option.targets)}
                 elif option.targets and option.action == "swap":

@@ -62,6 +62,8 @@ RUN_CHANCE: dict[Role, float] = {
     Role.PRINCE: 0.3,
     Role.PURE_WHITE_MAIDEN: 0.9,
     Role.WOLF_WITCH: 0.2,
+    Role.ALCHEMIST_WITCH: 0.3,
+    Role.RAVEN_CLAW: 0.15,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6

@@ -19,6 +19,11 @@ Common table practice, kept simple:
   night 2, a claimed guard or witch), never a teammate.
 - The demon hunter hunts, from night 2, only a seat he is nearly sure is a wolf (a miss
   costs his life), else nobody.
+- The alchemist witch keeps her mist for a seer she believes: from night 2 she lays it on
+  the three seats she suspects most (never the seer, never herself), so the knife must
+  fall on a likely wolf; her snake saves like the witch's antidote. The unsealed raven
+  claw spends his one strike at once on the believed seer, else a claimed god, never a
+  teammate nor tonight's knife.
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
   and never dreams the same seat two nights running, which would kill it.
 - The magician swaps, from night 2, the seer he believes with the seat he most suspects
@@ -51,6 +56,7 @@ from arena.rules.actions import (
     Hunt,
     Inspect,
     Kill,
+    Mist,
     Pass,
     Poison,
     Protect,
@@ -204,6 +210,50 @@ def identify(r: Reading, request: DecisionRequest, rng: random.Random) -> Action
     return Inspect(target=rng.choice(gods or fresh))
 
 
+def mist(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """From night 2, shield a believed seer: the knife must fall on one of three suspects."""
+    option = request.option("mist")
+    if option is None or r.day < 2:
+        return Pass()
+    o = own_outlook(r)
+    cred = credibility(r, o)
+    seers = [s for s, c in cred.items() if c >= 0.5 and s in option.targets and s != r.me]
+    if not seers:
+        return Pass()
+    p = wolf_probabilities(r, o)
+    others = [s for s in option.targets if s != r.me and s not in seers]
+    if len(others) < 3:
+        return Pass()
+    ranked = sorted(others, key=lambda s: (-(p.get(s, 0.5) + 0.01 * rng.random()), s))
+    return Mist(targets=tuple(sorted(ranked[:3])))
+
+
+def claw(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Spend the one strike at once, never on a teammate nor tonight's knife.
+
+    The believed seer, else a claimed god, else the seat a wolf would knife.
+    """
+    option = request.option("kill")
+    if option is None:
+        return Pass()
+    knifed = {t for round_, _, t in r.nominations if round_ == _last_round(r)}
+    legal = [s for s in option.targets if s not in r.team and s not in knifed]
+    if not legal:
+        return Pass()
+    cred = credibility(r, public_outlook(r))
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
+    if seers:
+        return Kill(target=max(sorted(seers), key=lambda s: seers[s]))
+    gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
+    target = rng.choice(gods) if gods else wolves.knife_preference(r, tuple(legal), rng)
+    return Kill(target=target) if target is not None else Pass()
+
+
+def _last_round(r: Reading) -> int:
+    """Tonight's last knife round seen (0: none)."""
+    return max((round_ for round_, _, _ in r.nominations), default=0)
+
+
 def gargoyle_target(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) -> SeatId | None:
     """The lone gargoyle's strike: a god he identified (not a hunter), else None."""
     gods = sorted(
@@ -271,7 +321,9 @@ def whisper(
 ) -> Action:
     """Propose tonight's knife to the team (and, night 1, maybe volunteer to fake the seer)."""
     option = request.option("whisper")
-    living = tuple(s for s in r.present if s not in r.team)
+    living = tuple(
+        s for s in r.present if s not in r.team and (not r.knife_limit or s in r.knife_limit)
+    )
     target = wolves.knife_preference(r, living, rng)
     if option is None or target is None:
         return Pass()

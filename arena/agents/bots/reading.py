@@ -84,6 +84,8 @@ class Reading:
     """This seat's own dreamers as (night, seat) (the dreamweaver only)."""
     identified: tuple[tuple[SeatId, Role], ...] = ()
     """Exact roles this seat learned by its own checks (the gargoyle), in night order."""
+    knife_limit: tuple[SeatId, ...] = ()
+    """Tonight's mist: the only seats the knife may hit (wolves only; empty: no mist)."""
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
@@ -127,6 +129,7 @@ class Ledger:
         self.nominations: list[tuple[int, SeatId, SeatId | None]] = []
         self.dreams: list[tuple[int, SeatId]] = []
         self.identified: list[tuple[SeatId, Role]] = []
+        self.knife_limit: tuple[SeatId, ...] = ()
 
     def extends(self, view: Observation) -> bool:
         """Whether `view` is this ledger's seat's view and begins with every event fed."""
@@ -149,9 +152,13 @@ class Ledger:
             case ev.PhaseStarted(phase=phase, day=day):
                 self.phase, self.day, self.dawn = phase, day, phase is Phase.ANNOUNCEMENT
                 if phase is Phase.NIGHT:
-                    self.nominations, self.recommended = [], ()
-            case ev.WolvesMet(seats=seats):
+                    self.nominations, self.recommended, self.knife_limit = [], (), ()
+            case ev.RoleAssigned(seat=seat, role=Role.RAVEN_CLAW) if seat == self.me:
+                self.team = frozenset({seat})  # sealed, he knows only himself
+            case ev.WolvesMet(seats=seats) | ev.ClawUnsealed(wolves=seats):
                 self.team = frozenset(seats)
+            case ev.KnifeLimited(targets=targets):
+                self.knife_limit = targets
             case ev.SeerChecked(target=target, is_wolf=wolf):
                 self.checks.append((target, wolf))
             case ev.KnifeShownToWitch(target=target) if target is not None:
@@ -227,6 +234,7 @@ class Ledger:
             nominations=tuple(self.nominations),
             dreams=tuple(self.dreams),
             identified=tuple(self.identified),
+            knife_limit=self.knife_limit,
         )
 
 
