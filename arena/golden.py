@@ -29,6 +29,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("pure_white_night", None, 12),
     ("wolfking_magician", None, 13),
     ("mist_raven", None, 28),
+    ("miracle_merchant", None, 14),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

@@ -319,6 +319,28 @@ def _claw_unsealed(e: ev.ClawUnsealed, lang: Lang) -> str:
 @_renders(ev.ClawStruck)
 def _claw_struck(e: ev.ClawStruck, lang: Lang) -> str:
     return t("event.claw_struck", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+@_renders(ev.GiftGiven)
+def _gift_given(e: ev.GiftGiven, lang: Lang) -> str:
+    gift = t(f"gift.{e.gift.value}", lang)
+    return t(
+        "event.gift_given", lang, seat=seat(e.seat, lang), target=seat(e.target, lang), gift=gift
+    )
+
+
+@_renders(ev.GiftReceived)
+def _gift_received(e: ev.GiftReceived, lang: Lang) -> str:
+    gift = t(f"gift.{e.gift.value}", lang)
+    return t("event.gift_received", lang, seat=seat(e.seat, lang), gift=gift)
+
+
+@_renders(ev.GiftUsed)
+def _gift_used(e: ev.GiftUsed, lang: Lang) -> str:
+    who, target = seat(e.seat, lang), seat(e.target, lang)
+    if e.is_wolf is not None:
+        verdict = t("verdict.wolf" if e.is_wolf else "verdict.good", lang)
+        return t("event.gift_used_check", lang, seat=who, target=target, verdict=verdict)
+    gift = t(f"gift.{e.gift.value}", lang)
+    return t("event.gift_used", lang, seat=who, target=target, gift=gift)
 
 
 @_renders(ev.CardRevealed)

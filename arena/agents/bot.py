@@ -142,6 +142,10 @@ class BotAgent:
                 return night.witch(r, request, rng)  # the snake saves like the antidote
             case DecisionKind.CLAW:
                 return night.claw(r, request, rng)
+            case DecisionKind.TRADE:
+                return night.trade(r, request, rng)
+            case DecisionKind.LUCKY:
+                return night.lucky(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

@@ -23,12 +23,13 @@ from arena.rules.actions import (
     Speak,
     Swap,
     TearBadge,
+    Trade,
     Whisper,
     Withdraw,
 )
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.observation import Observation
-from arena.rules.types import Direction
+from arena.rules.types import Direction, Gift
 
 
 def random_action(request: DecisionRequest, rng: random.Random) -> Action:
@@ -64,6 +65,8 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return SelfExplode(target=target)
         case "recommend_exile" if target is not None:
             return RecommendExile(targets=(target,))
+        case "trade" if target is not None:
+            return Trade(target=target, gift=rng.choice(list(Gift)))
         case "swap" if len(option.targets) >= 2:
             return Swap(targets=tuple(rng.sample(option.targets, 2)))
         case "mist":

@@ -64,6 +64,7 @@ ICONS: dict[Role, str] = {
     Role.MAGICIAN: "🎩",
     Role.ALCHEMIST_WITCH: "⚗️",
     Role.RAVEN_CLAW: "🐺",
+    Role.MIRACLE_MERCHANT: "💰",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

@@ -58,7 +58,14 @@ WORDS: dict[str, str] = {
     "mist": "mist", "霧": "mist", "雾": "mist", "未明之霧": "mist", "未明之雾": "mist",
     "snake": "save", "法老之蛇": "save", "蛇": "save",
     "claw": "kill", "爪": "kill", "襲擊": "kill", "袭击": "kill",
+    "trade": "trade", "gift": "trade", "交易": "trade",
 }  # fmt: skip
+GIFTS = {
+    "check": "check", "查驗": "check", "查验": "check", "驗": "check", "验": "check",
+    "poison": "poison", "毒": "poison", "毒藥": "poison", "毒药": "poison",
+    "shield": "shield", "guard": "shield", "守護": "shield", "守护": "shield", "守": "shield",
+}  # fmt: skip
+"""Gift words of `trade 3 check` / `交易 3 毒`."""
 """Command word → action kind, English and Chinese (traditional and simplified)."""
 HELP_WORDS = frozenset({"help", "h", "?", "？", "說明", "说明", "幫助", "帮助"})
 DIRECTIONS = {
@@ -134,6 +141,11 @@ def parse_command(line: str) -> Action:
         return parse_action({"kind": kind, "targets": [seat_number(a, kind) for a in args]})
     if kind == "swap":
         return _swap(args)
+    if kind == "trade":
+        gift = GIFTS.get(args[1].lower(), "") if len(args) == 2 else ""
+        if not gift:
+            raise InvalidActionError("trade needs a seat and a gift: trade 3 check|poison|shield")
+        return parse_action({"kind": kind, "target": seat_number(args[0], kind), "gift": gift})
     if kind == "choose_order":
         direction = DIRECTIONS.get(args[0].lower() if args else "", "")
         if not direction:
@@ -269,8 +281,8 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
             for seat in option.targets:
                 action = parse_action({"kind": kind, "targets": [seat]})
                 choices.append(Choice(str(seat), action, label(action, lang)))
-        elif kind in ("swap", "mist"):
-            continue  # several seats typed together (`3 5`, `2 5 9`), as the title says
+        elif kind in ("swap", "mist", "trade"):
+            continue  # typed (`3 5`, `2 5 9`, `trade 3 check`), as the prompt title says
         elif kind == "pass":
             choices.append(Choice("0", parse_action({"kind": "pass"}), pass_label(request, lang)))
         elif kind in TEXT_KINDS:
@@ -353,6 +365,9 @@ def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
             return words[direction] + tail
         case "self_explode" if target is not None:
             return words["self_explode_t"].format(s=seat_name(target, lang))
+        case "trade":
+            gift = t(f"gift.{getattr(action, 'gift', 'check')}", lang)
+            return words["trade"].format(s=seat_name(target, lang), g=gift)
         case "swap":
             first, second = (seat_name(s, lang) for s in getattr(action, "targets", (None, None)))
             return words["swap"].format(s=first, o=second)

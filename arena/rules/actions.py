@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from arena.rules.errors import InvalidActionError
-from arena.rules.types import Direction, Role, SeatId
+from arena.rules.types import Direction, Gift, Role, SeatId
 
 
 class _Action(BaseModel):
@@ -218,6 +218,17 @@ class Mist(_Action):
     targets: tuple[SeatId, ...] = Field(min_length=3, max_length=3)
 
 
+class Trade(_Action):
+    """The miracle merchant's one trade: `target` becomes the lucky one with `gift`.
+
+    A wolf-side target makes the trade fail, and the merchant dies that night.
+    """
+
+    kind: Literal["trade"] = "trade"
+    target: SeatId
+    gift: Gift
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -251,7 +262,8 @@ Action = Annotated[
     | Block
     | Reveal
     | Swap
-    | Mist,
+    | Mist
+    | Trade,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -301,4 +313,5 @@ ActionKind = Literal[
     "reveal",
     "swap",
     "mist",
+    "trade",
 ]

@@ -2,9 +2,9 @@
 
 Sources: seed 003 ("推荐配置": 9-player city, 10-player side, 12-player white wolf king,
 12-player idiot) and seed 001 §二(一) (night orders of the tournament boards 預女獵愚,
-狼王守衛, 白狼王守衛, 狼美騎士, 狼王攝夢人) and §三 (each board's rules and 備註). Boards that
-001 lists by night order only (狼王魔術師, 001:113) take the deal of common play and the
-tournament preset of the other 001 boards (docs/roles.md says why).
+狼王守衛, 白狼王守衛, 狼美騎士, 狼王攝夢人) and §三 (each board's rules and 備註). Boards
+that 001 lists by night order only (狼王魔術師 001:113, 奇跡商人 001:117) take the deal of
+common play and the tournament preset of the other 001 boards (docs/roles.md says why).
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ NightStep = Literal[
     "gravekeeper",
     "pure_white_maiden",
     "wolf_witch",
+    "miracle_merchant",
+    "lucky_one",
     "prince",
     "idiot",
 ]
@@ -50,7 +52,8 @@ NightStep = Literal[
 the gargoyle's eyes on night 1, before his check at the end of that night); so does
 `raven_claw` while he is sealed or his strike is spent. The alchemist witch wakes twice
 (001:123): `alchemist_mist` before the dreamweaver, `alchemist_snake` after the raven
-claw. Steps before `wolves` are written before the wolves' events; every step's decision
+claw. `lucky_one` is the lucky one 幸運兒 (001:117), the seat the miracle merchant gave a gift,
+not a card. Steps before `wolves` are written before the wolves' events; every step's decision
 that depends on nothing before it is asked in the first batch of the night (docs/rules.md).
 """
 
@@ -367,6 +370,24 @@ BOARDS: dict[str, Board] = {
                 "idiot",
             ),
             source="001:123",
+        ),
+        Board(
+            "miracle_merchant",
+            "奇跡商人",
+            "Wolf king + miracle merchant (tournament)",
+            _deal(
+                seer=1,
+                witch=1,
+                guard=1,
+                miracle_merchant=1,
+                villager=4,
+                werewolf=3,
+                wolf_king=1,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=("guard", "wolves", "witch", "seer", "miracle_merchant", "lucky_one"),
+            source="001:117",
         ),
     )
 }

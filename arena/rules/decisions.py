@@ -63,6 +63,10 @@ class DecisionKind(StrEnum):
     """The alchemist witch's snake (法老之蛇, once a game): save tonight's knife target."""
     CLAW = "claw"
     """The unsealed raven claw's one strike (狼鴉之爪): a seat no protection saves."""
+    TRADE = "trade"
+    """The miracle merchant: make a seat the lucky one with a gift (once a game), or pass."""
+    LUCKY = "lucky"
+    """The lucky one: use the gift (a check, a poison or a shield) once, or keep it."""
 
 
 class ActionOption(BaseModel):

@@ -14,7 +14,16 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from arena.rules.actions import Claims
 from arena.rules.boards import Board
 from arena.rules.decisions import DecisionKind
-from arena.rules.types import DeathCause, Direction, Phase, Role, SeatId, SpeechContext, Winner
+from arena.rules.types import (
+    DeathCause,
+    Direction,
+    Gift,
+    Phase,
+    Role,
+    SeatId,
+    SpeechContext,
+    Winner,
+)
 from arena.rules.visibility import Visibility
 
 Ballot = Literal["sheriff", "sheriff_pk", "exile", "nomination", "defence", "pk"]
@@ -260,6 +269,34 @@ class ClawStruck(_Event):
     target: SeatId
 
 
+class GiftGiven(_Event):
+    """The miracle merchant's trade (only he sees it); its outcome shows at dawn."""
+
+    kind: Literal["gift_given"] = "gift_given"
+    seat: SeatId
+    target: SeatId
+    gift: Gift
+
+
+class GiftReceived(_Event):
+    """A good seat is told it is the lucky one and what its gift is (not who gave it)."""
+
+    kind: Literal["gift_received"] = "gift_received"
+    seat: SeatId
+    gift: Gift
+
+
+class GiftUsed(_Event):
+    """The lucky one uses the gift (only it sees it); a check tells good or wolf."""
+
+    kind: Literal["gift_used"] = "gift_used"
+    seat: SeatId
+    gift: Gift
+    target: SeatId
+    is_wolf: bool | None
+    """The check's verdict (None for a poison or a shield)."""
+
+
 class CardRevealed(_Event):
     """A card flipped face up for the whole table (001:1459 自動翻牌)."""
 
@@ -488,6 +525,9 @@ Event = Annotated[
     | SnakeActed
     | ClawUnsealed
     | ClawStruck
+    | GiftGiven
+    | GiftReceived
+    | GiftUsed
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

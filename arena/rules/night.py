@@ -39,6 +39,12 @@ may swap two living seats' numbers, each seat once a game (himself included). To
 knife, the guard's protection, the antidote (it follows the knife), the poison and the
 seer's check aimed at one of them land on the other; the witch is still shown the seat
 the wolves chose, and a death keeps its cause (a knifed wolf king still shoots).
+
+001 奇跡商人 (001:117, common play, docs/roles.md): once a game the miracle merchant may
+give another seat a gift — a check, a poison or a shield. A wolf-side seat makes the trade
+fail and the merchant dies that night (`failed_trade`); a good seat becomes the lucky one,
+is told its gift right after the merchant (…奇跡商人——幸運兒) and may use it once, that
+night or a later one.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from dataclasses import dataclass, field
 from arena.rules import events as ev
 from arena.rules.actions import (
     Action,
+    ActionKind,
     Block,
     Charm,
     Dream,
@@ -63,13 +70,14 @@ from arena.rules.actions import (
     Protect,
     Save,
     Swap,
+    Trade,
     Whisper,
 )
 from arena.rules.deaths import may_shoot
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.roles import in_pack, is_god, is_wolf, spec
 from arena.rules.table import Answers, Flow, Table
-from arena.rules.types import DeathCause, Phase, Role, SeatId, Winner
+from arena.rules.types import DeathCause, Gift, Phase, Role, SeatId, Winner
 from arena.rules.visibility import PUBLIC, ToTeam, to_seats
 from arena.rules.win import winner
 
@@ -100,6 +108,14 @@ class Acts:
     """Seats checked to death tonight (001:2113 查驗出局)."""
     swap: tuple[SeatId, SeatId] | None = None
     """The two seats the magician swapped tonight (001:113; docs/roles.md)."""
+    failed_trade: SeatId | None = None
+    """The miracle merchant, when he traded with a wolf-side seat tonight."""
+    new_lucky: tuple[SeatId, Gift] | None = None
+    """Tonight's trade with a good seat: the lucky one and its gift, told at its step."""
+    shielded: SeatId | None = None
+    """The seat the lucky one's shield protects from tonight's knife."""
+    lucky_poisoned: SeatId | None = None
+    """The seat the lucky one's poison is aimed at tonight."""
 
     def lands(self, seat: SeatId | None) -> SeatId | None:
         """Where an action aimed at `seat` lands tonight: the other seat of a swapped pair."""
@@ -195,6 +211,10 @@ def night(t: Table, n: int) -> Flow[None]:
             acts.clawed = yield from _claw(t, seat)
         elif step == "alchemist_snake" and seat is not None:
             acts.saved = (yield from _snake(t, seat, acts.knife)) or acts.saved
+        elif step == "miracle_merchant" and seat is not None:
+            _emit_trade(t, seat, answers.get(seat), acts)
+        elif step == "lucky_one":
+            yield from _lucky(t, acts)
         elif step in ("hunter_status", "white_wolf_king_status"):
             status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
             _tell_status(t, status_role, acts)
@@ -216,6 +236,7 @@ _ACTOR_ROLE: dict[str, Role] = {
     "wolf_witch": Role.WOLF_WITCH,
     "raven_claw": Role.RAVEN_CLAW,
     "alchemist_snake": Role.ALCHEMIST_WITCH,
+    "miracle_merchant": Role.MIRACLE_MERCHANT,
 }
 
 
@@ -317,6 +338,82 @@ def _identify_request(t: Table, seat: SeatId) -> DecisionRequest:
     targets = tuple(s for s in t.state.living() if s != seat)
     options = (ActionOption(action="inspect", targets=targets, target_required=True),)
     return t.request(seat, DecisionKind.IDENTIFY, options, Inspect(target=targets[0]))
+
+
+def _trade_request(t: Table, merchant: SeatId) -> DecisionRequest | None:
+    """The miracle merchant's one trade: another living seat and a gift, or pass.
+
+    Passing keeps the trade and is the default (a trade with a wolf kills him, so it must
+    not be made by seat order); after his trade he is not asked again.
+    """
+    if t.state.traded:
+        return None
+    targets = tuple(s for s in t.state.living() if s != merchant)
+    options = (
+        ActionOption(action="trade", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    return t.request(merchant, DecisionKind.TRADE, options, Pass())
+
+
+def _emit_trade(t: Table, merchant: SeatId, answer: Action | None, acts: Acts) -> None:
+    """Write the trade; a wolf-side target fails it (the merchant dies tonight)."""
+    if not isinstance(answer, Trade):
+        return
+    t.emit(
+        ev.GiftGiven(
+            visibility=to_seats(merchant), seat=merchant, target=answer.target, gift=answer.gift
+        )
+    )
+    if is_wolf(t.role(answer.target)):
+        acts.failed_trade = merchant
+    else:
+        acts.new_lucky = (answer.target, answer.gift)
+
+
+_GIFT_ACTION: dict[Gift, ActionKind] = {
+    Gift.CHECK: "inspect",
+    Gift.POISON: "poison",
+    Gift.SHIELD: "protect",
+}
+
+
+def _lucky(t: Table, acts: Acts) -> Flow[None]:
+    """The lucky one's step (001:117 奇跡商人——幸運兒).
+
+    The night of the trade it is told its gift; then, that night or any later one, while
+    alive and the gift unused, it may use the gift once or keep it (the default). A check
+    reads a seat's side like the seer's; a poison kills like the witch's; a shield protects
+    a seat (itself allowed) from the knife like the guard's.
+    """
+    if acts.new_lucky is not None:
+        seat, given = acts.new_lucky
+        t.emit(ev.GiftReceived(visibility=to_seats(seat), seat=seat, gift=given))
+    lucky, gift = t.state.lucky, t.state.lucky_gift
+    if lucky is None or gift is None or t.state.gift_used or not t.state.is_alive(lucky):
+        return
+    living = t.state.living()
+    targets = living if gift is Gift.SHIELD else tuple(s for s in living if s != lucky)
+    options = (
+        ActionOption(action=_GIFT_ACTION[gift], targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    answer = yield from t.ask_one(t.request(lucky, DecisionKind.LUCKY, options, Pass()))
+    target = getattr(answer, "target", None)
+    if isinstance(answer, Pass) or target is None:
+        return
+    landed = acts.lands(target)
+    assert landed is not None
+    verdict = is_wolf(t.role(landed)) if gift is Gift.CHECK else None
+    t.emit(
+        ev.GiftUsed(
+            visibility=to_seats(lucky), seat=lucky, gift=gift, target=target, is_wolf=verdict
+        )
+    )
+    if gift is Gift.SHIELD:
+        acts.shielded = target
+    elif gift is Gift.POISON:
+        acts.lucky_poisoned = target
 
 
 def _gargoyle_knife(
@@ -598,6 +695,7 @@ def _seer_request(t: Table, seer: SeatId) -> DecisionRequest:
 
 _FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest | None]] = {
     "magician": _swap_request,
+    "miracle_merchant": _trade_request,
     "dreamweaver": _dream_request,
     "guard": _guard_request,
     "seer": _seer_request,
@@ -741,15 +839,16 @@ def _witch(t: Table, n: int, knife: SeatId | None) -> Flow[tuple[bool, SeatId | 
 
 
 def _knifed(t: Table, acts: Acts) -> SeatId | None:
-    """The knife's victim after swap, guard, antidote and dream (None: nobody).
+    """The knife's victim after swap, guard, shield, antidote and dream (None: nobody).
 
     The knife and the guard's protection land where the magician's swap sends them; the
-    antidote answers the knife wherever it landed.
+    antidote answers the knife wherever it landed. The lucky one's shield is the guard's
+    protection, so guard or shield with the antidote follows `guard_and_save`.
     """
     knife = acts.lands(acts.knife)
     if knife is None or knife == acts.dreamer or t.role(knife) is Role.EVIL_KNIGHT:
         return None
-    guarded = acts.lands(acts.protected) == knife
+    guarded = knife in (acts.lands(acts.protected), acts.lands(acts.shielded))
     both = guarded and acts.saved
     dies = t.rules.guard_and_save == "dies" if both else not (guarded or acts.saved)
     return knife if dies else None
@@ -769,6 +868,12 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
     poisoned = acts.lands(acts.poisoned)
     if poisoned is not None and poisoned != acts.dreamer and not _poison_immune(t, poisoned):
         deaths[poisoned] = DeathCause.POISON  # poison silences the hunter even if knifed
+    lucky_poison = acts.lands(acts.lucky_poisoned)
+    if lucky_poison is not None and lucky_poison != acts.dreamer:
+        if not _poison_immune(t, lucky_poison):
+            deaths[lucky_poison] = DeathCause.POISON  # the witch's poison, given as a gift
+    if acts.failed_trade is not None:
+        deaths.setdefault(acts.failed_trade, DeathCause.FAILED_TRADE)
     _hunt(t, acts, deaths)
     for seat in acts.check_kills:
         deaths.setdefault(seat, DeathCause.CHECKED)

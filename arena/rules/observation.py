@@ -40,7 +40,7 @@ class Knowledge(BaseModel):
     roles: dict[SeatId, Role] = {}
     """Seats whose exact role the viewer knows (own card, fellow wolves, public reveals)."""
     checks: dict[SeatId, bool] = {}
-    """The viewer's own seer checks: seat → is a wolf."""
+    """The viewer's own seer checks (the lucky one's gift check too): seat → is a wolf."""
     out: tuple[SeatId, ...] = ()
     """Seats the table knows are out."""
     sheriff: SeatId | None = None
@@ -132,6 +132,8 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
             ):
                 roles.update(zip(seats, wolf_roles, strict=True))
             case ev.SeerChecked(target=target, is_wolf=is_wolf):
+                checks[target] = is_wolf
+            case ev.GiftUsed(target=target, is_wolf=bool(is_wolf)):
                 checks[target] = is_wolf
             case ev.PlayerShot(seat=seat, role=role):
                 roles[seat] = role

@@ -112,6 +112,7 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.MAGICIAN, Team.GOOD, "魔術師", "Magician", is_god=True),
         RoleSpec(Role.ALCHEMIST_WITCH, Team.GOOD, "煉金魔女", "Alchemist witch", is_god=True),
         RoleSpec(Role.RAVEN_CLAW, Team.WOLF, "狼鴉之爪", "Raven claw", is_wolf=True, sealed=True),
+        RoleSpec(Role.MIRACLE_MERCHANT, Team.GOOD, "奇跡商人", "Miracle merchant", is_god=True),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from arena.rules import events as ev
 from arena.rules.roles import is_god, is_villager, is_wolf
-from arena.rules.types import DeathCause, Phase, Role, SeatId, Winner
+from arena.rules.types import DeathCause, Gift, Phase, Role, SeatId, Winner
 
 _EMPTY: Mapping[SeatId, DeathCause] = MappingProxyType({})
 
@@ -70,6 +70,13 @@ class GameState:
     """Seats whose card was flipped face up (`CardRevealed`)."""
     swapped: frozenset[SeatId] = frozenset()
     """Seats the magician has swapped: each at most once a game (docs/roles.md)."""
+    traded: bool = False
+    """The miracle merchant has made his one trade (docs/roles.md)."""
+    lucky: SeatId | None = None
+    """The lucky one 幸運兒, once told its gift (`lucky_gift`)."""
+    lucky_gift: Gift | None = None
+    gift_used: bool = False
+    """The lucky one has used its one gift."""
     reflected: bool = False
     """The evil knight has used his one reflect (a `reflected` death happened)."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -189,6 +196,12 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, revealed=state.revealed | {seat})
         case ev.SeatsSwapped(target=target, other=other):
             return replace(state, swapped=state.swapped | {target, other})
+        case ev.GiftGiven():
+            return replace(state, traded=True)
+        case ev.GiftReceived(seat=seat, gift=gift):
+            return replace(state, lucky=seat, lucky_gift=gift)
+        case ev.GiftUsed():
+            return replace(state, gift_used=True)
         case ev.PlayerExiled(seat=seat):
             return replace(state, last_exiled=seat, last_exiled_day=state.day)
         case ev.IdiotRevealed(seat=seat):

@@ -49,6 +49,7 @@ class Role(StrEnum):
     MAGICIAN = "magician"
     ALCHEMIST_WITCH = "alchemist_witch"
     RAVEN_CLAW = "raven_claw"
+    MIRACLE_MERCHANT = "miracle_merchant"
 
 
 class Phase(StrEnum):
@@ -93,6 +94,19 @@ class DeathCause(StrEnum):
     """Struck by the raven claw's one strike, which no protection stops (迷霧鴉影, roles.md)."""
     HUNTED = "hunted"
     """A wolf struck by the demon hunter's hunt (001:1591 獵殺; 000:48's row, see roles.md)."""
+    FAILED_TRADE = "failed_trade"
+    """The miracle merchant who traded with a wolf-side seat (交易失敗; common play)."""
+
+
+class Gift(StrEnum):
+    """What the miracle merchant gives the lucky one (幸運兒): one use of a god's skill."""
+
+    CHECK = "check"
+    """The seer's check: good or wolf."""
+    POISON = "poison"
+    """The witch's poison."""
+    SHIELD = "shield"
+    """The guard's protection from that night's knife."""
 
 
 class Direction(StrEnum):

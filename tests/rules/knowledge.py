@@ -54,6 +54,7 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.MAGICIAN,
     Role.ALCHEMIST_WITCH,
     Role.RAVEN_CLAW,
+    Role.MIRACLE_MERCHANT,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`; nor is a raven claw, who
@@ -239,6 +240,11 @@ RULES: dict[str, Rule] = {
     "seat_blocked": _role(Role.ECLIPSE_WOLF_CONSORT),
     # The magician swaps alone; nobody is told that a swap moved an action (001:113).
     "seats_swapped": _role(Role.MAGICIAN),
+    # The merchant trades alone; the lucky one alone is told its gift (not the giver) and
+    # uses it alone (001:117 奇跡商人——幸運兒).
+    "gift_given": _role(Role.MIRACLE_MERCHANT),
+    "gift_received": _own,
+    "gift_used": _own,
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.GARGOYLE),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,

@@ -251,6 +251,8 @@ def test_every_default_is_the_documented_one(board: str) -> None:
                     data["direction"] = "descending"
                 elif option.action in ("speak", "whisper"):
                     data["text"] = "…"
+                if option.action == "trade":
+                    data["gift"] = rng.choice(["check", "poison", "shield"])
                 if option.action == "self_explode" and option.targets:
                     data["target"] = rng.choice(option.targets)
                 referee.submit(request.seat, parse_action(data, request.kind.value))

@@ -29,6 +29,11 @@ Common table practice, kept simple:
 - The magician swaps, from night 2, the seer he believes with the seat he most suspects
   (the wolves' knife on the seer then lands on a wolf); with no believed seer or no
   suspect he swaps nobody and keeps every seat swappable.
+- The miracle merchant trades from night 2 only: a shield to the seer he believes (the
+  wolves' knife), else a check to the seat he trusts most if it looks clearly good; never
+  on night 1, when a trade is a blind bet on his life. The lucky one checks like the seer,
+  poisons like the witch (only a near-certain wolf) and shields the believed seer (itself
+  included); otherwise it keeps the gift.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from arena.agents.bots.beliefs import (
     seer_claimants,
     wolf_probabilities,
 )
-from arena.agents.bots.chance import top
+from arena.agents.bots.chance import bottom, top
 from arena.agents.bots.reading import Reading
 from arena.agents.bots.talk import Lang, whisper_text
 from arena.rules.actions import (
@@ -62,11 +67,12 @@ from arena.rules.actions import (
     Protect,
     Save,
     Swap,
+    Trade,
     Whisper,
 )
 from arena.rules.decisions import DecisionRequest
 from arena.rules.roles import is_god
-from arena.rules.types import Role, SeatId
+from arena.rules.types import Gift, Role, SeatId
 
 EMPTY_GUARD_CHANCE = 0.7
 """Chance the guard protects nobody on night 1."""
@@ -78,6 +84,10 @@ SAVE_SUSPECT = 0.6
 """The witch does not save a victim she thinks this likely to be a wolf (自刀)."""
 SWAP_SUSPECT = 0.5
 """The magician swaps the believed seer only with a seat at least this likely a wolf."""
+TRADE_SEER = 0.6
+"""The miracle merchant shields a seer claimant he believes at least this much."""
+TRADE_CLEAR = 0.15
+"""He gives a check only to a seat at most this likely to be a wolf (a wolf kills him)."""
 
 
 def guard(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
@@ -314,6 +324,43 @@ def swap(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     suspects = {s: p[s] for s in legal if s != seer and p.get(s, 0.0) >= SWAP_SUSPECT}
     target = top(suspects, rng)
     return Swap(targets=(seer, target)) if target is not None else Pass()
+
+
+def trade(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """From night 2: a shield for the believed seer, else a check for a clearly good seat."""
+    option = request.option("trade")
+    if option is None or r.day < 2:
+        return Pass()
+    o = own_outlook(r)
+    cred = credibility(r, o)
+    seers = {s: c for s, c in cred.items() if c >= TRADE_SEER and s in option.targets}
+    if seers:
+        return Trade(target=max(sorted(seers), key=lambda s: seers[s]), gift=Gift.SHIELD)
+    p = wolf_probabilities(r, o)
+    clear = {s: p[s] for s in option.targets if p.get(s, 1.0) <= TRADE_CLEAR}
+    target = bottom(clear, rng)
+    return Trade(target=target, gift=Gift.CHECK) if target is not None else Pass()
+
+
+def lucky(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Use the gift as its god would; keep it when there is no good use tonight."""
+    if request.option("inspect") is not None:
+        return seer(r, request, rng)
+    o = own_outlook(r)
+    poison = request.option("poison")
+    if poison is not None:
+        p = wolf_probabilities(r, o)
+        sure = {t: p.get(t, 0.0) for t in poison.targets if p.get(t, 0.0) >= POISON_SURE}
+        target = top(sure, rng)
+        return Poison(target=target) if target is not None else Pass()
+    shield = request.option("protect")
+    if shield is None:
+        return Pass()
+    cred = credibility(r, o)
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in shield.targets}
+    if seers:
+        return Protect(target=max(sorted(seers), key=lambda s: seers[s]))
+    return Pass()
 
 
 def whisper(

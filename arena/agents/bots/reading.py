@@ -161,6 +161,8 @@ class Ledger:
                 self.knife_limit = targets
             case ev.SeerChecked(target=target, is_wolf=wolf):
                 self.checks.append((target, wolf))
+            case ev.GiftUsed(target=target, is_wolf=bool(wolf)):
+                self.checks.append((target, wolf))  # the lucky one's check, as a seer's
             case ev.KnifeShownToWitch(target=target) if target is not None:
                 self.knives.append(target)
             case ev.Spoke(seat=seat, claims=claims, context=context):
