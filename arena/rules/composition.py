@@ -58,6 +58,8 @@ STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
     "gravekeeper": ((Role.GRAVEKEEPER,), "after_wolves", True),
     "pure_white_maiden": ((Role.PURE_WHITE_MAIDEN,), "after_wolves", True),
     "wolf_witch": ((Role.WOLF_WITCH,), "after_wolves", True),
+    "miracle_merchant": ((Role.MIRACLE_MERCHANT,), "after_wolves", True),
+    "lucky_one": ((Role.MIRACLE_MERCHANT,), "after_wolves", True),
     "prince": ((Role.PRINCE,), "anywhere", False),
     "idiot": ((Role.IDIOT,), "anywhere", False),
 }
@@ -88,6 +90,8 @@ CANONICAL_ORDER: tuple[NightStep, ...] = (
     "gravekeeper",  # 001:125 獵人——守墓人
     "pure_white_maiden",  # 001:121 獵人——純白之女
     "wolf_witch",  # 001:121 純白之女——狼巫
+    "miracle_merchant",  # 001:117 預言傢——奇跡商人
+    "lucky_one",  # 001:117 奇跡商人——幸運兒 (the seat he gave a gift)
     "knight",  # 001:101, 107 last
     "prince",  # 001:119 last
     "idiot",  # 001:95, 99 last
