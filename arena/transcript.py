@@ -319,6 +319,8 @@ def _claw_unsealed(e: ev.ClawUnsealed, lang: Lang) -> str:
 @_renders(ev.ClawStruck)
 def _claw_struck(e: ev.ClawStruck, lang: Lang) -> str:
     return t("event.claw_struck", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
 @_renders(ev.GiftGiven)
 def _gift_given(e: ev.GiftGiven, lang: Lang) -> str:
     gift = t(f"gift.{e.gift.value}", lang)
