@@ -30,6 +30,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("wolfking_magician", None, 13),
     ("mist_raven", None, 28),
     ("miracle_merchant", None, 14),
+    ("secret_admirer", None, 15),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

@@ -345,6 +345,12 @@ def _gift_used(e: ev.GiftUsed, lang: Lang) -> str:
     return t("event.gift_used", lang, seat=who, target=target, gift=gift)
 
 
+@_renders(ev.AdmirerChose)
+def _admirer_chose(e: ev.AdmirerChose, lang: Lang) -> str:
+    key = "event.admirer_chose_wolf" if e.wolf_side else "event.admirer_chose_good"
+    return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
 @_renders(ev.CardRevealed)
 def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
     return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))

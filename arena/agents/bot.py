@@ -146,6 +146,8 @@ class BotAgent:
                 return night.trade(r, request, rng)
             case DecisionKind.LUCKY:
                 return night.lucky(r, request, rng)
+            case DecisionKind.ADMIRE:
+                return night.admire(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

@@ -65,6 +65,7 @@ ICONS: dict[Role, str] = {
     Role.ALCHEMIST_WITCH: "⚗️",
     Role.RAVEN_CLAW: "🐺",
     Role.MIRACLE_MERCHANT: "💰",
+    Role.SECRET_ADMIRER: "💌",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

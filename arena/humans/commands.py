@@ -59,6 +59,7 @@ WORDS: dict[str, str] = {
     "snake": "save", "法老之蛇": "save", "蛇": "save",
     "claw": "kill", "爪": "kill", "襲擊": "kill", "袭击": "kill",
     "trade": "trade", "gift": "trade", "交易": "trade",
+    "admire": "admire", "love": "admire", "暗戀": "admire", "暗恋": "admire",
 }  # fmt: skip
 GIFTS = {
     "check": "check", "查驗": "check", "查验": "check", "驗": "check", "验": "check",
@@ -83,7 +84,7 @@ WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"}
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
 SEAT_KINDS = (
     "vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "charm", "dream",
-    "fear", "hunt", "block",
+    "fear", "hunt", "block", "admire",
 )  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")

@@ -2,13 +2,15 @@
 
 `game_result` is a pure function of a replay. The agent identity is the seat's `agent`
 string from the header (`bot`, `random`, `openai:gpt-4.1-mini`), and the roles come from
-the referee's `RolesDealt` event, so a result can never disagree with its event log.
+the referee's `RolesDealt` event, so a result can never disagree with its event log. A
+secret admirer who loves a wolf (`AdmirerChose.wolf_side`) plays, and is rated, for the
+wolves.
 """
 
 from __future__ import annotations
 
 from arena.ratings.stats import FrozenModel
-from arena.rules.events import RolesDealt
+from arena.rules.events import AdmirerChose, RolesDealt
 from arena.rules.roles import team_of
 from arena.rules.types import Role, SeatId, Team, Winner
 from arena.storage.replay_file import Replay, ReplayError
@@ -94,12 +96,13 @@ def game_result(replay: Replay) -> GameResult:
     if header.result is None:
         raise ReplayError(f"game {header.game_id}: unfinished (no result in the header)")
     roles = dealt_roles(replay)
+    turned = {e.seat for e in replay.events if isinstance(e, AdmirerChose) and e.wolf_side}
     seats = tuple(
         SeatResult(
             seat=seat.seat,
             agent=seat.agent,
             role=roles[seat.seat - 1],
-            team=team_of(roles[seat.seat - 1]),
+            team=Team.WOLF if seat.seat in turned else team_of(roles[seat.seat - 1]),
         )
         for seat in sorted(header.seats, key=lambda s: s.seat)
     )

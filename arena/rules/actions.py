@@ -229,6 +229,13 @@ class Trade(_Action):
     gift: Gift
 
 
+class Admire(_Action):
+    """The secret admirer's love, chosen on night 1: she plays for its side (暗戀)."""
+
+    kind: Literal["admire"] = "admire"
+    target: SeatId
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -263,7 +270,8 @@ Action = Annotated[
     | Reveal
     | Swap
     | Mist
-    | Trade,
+    | Trade
+    | Admire,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -314,4 +322,5 @@ ActionKind = Literal[
     "swap",
     "mist",
     "trade",
+    "admire",
 ]

@@ -3,8 +3,9 @@
 Sources: seed 003 ("推荐配置": 9-player city, 10-player side, 12-player white wolf king,
 12-player idiot) and seed 001 §二(一) (night orders of the tournament boards 預女獵愚,
 狼王守衛, 白狼王守衛, 狼美騎士, 狼王攝夢人) and §三 (each board's rules and 備註). Boards
-that 001 lists by night order only (狼王魔術師 001:113, 奇跡商人 001:117) take the deal of
-common play and the tournament preset of the other 001 boards (docs/roles.md says why).
+that 001 lists by night order only (狼王魔術師 001:113, 暗戀者 001:115, 奇跡商人 001:117)
+take the deal of common play and the tournament preset of the other 001 boards
+(docs/roles.md says why).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
 NightStep = Literal[
+    "secret_admirer",
     "magician",
     "alchemist_mist",
     "gargoyle",
@@ -388,6 +390,24 @@ BOARDS: dict[str, Board] = {
             preset="tournament",
             night_order=("guard", "wolves", "witch", "seer", "miracle_merchant", "lucky_one"),
             source="001:117",
+        ),
+        Board(
+            "secret_admirer",
+            "暗戀者",
+            "Secret admirer (tournament)",
+            _deal(
+                seer=1,
+                witch=1,
+                hunter=1,
+                guard=1,
+                secret_admirer=1,
+                villager=3,
+                werewolf=4,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=("secret_admirer", "guard", "wolves", "witch", "seer", "hunter_status"),
+            source="001:115",
         ),
     )
 }

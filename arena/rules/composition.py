@@ -36,6 +36,7 @@ boards deal one of each god and special wolf, 003:14-37, 001 §三)."""
 Place = Literal["before_wolves", "after_wolves", "anywhere"]
 
 STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
+    "secret_admirer": ((Role.SECRET_ADMIRER,), "before_wolves", True),
     "gargoyle": ((Role.GARGOYLE,), "before_wolves", False),
     "gargoyle_check": ((Role.GARGOYLE,), "anywhere", True),
     "wolf_consort": ((Role.ECLIPSE_WOLF_CONSORT,), "before_wolves", True),
@@ -70,6 +71,7 @@ dealt role needs it (False: a step in which the role only opens its eyes or is t
 status, which a board may leave out, as 003's boards leave out the hunter's status)."""
 
 CANONICAL_ORDER: tuple[NightStep, ...] = (
+    "secret_admirer",  # 001:115 暗戀者 first (night 1 only, as 000:22 月老 1)
     "nightmare",  # 000:23 夢魘 2
     "wolf_consort",  # 001:119 蝕時狼妃——守衛
     "alchemist_mist",  # 001:123 煉金魔女 first (asked alone, after the blockers)

@@ -67,6 +67,8 @@ class DecisionKind(StrEnum):
     """The miracle merchant: make a seat the lucky one with a gift (once a game), or pass."""
     LUCKY = "lucky"
     """The lucky one: use the gift (a check, a poison or a shield) once, or keep it."""
+    ADMIRE = "admire"
+    """The secret admirer, night 1: choose the seat she loves (mandatory)."""
 
 
 class ActionOption(BaseModel):

@@ -297,6 +297,16 @@ class GiftUsed(_Event):
     """The check's verdict (None for a poison or a shield)."""
 
 
+class AdmirerChose(_Event):
+    """The secret admirer's love (only she sees it), and the side she now plays for."""
+
+    kind: Literal["admirer_chose"] = "admirer_chose"
+    seat: SeatId
+    target: SeatId
+    wolf_side: bool
+    """Whether her love is on the wolf side, and so is she (she is told her side)."""
+
+
 class CardRevealed(_Event):
     """A card flipped face up for the whole table (001:1459 自動翻牌)."""
 
@@ -528,6 +538,7 @@ Event = Annotated[
     | GiftGiven
     | GiftReceived
     | GiftUsed
+    | AdmirerChose
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

@@ -45,6 +45,10 @@ give another seat a gift — a check, a poison or a shield. A wolf-side seat mak
 fail and the merchant dies that night (`failed_trade`); a good seat becomes the lucky one,
 is told its gift right after the merchant (…奇跡商人——幸運兒) and may use it once, that
 night or a later one.
+
+001 暗戀者 (001:115, common play, docs/roles.md): first of night 1 the secret admirer
+chooses the seat she loves and is told its side, which becomes hers: a check reads her as
+that side and the win counts her with it (`GameState.wolf_side`, `win_roles`).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ from arena.rules import events as ev
 from arena.rules.actions import (
     Action,
     ActionKind,
+    Admire,
     Block,
     Charm,
     Dream,
@@ -222,6 +227,7 @@ def night(t: Table, n: int) -> Flow[None]:
 
 
 _ACTOR_ROLE: dict[str, Role] = {
+    "secret_admirer": Role.SECRET_ADMIRER,
     "magician": Role.MAGICIAN,
     "dreamweaver": Role.DREAMWEAVER,
     "guard": Role.GUARD,
@@ -266,6 +272,12 @@ def _emit_early(
             t.emit(ev.DreamerChosen(visibility=to_seats(seat), seat=seat, target=answer.target))
         elif step == "gargoyle_check":
             _emit_role_check(t, seat, answer)
+        elif step == "secret_admirer" and isinstance(answer, Admire):
+            wolf_side = t.state.wolf_side(answer.target)
+            chose = ev.AdmirerChose(
+                visibility=to_seats(seat), seat=seat, target=answer.target, wolf_side=wolf_side
+            )
+            t.emit(chose)
         elif step == "magician" and isinstance(answer, Swap):
             first, second = answer.targets
             acts.swap = (first, second)
@@ -289,7 +301,7 @@ def _emit_check(t: Table, seer: SeatId, answer: Action, acts: Acts) -> SeatId | 
             visibility=to_seats(seer),
             seat=seer,
             target=answer.target,
-            is_wolf=is_wolf(t.role(landed)),
+            is_wolf=t.state.wolf_side(landed),
         )
     )
     return landed
@@ -365,7 +377,7 @@ def _emit_trade(t: Table, merchant: SeatId, answer: Action | None, acts: Acts) -
             visibility=to_seats(merchant), seat=merchant, target=answer.target, gift=answer.gift
         )
     )
-    if is_wolf(t.role(answer.target)):
+    if t.state.wolf_side(answer.target):
         acts.failed_trade = merchant
     else:
         acts.new_lucky = (answer.target, answer.gift)
@@ -404,7 +416,7 @@ def _lucky(t: Table, acts: Acts) -> Flow[None]:
         return
     landed = acts.lands(target)
     assert landed is not None
-    verdict = is_wolf(t.role(landed)) if gift is Gift.CHECK else None
+    verdict = t.state.wolf_side(landed) if gift is Gift.CHECK else None
     t.emit(
         ev.GiftUsed(
             visibility=to_seats(lucky), seat=lucky, gift=gift, target=target, is_wolf=verdict
@@ -635,6 +647,19 @@ def _hunt_request(t: Table, hunter: SeatId) -> DecisionRequest | None:
     return t.request(hunter, DecisionKind.HUNT, options, Pass())
 
 
+def _admire_request(t: Table, admirer: SeatId) -> DecisionRequest | None:
+    """The secret admirer chooses her love on night 1 only: another living seat, no pass.
+
+    Like the dreamweaver's dream the choice is mandatory (the card has no blank love), so
+    a timeout loves the lowest-numbered other seat.
+    """
+    if t.state.day != 1 or admirer in t.state.admirers:
+        return None
+    targets = tuple(s for s in t.state.living() if s != admirer)
+    options = (ActionOption(action="admire", targets=targets, target_required=True),)
+    return t.request(admirer, DecisionKind.ADMIRE, options, Admire(target=targets[0]))
+
+
 def _swap_request(t: Table, magician: SeatId) -> DecisionRequest | None:
     """The magician's swap: two living seats never swapped before (himself allowed), or pass.
 
@@ -694,6 +719,7 @@ def _seer_request(t: Table, seer: SeatId) -> DecisionRequest:
 
 
 _FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest | None]] = {
+    "secret_admirer": _admire_request,
     "magician": _swap_request,
     "miracle_merchant": _trade_request,
     "dreamweaver": _dream_request,
@@ -936,7 +962,7 @@ def _resolve(t: Table, n: int, acts: Acts) -> None:
     """Apply the night's deaths; the table hears of them in the morning."""
     knifed = _knifed(t, acts)
     if knifed is not None and t.rules.knife_first:
-        if winner(t.state.roles, t.state.dead | {knifed}, t.rules) is Winner.WOLVES:
+        if winner(t.state.win_roles(), t.state.dead | {knifed}, t.rules) is Winner.WOLVES:
             t.die(knifed, DeathCause.KNIFE, at_night=True)
             t.end(Winner.WOLVES, "the knife landed first (狼刀在先)", announce=(knifed,))
     deaths = night_deaths(t, acts)

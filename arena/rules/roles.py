@@ -113,6 +113,7 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.ALCHEMIST_WITCH, Team.GOOD, "煉金魔女", "Alchemist witch", is_god=True),
         RoleSpec(Role.RAVEN_CLAW, Team.WOLF, "狼鴉之爪", "Raven claw", is_wolf=True, sealed=True),
         RoleSpec(Role.MIRACLE_MERCHANT, Team.GOOD, "奇跡商人", "Miracle merchant", is_god=True),
+        RoleSpec(Role.SECRET_ADMIRER, Team.GOOD, "暗戀者", "Secret admirer"),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,

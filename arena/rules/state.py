@@ -77,6 +77,8 @@ class GameState:
     lucky_gift: Gift | None = None
     gift_used: bool = False
     """The lucky one has used its one gift."""
+    admirers: Mapping[SeatId, bool] = field(default_factory=lambda: MappingProxyType({}))
+    """Secret admirers who chose their love, and whether they play for the wolves."""
     reflected: bool = False
     """The evil knight has used his one reflect (a `reflected` death happened)."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -118,6 +120,26 @@ class GameState:
             s
             for s in self.all_seats
             if is_wolf(self.role(s)) and (not living or s not in self.dead)
+        )
+
+    def wolf_side(self, seat: SeatId) -> bool:
+        """Whether `seat` plays for the wolves: a wolf, or an admirer who loves one.
+
+        This is what a check reads and what the win counts (docs/roles.md, 暗戀者).
+        """
+        return is_wolf(self.role(seat)) or self.admirers.get(seat, False)
+
+    def win_roles(self) -> tuple[Role, ...]:
+        """The deal as the win counts it: a secret admirer as her side's plain card.
+
+        She is a villager (民) while good — her one skill is spent on night 1 — and a wolf
+        once she loves one (good must then remove her too).
+        """
+        return tuple(
+            (Role.WEREWOLF if self.admirers.get(s, False) else Role.VILLAGER)
+            if role is Role.SECRET_ADMIRER
+            else role
+            for s, role in enumerate(self.roles, start=1)
         )
 
     def gods(self) -> tuple[SeatId, ...]:
@@ -202,6 +224,9 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, lucky=seat, lucky_gift=gift)
         case ev.GiftUsed():
             return replace(state, gift_used=True)
+        case ev.AdmirerChose(seat=seat, wolf_side=wolf_side):
+            admirers = MappingProxyType({**state.admirers, seat: wolf_side})
+            return replace(state, admirers=admirers)
         case ev.PlayerExiled(seat=seat):
             return replace(state, last_exiled=seat, last_exiled_day=state.day)
         case ev.IdiotRevealed(seat=seat):

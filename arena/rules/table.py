@@ -120,7 +120,7 @@ class Table:
         Raises:
             GameOver: the game has ended (after `GameEnded` is emitted).
         """
-        result = winner(self.state.roles, self.state.dead, self.rules)
+        result = winner(self.state.win_roles(), self.state.dead, self.rules)
         if result is not None:
             self.end(result, _reason(result, self.rules.win), announce=announce)
 

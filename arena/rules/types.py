@@ -50,6 +50,7 @@ class Role(StrEnum):
     ALCHEMIST_WITCH = "alchemist_witch"
     RAVEN_CLAW = "raven_claw"
     MIRACLE_MERCHANT = "miracle_merchant"
+    SECRET_ADMIRER = "secret_admirer"
 
 
 class Phase(StrEnum):

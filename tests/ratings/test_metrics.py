@@ -5,8 +5,9 @@ from arena.ratings.metrics import agent_metrics, deception_metrics, model_usage
 from arena.ratings.results import game_result
 from arena.ratings.stats import Mean, Ratio
 from arena.ratings.tallies import Tallies
-from arena.rules.events import Event
-from arena.rules.types import Phase, Role, Winner
+from arena.rules.events import AdmirerChose, Event
+from arena.rules.types import Phase, Role, Team, Winner
+from arena.rules.visibility import REFEREE
 from arena.storage.replay_file import ReplayError
 from tests.ratings.builders import (
     HUNTER,
@@ -218,3 +219,12 @@ def test_roles_come_from_the_deal() -> None:
     result = game_result(make_replay([deal()], agents=[f"s{i}" for i in range(1, 10)]))
     assert [s.role for s in result.seats][:4] == [Role.WEREWOLF] * 3 + [SEER]
     assert result.lineup(result.seats[0].team) == {"s1": 1, "s2": 1, "s3": 1}
+
+
+def test_a_secret_admirer_who_loves_a_wolf_is_rated_with_the_wolves() -> None:
+    roles = (Role.WEREWOLF,) * 3 + (Role.SEER, Role.SECRET_ADMIRER) + (Role.VILLAGER,) * 4
+    for wolf_side, team in ((True, Team.WOLF), (False, Team.GOOD)):
+        chose = AdmirerChose(visibility=REFEREE, seat=5, target=1, wolf_side=wolf_side)
+        result = game_result(make_replay([deal(roles), chose], winner=Winner.WOLVES))
+        assert result.seats[4].role is Role.SECRET_ADMIRER and result.seats[4].team is team
+    assert game_result(make_replay([deal(roles)])).seats[4].team is Team.GOOD

@@ -55,6 +55,7 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.ALCHEMIST_WITCH,
     Role.RAVEN_CLAW,
     Role.MIRACLE_MERCHANT,
+    Role.SECRET_ADMIRER,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`; nor is a raven claw, who
@@ -245,6 +246,8 @@ RULES: dict[str, Rule] = {
     "gift_given": _role(Role.MIRACLE_MERCHANT),
     "gift_received": _own,
     "gift_used": _own,
+    # The secret admirer loves in secret: her love is not told (001:115 暗戀者).
+    "admirer_chose": _role(Role.SECRET_ADMIRER),
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.GARGOYLE),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,

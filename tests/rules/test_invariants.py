@@ -75,12 +75,13 @@ def _check_end(referee: Referee) -> None:
     assert len(ends) == 1
     assert isinstance(referee.events[-1], ev.RolesRevealed)
     state = referee.state
-    living = [state.role(s) for s in state.living()]
+    sides = state.win_roles()  # a secret admirer counts with her love's side
+    living = [sides[s - 1] for s in state.living()]
     if ends[0].winner is Winner.GOOD:
         assert not any(is_wolf(r) for r in living)
     elif ends[0].winner is Winner.WOLVES:
         rules = referee.config.rules
-        assert wolves_have_won(state.roles, living, rules) or rules.knife_first
+        assert wolves_have_won(sides, living, rules) or rules.knife_first
     else:
         assert state.day >= referee.config.rules.max_days
 

@@ -221,7 +221,7 @@ def _documented_default(request: DecisionRequest) -> object:
             return ChooseOrder(direction=Direction.ASCENDING, start=start)
         case DecisionKind.BADGE:
             return TearBadge()
-        case DecisionKind.CHARM | DecisionKind.DREAM:
+        case DecisionKind.CHARM | DecisionKind.DREAM | DecisionKind.ADMIRE:
             option = request.options[0]
             return parse_action({"kind": option.action, "target": option.targets[0]}, "charm")
     return Pass()

@@ -34,6 +34,9 @@ Common table practice, kept simple:
   on night 1, when a trade is a blind bet on his life. The lucky one checks like the seer,
   poisons like the witch (only a near-certain wolf) and shields the believed seer (itself
   included); otherwise it keeps the gift.
+- The secret admirer, who knows nothing on night 1, loves a random other seat; then she
+  plays her love's side: good, she trusts him as a checked good seat; wolf-side, she
+  plays as a wolf who knows one teammate, him (`Reading.loves_wolf`).
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from arena.agents.bots.reading import Reading
 from arena.agents.bots.talk import Lang, whisper_text
 from arena.rules.actions import (
     Action,
+    Admire,
     Block,
     Charm,
     Dream,
@@ -324,6 +328,14 @@ def swap(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     suspects = {s: p[s] for s in legal if s != seer and p.get(s, 0.0) >= SWAP_SUSPECT}
     target = top(suspects, rng)
     return Swap(targets=(seer, target)) if target is not None else Pass()
+
+
+def admire(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Love a random other seat (night 1: nothing is known yet)."""
+    option = request.option("admire")
+    if option is None or not option.targets:
+        return request.default
+    return Admire(target=rng.choice(option.targets))
 
 
 def trade(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:

@@ -86,13 +86,15 @@ class Reading:
     """Exact roles this seat learned by its own checks (the gargoyle), in night order."""
     knife_limit: tuple[SeatId, ...] = ()
     """Tonight's mist: the only seats the knife may hit (wolves only; empty: no mist)."""
+    loves_wolf: bool = False
+    """A secret admirer who loves a wolf: she plays for the wolves, knowing only him."""
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
     @property
     def is_wolf(self) -> bool:
-        """Whether this seat plays for the wolves."""
-        return is_wolf(self.role)
+        """Whether this seat plays for the wolves (a wolf, or an admirer who loves one)."""
+        return is_wolf(self.role) or self.loves_wolf
 
     def others(self) -> tuple[SeatId, ...]:
         """Present seats other than this one."""
@@ -130,6 +132,7 @@ class Ledger:
         self.dreams: list[tuple[int, SeatId]] = []
         self.identified: list[tuple[SeatId, Role]] = []
         self.knife_limit: tuple[SeatId, ...] = ()
+        self.love: tuple[SeatId, bool] | None = None
 
     def extends(self, view: Observation) -> bool:
         """Whether `view` is this ledger's seat's view and begins with every event fed."""
@@ -163,6 +166,10 @@ class Ledger:
                 self.checks.append((target, wolf))
             case ev.GiftUsed(target=target, is_wolf=bool(wolf)):
                 self.checks.append((target, wolf))  # the lucky one's check, as a seer's
+            case ev.AdmirerChose(target=target, wolf_side=wolf):
+                self.love = (target, wolf)
+                if not wolf:
+                    self.checks.append((target, False))  # she knows her love is good
             case ev.KnifeShownToWitch(target=target) if target is not None:
                 self.knives.append(target)
             case ev.Spoke(seat=seat, claims=claims, context=context):
@@ -211,6 +218,10 @@ class Ledger:
         if know.own_role is None:
             raise ValueError(f"seat {self.me} has not been dealt a card yet")
         speeches = tuple(self.speeches)
+        loves_wolf = self.love is not None and self.love[1]
+        team = self.team if is_wolf(know.own_role) else frozenset()
+        if self.love is not None and loves_wolf:
+            team = frozenset({self.me, self.love[0]})
         return Reading(
             me=self.me,
             role=know.own_role,
@@ -220,7 +231,7 @@ class Ledger:
             role_counts=dict(know.role_counts),
             wolf_total=sum(n for r, n in know.role_counts.items() if is_wolf(r)),
             present=know.present(),
-            team=self.team if is_wolf(know.own_role) else frozenset(),
+            team=team,
             public_wolves=frozenset(self.public_wolves),
             public_goods=frozenset(self.public_goods),
             checks=tuple(self.checks),
@@ -237,6 +248,7 @@ class Ledger:
             dreams=tuple(self.dreams),
             identified=tuple(self.identified),
             knife_limit=self.knife_limit,
+            loves_wolf=loves_wolf,
         )
 
 
