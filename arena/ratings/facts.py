@@ -12,14 +12,14 @@ from collections.abc import Iterable, Sequence
 
 from arena.llm.types import ModelCallRecord
 from arena.ratings.beliefs import belief_tallies
-from arena.ratings.results import game_result
+from arena.ratings.results import SeatResult, game_result
 from arena.ratings.stats import Ratio, mean_of
 from arena.ratings.tallies import GameSummary, ModelTally, SeatTallies, Tallies, UsageTally
 from arena.ratings.text import ngrams, overlap
 from arena.rules.events import Event, PhaseStarted, PlayerExiled, Spoke, VoteCast, WolfWhispered
 from arena.rules.referee import Answer
 from arena.rules.roles import is_god, is_wolf
-from arena.rules.types import Role, SeatId
+from arena.rules.types import Role, SeatId, Team
 from arena.storage.replay_file import Replay, ReplayError
 
 EXILE_BALLOTS = frozenset({"exile", "nomination", "defence", "pk"})
@@ -36,7 +36,7 @@ def summarize(replay: Replay) -> GameSummary:
         ReplayError: the game is unfinished or its log has no usable deal.
     """
     result = game_result(replay)
-    roles = tuple(seat.role for seat in result.seats)
+    roles = tuple(_judged_as(seat) for seat in result.seats)
     calls = all_calls(replay)
     try:
         parts = (
@@ -56,6 +56,17 @@ def summarize(replay: Replay) -> GameSummary:
         for seat in range(1, len(roles) + 1)
     )
     return GameSummary(result=result, seats=seats, models=model_tallies(calls))
+
+
+def _judged_as(seat: SeatResult) -> Role:
+    """The card a seat's tallies judge it by: its own, or a plain wolf's for a wolf-side seat.
+
+    A secret admirer who loved a wolf played for the wolves without a wolf card; judged as
+    a wolf, a vote or a belief that found her is counted right.
+    """
+    if seat.team is Team.WOLF and not is_wolf(seat.role):
+        return Role.WEREWOLF
+    return seat.role
 
 
 def claim_tallies(events: Sequence[Event], roles: Sequence[Role]) -> dict[SeatId, Tallies]:

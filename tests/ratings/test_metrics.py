@@ -228,3 +228,11 @@ def test_a_secret_admirer_who_loves_a_wolf_is_rated_with_the_wolves() -> None:
         result = game_result(make_replay([deal(roles), chose], winner=Winner.WOLVES))
         assert result.seats[4].role is Role.SECRET_ADMIRER and result.seats[4].team is team
     assert game_result(make_replay([deal(roles)])).seats[4].team is Team.GOOD
+
+
+def test_votes_on_a_secret_admirer_who_loves_a_wolf_count_as_votes_on_a_wolf() -> None:
+    roles = (Role.WEREWOLF,) * 3 + (Role.SEER, Role.SECRET_ADMIRER) + (Role.VILLAGER,) * 4
+    chose = AdmirerChose(visibility=REFEREE, seat=5, target=1, wolf_side=True)
+    summary = summarize(make_replay([deal(roles), chose, vote(6, 5), vote(5, 6)]))
+    assert summary.seats[5].tallies.vote_accuracy == Ratio(num=1, den=1)
+    assert summary.seats[4].tallies.partner_votes == Ratio(num=0, den=1)
