@@ -285,3 +285,51 @@ def test_a_worker_game_whose_preflight_fails_there_shows_the_reason_not_its_link
     assert [unescape(e.value) for e in at.error] == [f"The game cannot start: {reason}"]
     assert not any(s.value.startswith("Join links") for s in at.subheader)
     assert not [c for c in at.code if "token=" in str(c.value)]
+
+
+@pytest.mark.parametrize("kind", ["swap", "trade"])
+def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The magician picks two seats and the merchant a seat and a gift, then sends them."""
+    import fakeredis
+
+    from arena.humans.desk import Pending, SeatPlan, Status
+    from arena.humans.lobby import create_game
+    from arena.humans.redis_desk import RedisDesk
+    from arena.rules.actions import Pass, Swap, Trade, parse_action
+    from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+    from arena.rules.types import Gift
+
+    server = fakeredis.FakeServer()
+    desk = RedisDesk(fakeredis.FakeRedis(server=server, decode_responses=True))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
+    seats = {s: SeatPlan(kind="bot") for s in range(1, 10)}
+    seats[1] = SeatPlan(kind="human", name="ann")
+    game, tokens = create_game(desk, "std9", seats, lang="en")
+    options = (
+        ActionOption(action=kind, targets=(2, 3, 5), target_required=True),
+        ActionOption(action="pass"),
+    )
+    decision = DecisionKind.SWAP if kind == "swap" else DecisionKind.TRADE
+    request = DecisionRequest(
+        step=0, seat=1, kind=decision, day=1, night=True, options=options, default=Pass()
+    )
+    desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
+    desk.set_status(game, Status(state="running", events=1))
+    at = dash(PLAY)
+    at.query_params.update(game=game, seat="1", token=tokens[1])
+    at.run()
+    assert not at.exception, at.exception
+    if kind == "swap":
+        at.multiselect(key="req0_swap").set_value([3, 5]).run()
+        label, expected = text("play.swap", "en"), Swap(targets=(3, 5))
+    else:
+        at.selectbox(key="req0_trade_seat").set_value(5)
+        at.selectbox(key="req0_trade_gift").set_value(Gift.SHIELD).run()
+        label, expected = text("play.trade", "en"), Trade(target=5, gift=Gift.SHIELD)
+    next(b for b in at.main.button if b.label == label).click().run()
+    assert not at.exception, at.exception
+    answer = desk.take(game, 1, 0)
+    assert answer is not None and parse_action(answer) == expected

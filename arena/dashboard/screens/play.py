@@ -30,10 +30,10 @@ from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, 
 from arena.humans.commands import build_menu
 from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
 from arena.humans.lobby import create_game
-from arena.rules.actions import Action, CheckClaim, Claims, Speak, Whisper
+from arena.rules.actions import Action, CheckClaim, Claims, Speak, Swap, Trade, Whisper
 from arena.rules.boards import BOARDS
 from arena.rules.errors import ArenaError
-from arena.rules.types import Role
+from arena.rules.types import Gift, Role
 from arena.transcript import role_name
 
 REFRESH_S = 0.5
@@ -341,11 +341,51 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
         if st.button(text("play.send", lang), key=f"{key}_send", type="primary"):
             send(page, token, Whisper(text=said), lang)
             st.rerun()
+    _pick_forms(page, token, request, lang, shown, key)
     with st.container(horizontal=True):
         for choice in menu.choices:
             if st.button(localize(choice.label, shown), key=f"{key}_{choice.key}"):
                 send(page, token, choice.action, lang)
                 st.rerun()
+
+
+def _pick_forms(
+    page: SeatPage, token: str, request: Any, lang: Lang, shown: Lang, key: str
+) -> None:
+    """Forms for the answers the menu lists no button for: the swap's and the trade's.
+
+    The magician picks two seats, the miracle merchant a seat and a gift (the terminal
+    types them: `3 5`, `trade 3 check`).
+    """
+    swap = request.option("swap")
+    if swap is not None:
+        seats = st.multiselect(
+            text("play.swap_seats", lang),
+            swap.targets,
+            max_selections=2,
+            format_func=lambda s: seat_label(s, shown),
+            key=f"{key}_swap",
+        )
+        if st.button(text("play.swap", lang), key=f"{key}_swap_go", disabled=len(seats) != 2):
+            send(page, token, Swap(targets=tuple(seats)), lang)
+            st.rerun()
+    trade = request.option("trade")
+    if trade is not None:
+        target = st.selectbox(
+            text("play.trade_seat", lang),
+            trade.targets,
+            format_func=lambda s: seat_label(s, shown),
+            key=f"{key}_trade_seat",
+        )
+        gift = st.selectbox(
+            text("play.trade_gift", lang),
+            list(Gift),
+            format_func=lambda g: text(f"gift.{g.value}", shown),
+            key=f"{key}_trade_gift",
+        )
+        if st.button(text("play.trade", lang), key=f"{key}_trade_go"):
+            send(page, token, Trade(target=target, gift=gift), lang)
+            st.rerun()
 
 
 def _limit(request: Any) -> int | None:
