@@ -31,6 +31,7 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("mist_raven", None, 28),
     ("miracle_merchant", None, 14),
     ("secret_admirer", None, 15),
+    ("animal_dream", None, 30),
 )
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 

@@ -351,6 +351,27 @@ def _admirer_chose(e: ev.AdmirerChose, lang: Lang) -> str:
     return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
+@_renders(ev.SeatConfused)
+def _seat_confused(e: ev.SeatConfused, lang: Lang) -> str:
+    return t("event.seat_confused", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.BearGrowled)
+def _bear_growled(e: ev.BearGrowled, lang: Lang) -> str:
+    return t("event.bear_growled" if e.growled else "event.bear_silent", lang)
+
+
+@_renders(ev.PufferRaged)
+def _puffer_raged(e: ev.PufferRaged, lang: Lang) -> str:
+    return t("event.puffer_raged", lang, seat=seat(e.seat, lang), seats=seats(e.targets, lang))
+
+
+@_renders(ev.CatReprieved)
+def _cat_reprieved(e: ev.CatReprieved, lang: Lang) -> str:
+    cause = t(f"cause.{e.cause.value}", lang)
+    return t("event.cat_reprieved", lang, seat=seat(e.seat, lang), cause=cause, day=e.until)
+
+
 @_renders(ev.CardRevealed)
 def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
     return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))

@@ -148,6 +148,10 @@ class BotAgent:
                 return night.lucky(r, request, rng)
             case DecisionKind.ADMIRE:
                 return night.admire(r, request, rng)
+            case DecisionKind.CONFUSE:
+                return night.confuse(r, request, rng)
+            case DecisionKind.PUFFER:
+                return day.puffer(r, request)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

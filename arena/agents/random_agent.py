@@ -17,6 +17,7 @@ from arena.rules.actions import (
     Mist,
     Pass,
     RecommendExile,
+    Reveal,
     RunForSheriff,
     Save,
     SelfExplode,
@@ -69,6 +70,8 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return Trade(target=target, gift=rng.choice(list(Gift)))
         case "swap" if len(option.targets) >= 2:
             return Swap(targets=tuple(rng.sample(option.targets, 2)))
+        case "reveal" if request.kind is DecisionKind.PUFFER:
+            return Reveal()
         case "mist":
             return Mist(targets=tuple(rng.sample(option.targets, 3)))
     if target is None:

@@ -66,6 +66,10 @@ ICONS: dict[Role, str] = {
     Role.RAVEN_CLAW: "🐺",
     Role.MIRACLE_MERCHANT: "💰",
     Role.SECRET_ADMIRER: "💌",
+    Role.FOX_CUB: "🦊",
+    Role.BEAR: "🐻",
+    Role.PUFFERFISH: "🐡",
+    Role.WHITE_CAT: "🐈",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

@@ -57,6 +57,7 @@ WORDS: dict[str, str] = {
     "swap": "swap", "交換": "swap", "交换": "swap", "換": "swap", "换": "swap",
     "mist": "mist", "霧": "mist", "雾": "mist", "未明之霧": "mist", "未明之雾": "mist",
     "snake": "save", "法老之蛇": "save", "蛇": "save",
+    "confuse": "confuse", "迷惑": "confuse",
     "claw": "kill", "爪": "kill", "襲擊": "kill", "袭击": "kill",
     "trade": "trade", "gift": "trade", "交易": "trade",
     "admire": "admire", "love": "admire", "暗戀": "admire", "暗恋": "admire",
@@ -84,7 +85,7 @@ WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"}
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
 SEAT_KINDS = (
     "vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "charm", "dream",
-    "fear", "hunt", "block", "admire",
+    "fear", "hunt", "block", "admire", "confuse",
 )  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")
@@ -307,7 +308,10 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
         else:
             action = parse_action({"kind": kind})
             letters = {"save": "s", "tear_badge": "t", "run_for_sheriff": "r", "withdraw": "w"}
-            others.append((letters.get(kind, kind[0]), action, label(action, lang, option.targets)))
+            text = label(action, lang, option.targets)
+            if kind == "reveal" and request.kind is DecisionKind.PUFFER:
+                text = t("act.reveal_puffer", lang)  # the pufferfish's flip, not the prince's
+            others.append((letters.get(kind, kind[0]), action, text))
     for number, (letter, action, text) in enumerate(others, start=1):
         key = letter if has_seats or text_kind is not None else str(number)
         choices.append(Choice(key or str(number), action, text))

@@ -236,6 +236,13 @@ class Admire(_Action):
     target: SeatId
 
 
+class Confuse(_Action):
+    """The fox cub confuses a seat (子狐迷惑; once a game, from night 2)."""
+
+    kind: Literal["confuse"] = "confuse"
+    target: SeatId
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -271,7 +278,8 @@ Action = Annotated[
     | Swap
     | Mist
     | Trade
-    | Admire,
+    | Admire
+    | Confuse,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -323,4 +331,5 @@ ActionKind = Literal[
     "mist",
     "trade",
     "admire",
+    "confuse",
 ]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from arena.rules import events as ev
 from arena.rules.actions import Pass, Vote
+from arena.rules.animals import EXILE_BALLOTS
 from arena.rules.decisions import ActionOption, DecisionKind
 from arena.rules.table import Flow, Table
-from arena.rules.types import SeatId
+from arena.rules.types import Role, SeatId
 from arena.rules.visibility import PUBLIC
 from arena.rules.voting import leaders, ranked, tally
 
@@ -27,11 +28,9 @@ def ballot(
     (001 備註: 在任何情況下，警長投票皆為 1.5 票). With `allow_empty` a ballot nobody casts
     has no leaders; otherwise every target is tied at zero.
     """
-    options = (
-        ActionOption(action="vote", targets=targets, target_required=True),
-        ActionOption(action="pass"),
+    answers = yield from t.ask(
+        t.request(v, decision, _options(t, v, targets, kind), Pass()) for v in voters
     )
-    answers = yield from t.ask(t.request(v, decision, options, Pass()) for v in voters)
     ballots = {v: (a.target if isinstance(a, Vote) else None) for v, a in answers.items()}
     weights = {v: t.weight(v) for v in voters}
     for voter in sorted(ballots):
@@ -48,3 +47,15 @@ def ballot(
     top = leaders(counts) or (() if allow_empty else tuple(sorted(targets)))
     t.emit(ev.VotesCounted(visibility=PUBLIC, ballot=kind, tally=ranked(counts), leaders=top))
     return top
+
+
+def _options(
+    t: Table, voter: SeatId, targets: tuple[SeatId, ...], kind: ev.Ballot
+) -> tuple[ActionOption, ...]:
+    """A voter's options; the pufferfish may not vote for itself (河豚不能投票給自己)."""
+    if kind in EXILE_BALLOTS and t.role(voter) is Role.PUFFERFISH:
+        targets = tuple(s for s in targets if s != voter)
+    return (
+        ActionOption(action="vote", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )

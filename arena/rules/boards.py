@@ -21,6 +21,7 @@ NightStep = Literal[
     "secret_admirer",
     "magician",
     "alchemist_mist",
+    "fox_cub",
     "gargoyle",
     "gargoyle_check",
     "wolf_consort",
@@ -45,6 +46,9 @@ NightStep = Literal[
     "lucky_one",
     "prince",
     "idiot",
+    "bear",
+    "pufferfish",
+    "white_cat",
 ]
 """One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped.
 
@@ -52,11 +56,13 @@ NightStep = Literal[
 閉眼): the steps are listed for the board's order and write nothing; so does `demon_hunter` on night
 1 (001:1505-1507), who hunts from night 2 (001:1589-1591), and `gargoyle` (001:2375-2377:
 the gargoyle's eyes on night 1, before his check at the end of that night); so does
-`raven_claw` while he is sealed or his strike is spent. The alchemist witch wakes twice
-(001:123): `alchemist_mist` before the dreamweaver, `alchemist_snake` after the raven
-claw. `lucky_one` is the lucky one 幸運兒 (001:117), the seat the miracle merchant gave a gift,
-not a card. Steps before `wolves` are written before the wolves' events; every step's decision
-that depends on nothing before it is asked in the first batch of the night (docs/rules.md).
+`raven_claw` while he is sealed or his strike is spent, `bear`, `pufferfish` and
+`white_cat` (001:127: their skills are at dawn and by day), and `fox_cub` on night 1.
+The alchemist witch wakes twice (001:123): `alchemist_mist` before the dreamweaver,
+`alchemist_snake` after the raven claw. `lucky_one` is the lucky one 幸運兒 (001:117), the
+seat the miracle merchant gave a gift, not a card. Steps before `wolves` are written
+before the wolves' events; every step's decision that depends on nothing before it is
+asked in the first batch of the night (docs/rules.md).
 """
 
 PresetName = Literal["tournament", "site", "classic"]
@@ -408,6 +414,24 @@ BOARDS: dict[str, Board] = {
             preset="tournament",
             night_order=("secret_admirer", "guard", "wolves", "witch", "seer", "hunter_status"),
             source="001:115",
+        ),
+        Board(
+            "animal_dream",
+            "動物夢境",
+            "Animal dream: fox cub, bear, pufferfish, white cat (tournament)",
+            _deal(
+                fox_cub=1,
+                bear=1,
+                pufferfish=1,
+                white_cat=1,
+                villager=4,
+                werewolf=3,
+                wolf_beauty=1,
+            ),
+            win="side",
+            preset="tournament",
+            night_order=("fox_cub", "wolves", "wolf_beauty", "bear", "pufferfish", "white_cat"),
+            source="001:127",
         ),
     )
 }

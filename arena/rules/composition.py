@@ -42,6 +42,7 @@ STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
     "wolf_consort": ((Role.ECLIPSE_WOLF_CONSORT,), "before_wolves", True),
     "nightmare": ((Role.NIGHTMARE,), "before_wolves", True),
     "alchemist_mist": ((Role.ALCHEMIST_WITCH,), "before_wolves", True),
+    "fox_cub": ((Role.FOX_CUB,), "before_wolves", True),
     "magician": ((Role.MAGICIAN,), "before_wolves", True),
     "dreamweaver": ((Role.DREAMWEAVER,), "before_wolves", True),
     "guard": ((Role.GUARD,), "before_wolves", True),
@@ -63,6 +64,9 @@ STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
     "lucky_one": ((Role.MIRACLE_MERCHANT,), "after_wolves", True),
     "prince": ((Role.PRINCE,), "anywhere", False),
     "idiot": ((Role.IDIOT,), "anywhere", False),
+    "bear": ((Role.BEAR,), "anywhere", False),
+    "pufferfish": ((Role.PUFFERFISH,), "anywhere", False),
+    "white_cat": ((Role.WHITE_CAT,), "anywhere", False),
 }
 """Each night step: the roles it belongs to (any one dealt), where the night can play it
 (`arena.rules.night`: the guard's and the dreamweaver's answers are written before the
@@ -75,6 +79,7 @@ CANONICAL_ORDER: tuple[NightStep, ...] = (
     "nightmare",  # 000:23 夢魘 2
     "wolf_consort",  # 001:119 蝕時狼妃——守衛
     "alchemist_mist",  # 001:123 煉金魔女 first (asked alone, after the blockers)
+    "fox_cub",  # 001:127 子狐 first (asked alone, after the blockers)
     "magician",  # 001:113 魔術師 first; after the blockers, who act before any step
     "dreamweaver",  # 001:111 噩夢之影——攝夢人——…狼人
     "gargoyle_check",  # 001:125 【次夜】 the gargoyle checks first (語術 001:2465)
@@ -94,6 +99,9 @@ CANONICAL_ORDER: tuple[NightStep, ...] = (
     "wolf_witch",  # 001:121 純白之女——狼巫
     "miracle_merchant",  # 001:117 預言傢——奇跡商人
     "lucky_one",  # 001:117 奇跡商人——幸運兒 (the seat he gave a gift)
+    "bear",  # 001:127 狼美人——熊——河豚——白貓 (eyes only)
+    "pufferfish",
+    "white_cat",
     "knight",  # 001:101, 107 last
     "prince",  # 001:119 last
     "idiot",  # 001:95, 99 last

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from arena.rules import events as ev
 from arena.rules.actions import ChooseOrder, Pass, RecommendExile, Reveal
+from arena.rules.animals import flip_at_dawn, growl, lingers, puffer_request, rage_victims
 from arena.rules.deaths import Departure, depart, hand_over_badge, night_last_words
 from arena.rules.decisions import ActionOption, DecisionKind
 from arena.rules.exile import exile_vote, stage_speeches
@@ -23,11 +24,30 @@ from arena.rules.visibility import PUBLIC
 
 
 def day(t: Table, n: int) -> Flow[None]:
-    """Play day `n`.
+    """Play day `n`; at its end, a white cat whose extra life ends today leaves.
 
     Raises:
         GameOver: a death during the day ended the game.
     """
+    yield from _day(t, n)
+    yield from _cats_leave(t, n)
+
+
+def _cats_leave(t: Table, n: int) -> Flow[None]:
+    """白貓…額外存活至白貓下次放逐投票階段後: a flipped cat dies once day `until` is over.
+
+    After the vote and everything it causes (an exile that ends the game is settled first,
+    roles.md), or after an explosion that ended the day before its vote. It has spoken all
+    day, so it leaves without last words; its death triggers nothing.
+    """
+    for seat, (cause, until) in sorted(t.state.reprieves.items()):
+        if until == n and t.state.is_alive(seat):
+            t.die(seat, cause, at_night=False)
+            t.check_win()
+            yield from depart(t, [Departure(seat, cause, last_words=False)])
+
+
+def _day(t: Table, n: int) -> Flow[None]:
     interrupted = False
     if election_due(t, n):
         interrupted = yield from election(t, n)
@@ -43,6 +63,30 @@ def day(t: Table, n: int) -> Flow[None]:
     exiled = yield from exile_vote(t)
     if exiled is not None:
         yield from exile(t, exiled)
+    yield from _puffer(t)
+
+
+def _puffer(t: Table) -> Flow[None]:
+    """After the vote, the pufferfish may flip and take every seat that voted for it.
+
+    河豚之怒 (001:127; common play, roles.md): once a game, only if someone voted for it
+    today, exiled or not (voted out, it flips on its way out); the taken die at once with
+    no last words and no death skill; a flipped white cat is not taken.
+    """
+    for puffer in t.state.seats_with(Role.PUFFERFISH):
+        exiled_now = t.state.last_exiled == puffer and t.state.last_exiled_day == t.state.day
+        if not (t.state.is_alive(puffer) or exiled_now):
+            continue
+        request = puffer_request(t, puffer)
+        if request is None:
+            continue
+        answer = yield from t.ask_one(request)
+        taken = rage_victims(t, puffer, answer)
+        dying = [s for s in taken if not lingers(t, s, DeathCause.PUFFED, at_night=False)]
+        for seat in dying:
+            t.die(seat, DeathCause.PUFFED, at_night=False)
+        t.check_win()
+        yield from depart(t, [Departure(s, DeathCause.PUFFED, last_words=False) for s in dying])
 
 
 def announce(t: Table, n: int) -> Flow[tuple[SeatId, ...]]:
@@ -51,10 +95,12 @@ def announce(t: Table, n: int) -> Flow[tuple[SeatId, ...]]:
     Returns the seats announced (empty: a peaceful night, 平安夜).
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.ANNOUNCEMENT, day=n))
+    growl(t)
     tonight = [e for e in t.events if isinstance(e, ev.PlayerDied) and e.at_night and e.day == n]
     night_deaths = [e for e in tonight if t.state.is_present(e.seat)]  # not exploded since
     seats = tuple(sorted(e.seat for e in night_deaths))
     t.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=seats))
+    flip_at_dawn(t, n)
     departures = [
         Departure(
             e.seat,
@@ -189,6 +235,8 @@ def exile(t: Table, seat: SeatId) -> Flow[None]:
         GameOver: the exile ended the game.
     """
     t.emit(ev.PlayerExiled(visibility=PUBLIC, seat=seat))
+    if lingers(t, seat, DeathCause.EXILE, at_night=False):
+        return  # a white cat flips and lives until the end of the next day's vote
     if spec(t.role(seat)).explode_seals and t.state.wolves() == (seat,):
         t.emit(ev.CardRevealed(visibility=PUBLIC, seat=seat, role=t.role(seat)))
     if t.role(seat) is Role.PRINCE and seat not in t.state.revealed:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from arena.rules import events as ev
 from arena.rules.actions import Duel, Pass, PassBadge, SelfExplode, Shoot, Speak, TearBadge
+from arena.rules.animals import knifed_pufferfish, lingers
 from arena.rules.config import RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind
 from arena.rules.roles import is_wolf, spec
@@ -106,12 +107,17 @@ def depart(t: Table, departures: list[Departure]) -> Flow[None]:
 def _charm_victim(t: Table, leaving: Departure) -> SeatId | None:
     """The seat a wolf beauty dying by day takes with her (a duel takes nobody: 001:621).
 
-    A night death's charmed seat died that night already (`night.night_deaths`).
+    A night death's charmed seat died that night already (`night.night_deaths`). Her charm
+    fails the day after the wolves knifed a pufferfish; a white cat charmed lives on.
     """
     if t.role(leaving.seat) is not Role.WOLF_BEAUTY or leaving.cause is DeathCause.DUEL:
         return None
+    if knifed_pufferfish(t, t.state.day):  # 河豚…狼美人技能在當天白天失效
+        return None
     charmed = t.state.charmed
-    return charmed if charmed is not None and t.state.is_alive(charmed) else None
+    if charmed is None or not t.state.is_alive(charmed):
+        return None
+    return None if lingers(t, charmed, DeathCause.CHARMED, at_night=False) else charmed
 
 
 def duel(t: Table, knight: SeatId, action: Duel) -> Flow[bool]:

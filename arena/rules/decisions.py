@@ -69,6 +69,10 @@ class DecisionKind(StrEnum):
     """The lucky one: use the gift (a check, a poison or a shield) once, or keep it."""
     ADMIRE = "admire"
     """The secret admirer, night 1: choose the seat she loves (mandatory)."""
+    CONFUSE = "confuse"
+    """The fox cub's one confusion (子狐, from night 2): a wolf confused stops the knife."""
+    PUFFER = "puffer"
+    """The pufferfish after the vote (河豚之怒, once a game): flip and take its voters."""
 
 
 class ActionOption(BaseModel):

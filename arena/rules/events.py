@@ -109,7 +109,7 @@ class KnifeChosen(_Event):
 
     kind: Literal["knife_chosen"] = "knife_chosen"
     target: SeatId | None
-    how: Literal["unanimous", "plurality", "lots", "empty", "feared"]
+    how: Literal["unanimous", "plurality", "lots", "empty", "feared", "confused"]
 
 
 class KnifeShownToWitch(_Event):
@@ -305,6 +305,49 @@ class AdmirerChose(_Event):
     target: SeatId
     wolf_side: bool
     """Whether her love is on the wolf side, and so is she (she is told her side)."""
+
+
+class SeatConfused(_Event):
+    """The fox cub's one confusion (子狐迷惑; only he sees it).
+
+    A wolf-side seat confused stops the pack's knife tonight; a wolf beauty charms nobody.
+    """
+
+    kind: Literal["seat_confused"] = "seat_confused"
+    seat: SeatId
+    target: SeatId
+
+
+class BearGrowled(_Event):
+    """The moderator's dawn announcement to the whole table: did the bear growl (熊咆哮)?
+
+    It growls when the bear is alive and a living neighbour of his (the nearest living seat
+    on either side) is a wolf; every dawn has the announcement, a dead bear's is no growl.
+    """
+
+    kind: Literal["bear_growled"] = "bear_growled"
+    growled: bool
+
+
+class PufferRaged(_Event):
+    """The pufferfish flipped after the vote (河豚之怒): these voters of his are taken."""
+
+    kind: Literal["puffer_raged"] = "puffer_raged"
+    seat: SeatId
+    targets: tuple[SeatId, ...]
+
+
+class CatReprieved(_Event):
+    """The white cat is out (its cause, referee only) but lives on until day `until` ends.
+
+    Its card flips for the table (`CardRevealed`): at dawn for a night death, at once by day.
+    """
+
+    kind: Literal["cat_reprieved"] = "cat_reprieved"
+    seat: SeatId
+    cause: DeathCause
+    until: int
+    at_night: bool
 
 
 class CardRevealed(_Event):
@@ -539,6 +582,10 @@ Event = Annotated[
     | GiftReceived
     | GiftUsed
     | AdmirerChose
+    | SeatConfused
+    | BearGrowled
+    | PufferRaged
+    | CatReprieved
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

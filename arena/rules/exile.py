@@ -16,6 +16,7 @@ exiles nobody.
 from __future__ import annotations
 
 from arena.rules import events as ev
+from arena.rules.animals import pickable
 from arena.rules.ballot import ballot
 from arena.rules.decisions import DecisionKind
 from arena.rules.speech import speeches
@@ -58,7 +59,12 @@ def exile_vote(t: Table, exclude: tuple[SeatId, ...] = ()) -> Flow[SeatId | None
 
 
 def can_be_exiled(t: Table, seat: SeatId) -> bool:
-    """A flipped idiot is a legal exile target only where `flipped_idiot_exile="dies"`."""
+    """Whether `seat` may be voted out.
+
+    A flipped white cat never; a flipped idiot only where `flipped_idiot_exile="dies"`.
+    """
+    if not pickable(t, seat):  # a flipped white cat (動物夢境, roles.md)
+        return False
     return seat not in t.state.revealed_idiots or t.rules.flipped_idiot_exile == "dies"
 
 

@@ -30,6 +30,11 @@ raven claw, while her snake is unused, is shown the knife and may save it once a
 raven claw is sealed until fewer than 3 wolves live at nightfall; then he joins the pack and,
 once a game, strikes a seat of his own after the knife, which no protection stops.
 
+001 動物夢境 (001:127; roles.md, `arena.rules.animals`): the fox cub opens his eyes first
+and, from night 2 and once a game, may confuse a seat: a wolf confused stops the knife
+(`confused`), a confused wolf beauty charms nobody. The bear, the pufferfish and the white
+cat only open and close their eyes; a white cat who would die tonight lives on, flipped.
+
 001 純白夜影 (001:121, 2113-2115): the pure-white maiden and then the wolf witch each learn a
 seat's exact role (the wolf witch: never a wolf's); from night 2 a wolf the maiden checks
 dies, and so does the maiden when the wolf witch checks her (`checked`).
@@ -78,6 +83,7 @@ from arena.rules.actions import (
     Trade,
     Whisper,
 )
+from arena.rules.animals import confused, fox_request, lingers, pickable
 from arena.rules.deaths import may_shoot
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.roles import in_pack, is_god, is_wolf, spec
@@ -133,6 +139,8 @@ class Acts:
     """The alchemist witch's mist tonight: the only seats the knife may fall on."""
     clawed: SeatId | None = None
     """The raven claw's strike tonight."""
+    confused: SeatId | None = None
+    """The seat the fox cub confused tonight."""
 
     def fails(self, seat: SeatId | None) -> bool:
         """Whether `seat`'s night ability fails tonight (feared or sealed)."""
@@ -160,6 +168,8 @@ def night(t: Table, n: int) -> Flow[None]:
     _unseal(t, n)
     if "alchemist_mist" in order:
         acts.mist = yield from _lay_mist(t, n, acts)
+    if "fox_cub" in order:
+        acts.confused = yield from _confuse(t, acts)
     actors: dict[str, SeatId | None] = {
         step: _actor(t, step) for step in order if step in _ACTOR_ROLE
     }
@@ -180,6 +190,11 @@ def night(t: Table, n: int) -> Flow[None]:
         _emit_early(t, early, actors, answers, acts)
         channel = t.wolf_channel(wolves)
         t.emit(ev.KnifeChosen(visibility=channel, target=None, how="feared"))
+    elif acts.confused is not None and is_wolf(t.role(acts.confused)):
+        answers = yield from t.ask(first)
+        _emit_early(t, early, actors, answers, acts)
+        channel = t.wolf_channel(wolves)
+        t.emit(ev.KnifeChosen(visibility=channel, target=None, how="confused"))
     else:
         answers, acts.knife = yield from _wolf_phase(
             t, wolves, first, lambda a: _emit_early(t, early, actors, a, acts), acts.mist
@@ -191,6 +206,8 @@ def night(t: Table, n: int) -> Flow[None]:
             t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))
         elif step == "witch":
             acts.saved, acts.poisoned = yield from _witch(t, n, acts.knife)
+        elif step == "wolf_beauty" and seat is not None and seat == acts.confused:
+            t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))  # 子狐迷惑
         elif step == "wolf_beauty" and seat is not None:
             yield from _charm(t, seat)
         elif step == "seer" and seat is not None:
@@ -494,6 +511,18 @@ def _tell_status(t: Table, role: Role, acts: Acts) -> None:
             t.emit(ev.SkillStatusTold(visibility=to_seats(seat), seat=seat, usable=usable))
 
 
+def _confuse(t: Table, acts: Acts) -> Flow[SeatId | None]:
+    """The fox cub opens his eyes first (001:127 子狐——狼美人+狼人) and may confuse a seat."""
+    fox = _first_living(t, Role.FOX_CUB)
+    if fox is None or acts.fails(fox):
+        return None
+    request = fox_request(t, fox)
+    if request is None:
+        return None
+    answer = yield from t.ask_one(request)
+    return confused(t, fox, answer)
+
+
 def _fear(t: Table) -> Flow[SeatId | None]:
     """The nightmare opens his eyes first and may fear another living seat (001:1665)."""
     nightmare = _first_living(t, Role.NIGHTMARE)
@@ -622,7 +651,7 @@ def _snake(t: Table, alchemist: SeatId, knife: SeatId | None) -> Flow[bool]:
 
 def _charm(t: Table, beauty: SeatId) -> Flow[None]:
     """The wolf beauty opens her eyes alone and charms another living seat."""
-    targets = tuple(s for s in t.state.living() if s != beauty)
+    targets = tuple(s for s in t.state.living() if s != beauty and pickable(t, s))
     if not targets:
         return
     options = (ActionOption(action="charm", targets=targets, target_required=True),)
@@ -810,7 +839,9 @@ def _knife_request(
     targets = tuple(
         s
         for s in t.state.living()
-        if (t.rules.wolf_may_nominate_self or s != wolf) and (limit is None or s in limit)
+        if (t.rules.wolf_may_nominate_self or s != wolf)
+        and (limit is None or s in limit)
+        and pickable(t, s)
     )
     options = [ActionOption(action="kill", targets=targets, target_required=True)]
     if not targets:
@@ -961,11 +992,16 @@ def _reflect(t: Table, acts: Acts, deaths: dict[SeatId, DeathCause]) -> None:
 def _resolve(t: Table, n: int, acts: Acts) -> None:
     """Apply the night's deaths; the table hears of them in the morning."""
     knifed = _knifed(t, acts)
+    if knifed is not None and t.role(knifed) is Role.WHITE_CAT:
+        knifed = None  # she lives on (flipped): her knife cannot end the game first
     if knifed is not None and t.rules.knife_first:
         if winner(t.state.win_roles(), t.state.dead | {knifed}, t.rules) is Winner.WOLVES:
             t.die(knifed, DeathCause.KNIFE, at_night=True)
             t.end(Winner.WOLVES, "the knife landed first (狼刀在先)", announce=(knifed,))
     deaths = night_deaths(t, acts)
     for seat in sorted(deaths):
-        t.die(seat, deaths[seat], at_night=True)
+        if lingers(t, seat, deaths[seat], at_night=True):
+            del deaths[seat]
+        else:
+            t.die(seat, deaths[seat], at_night=True)
     t.check_win(announce=sorted(deaths))

@@ -114,6 +114,10 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.RAVEN_CLAW, Team.WOLF, "狼鴉之爪", "Raven claw", is_wolf=True, sealed=True),
         RoleSpec(Role.MIRACLE_MERCHANT, Team.GOOD, "奇跡商人", "Miracle merchant", is_god=True),
         RoleSpec(Role.SECRET_ADMIRER, Team.GOOD, "暗戀者", "Secret admirer"),
+        RoleSpec(Role.FOX_CUB, Team.GOOD, "子狐", "Fox cub", is_god=True),
+        RoleSpec(Role.BEAR, Team.GOOD, "熊", "Bear", is_god=True),
+        RoleSpec(Role.PUFFERFISH, Team.GOOD, "河豚", "Pufferfish", is_god=True),
+        RoleSpec(Role.WHITE_CAT, Team.GOOD, "白貓", "White cat", is_god=True),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from arena.rules import events as ev
 from arena.rules.actions import Pass, RunForSheriff, Withdraw
+from arena.rules.animals import growl
 from arena.rules.ballot import ballot
 from arena.rules.config import ExplodePhase
 from arena.rules.decisions import ActionOption, DecisionKind
@@ -41,6 +42,7 @@ def election(t: Table, day: int) -> Flow[bool]:
         GameOver: an explosion ended the game.
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.SHERIFF_ELECTION, day=day))
+    growl(t)  # 動物夢境: the bear's announcement comes first at dawn, before the election
     if t.state.pending_candidates is None:
         present = t.state.present()
         options = (ActionOption(action="run_for_sheriff"), ActionOption(action="pass"))

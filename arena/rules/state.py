@@ -66,6 +66,16 @@ class GameState:
     """The raven claw has joined the pack (fewer than 3 wolves lived at a nightfall)."""
     claw_struck: bool = False
     """The raven claw has used his one strike."""
+    fox_used: bool = False
+    """The fox cub has used his one confusion (子狐)."""
+    puffer_used: bool = False
+    """The pufferfish has flipped (河豚之怒, once a game)."""
+    growl_day: int = 0
+    """The last day whose dawn had the bear's announcement."""
+    reprieves: Mapping[SeatId, tuple[DeathCause, int]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    """White cats out but living on: their cause and the day after whose end they die."""
     revealed: frozenset[SeatId] = frozenset()
     """Seats whose card was flipped face up (`CardRevealed`)."""
     swapped: frozenset[SeatId] = frozenset()
@@ -214,6 +224,16 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, claw_unsealed=True)
         case ev.ClawStruck():
             return replace(state, claw_struck=True)
+        case ev.SeatConfused(target=target):
+            lifted = state.roles and state.role(target) is Role.WOLF_BEAUTY
+            return replace(state, fox_used=True, charmed=None if lifted else state.charmed)
+        case ev.BearGrowled():
+            return replace(state, growl_day=state.day)
+        case ev.PufferRaged():
+            return replace(state, puffer_used=True)
+        case ev.CatReprieved(seat=seat, cause=cause, until=until):
+            reprieves = MappingProxyType({**state.reprieves, seat: (cause, until)})
+            return replace(state, reprieves=reprieves)
         case ev.CardRevealed(seat=seat):
             return replace(state, revealed=state.revealed | {seat})
         case ev.SeatsSwapped(target=target, other=other):

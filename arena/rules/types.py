@@ -51,6 +51,10 @@ class Role(StrEnum):
     RAVEN_CLAW = "raven_claw"
     MIRACLE_MERCHANT = "miracle_merchant"
     SECRET_ADMIRER = "secret_admirer"
+    FOX_CUB = "fox_cub"
+    BEAR = "bear"
+    PUFFERFISH = "pufferfish"
+    WHITE_CAT = "white_cat"
 
 
 class Phase(StrEnum):
@@ -93,6 +97,8 @@ class DeathCause(StrEnum):
     checks, or the maiden the wolf witch checks."""
     CLAWED = "clawed"
     """Struck by the raven claw's one strike, which no protection stops (迷霧鴉影, roles.md)."""
+    PUFFED = "puffed"
+    """Voted for the pufferfish, who flipped after the vote (河豚之怒, 動物夢境, roles.md)."""
     HUNTED = "hunted"
     """A wolf struck by the demon hunter's hunt (001:1591 獵殺; 000:48's row, see roles.md)."""
     FAILED_TRADE = "failed_trade"

@@ -29,7 +29,7 @@ DECISION_KINDS: frozenset[str] = frozenset(k.value for k in DecisionKind)
 _BARE = frozenset({"pass", "save", "run_for_sheriff", "withdraw", "tear_badge", "reveal"})
 _TARGETED = frozenset(
     {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect"}
-    | {"charm", "dream", "duel", "fear", "hunt", "block", "admire"}
+    | {"charm", "dream", "duel", "fear", "hunt", "block", "admire", "confuse"}
 )
 INTEGER_ANSWER: dict[str, str] = {
     "guard": "protect",

@@ -56,6 +56,10 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.RAVEN_CLAW,
     Role.MIRACLE_MERCHANT,
     Role.SECRET_ADMIRER,
+    Role.FOX_CUB,
+    Role.BEAR,
+    Role.PUFFERFISH,
+    Role.WHITE_CAT,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`; nor is a raven claw, who
@@ -232,6 +236,13 @@ RULES: dict[str, Rule] = {
     "snake_acted": _role(Role.ALCHEMIST_WITCH),
     "claw_struck": _role(Role.RAVEN_CLAW),
     "claw_unsealed": _claw_unsealed,
+    # 動物夢境: the fox cub confuses alone; the bear's growl and the pufferfish's flip are
+    # announced to the whole table; a white cat's reprieve (its cause) is the referee's,
+    # the table sees only its card flip (`card_revealed`).
+    "seat_confused": _role(Role.FOX_CUB),
+    "bear_growled": _public,
+    "puffer_raged": _public,
+    "cat_reprieved": _referee,
     # Exact-role checks (gargoyle, pure-white maiden, wolf witch) are the checker's alone,
     # like the gargoyle's strike; the gravekeeper reads a grave alone.
     "role_checked": _role(Role.GARGOYLE, Role.PURE_WHITE_MAIDEN, Role.WOLF_WITCH),

@@ -22,7 +22,8 @@ from tests.conftest import BOARD_REFS, play_random
 
 GAMES = int(os.environ.get("ARENA_FUZZ_GAMES", "100"))
 PRESETS = ("tournament", "site", "classic")
-DEPARTING = {DecisionKind.SHOOT, DecisionKind.BADGE}
+DEPARTING = {DecisionKind.SHOOT, DecisionKind.BADGE, DecisionKind.PUFFER}
+"""Decisions a seat makes on its way out (a voted-out pufferfish may still flip, 001:127)."""
 
 
 def _check_request(referee: Referee, request: DecisionRequest) -> None:

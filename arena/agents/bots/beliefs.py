@@ -46,6 +46,8 @@ FIRST_CLAIM = 1.2
 COUNTER_ACCUSE = 0.4
 """Weight of a counter-claim that 'checked' an earlier claimant as a wolf (對跳查殺): a
 real seer seldom happens to have checked the very seat that claimed before him."""
+GROWL = 1.2
+"""The bear's growl, per neighbour not known good (one of the two is a wolf)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +82,33 @@ def own_outlook(r: Reading) -> Outlook:
     wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars | impossible_claims(r)
     goods = (r.public_goods | {r.me} | {t for t, wolf in r.checks if not wolf}) - wolves
     hints = tuple((s, KNIFE_SEEN) for s in r.knives_seen)
+    if r.growls:
+        wolves, goods, growled = _growl_evidence(r, frozenset(wolves), goods)
+        hints += growled
     seer = r.role is checker(r)
     return Outlook(r.me, False, frozenset(wolves), frozenset(goods), seer, hints)
+
+
+def _growl_evidence(
+    r: Reading, wolves: frozenset[SeatId], goods: frozenset[SeatId]
+) -> tuple[frozenset[SeatId], frozenset[SeatId], tuple[tuple[SeatId, float], ...]]:
+    """The bear's own reading of his growls (動物夢境).
+
+    No growl clears both neighbours; a growl names the other neighbour a wolf when one is
+    known good, else leans on both.
+    """
+    hints: list[tuple[SeatId, float]] = []
+    for growled, pair in r.growls:
+        if not growled:
+            goods |= set(pair) - wolves
+    for growled, pair in r.growls:
+        if growled:
+            suspects = [s for s in pair if s not in goods]
+            if len(suspects) == 1:
+                wolves |= set(suspects)
+            else:
+                hints += [(s, GROWL) for s in suspects]
+    return wolves, goods - wolves, tuple(hints)
 
 
 def public_outlook(r: Reading) -> Outlook:

@@ -64,6 +64,10 @@ RUN_CHANCE: dict[Role, float] = {
     Role.WOLF_WITCH: 0.2,
     Role.ALCHEMIST_WITCH: 0.3,
     Role.RAVEN_CLAW: 0.15,
+    Role.FOX_CUB: 0.3,
+    Role.BEAR: 0.3,
+    Role.PUFFERFISH: 0.3,
+    Role.WHITE_CAT: 0.3,
 }
 """Chance of standing for sheriff, by role (a fake seer always stands)."""
 STAY_CHANCE = 0.6
@@ -86,6 +90,27 @@ def duel(r: Reading, request: DecisionRequest) -> Duel | None:
     if not sure:
         return None
     return Duel(target=max(sure, key=lambda t: (p[t], -t)))
+
+
+def puffer(r: Reading, request: DecisionRequest) -> Action:
+    """The pufferfish flips when its voters look more wolf than good (it takes them all).
+
+    Voted out it dies anyway, so any likely wolf among its voters is worth it.
+    """
+    exile_ballots = ("exile", "nomination", "defence", "pk")
+    voters = {
+        b.voter
+        for b in r.ballots
+        if b.day == r.day and b.target == r.me and b.ballot in exile_ballots
+    }
+    if not voters or request.option("reveal") is None:
+        return Pass()
+    p = wolf_probabilities(r, own_outlook(r))
+    wolves = sum(p.get(v, 0.5) for v in voters)
+    exiled = r.me not in r.present
+    if wolves >= len(voters) / 2 or (exiled and max(p.get(v, 0.5) for v in voters) >= 0.5):
+        return Reveal()
+    return Pass()
 
 
 def prince(r: Reading, request: DecisionRequest) -> Action:

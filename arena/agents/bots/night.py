@@ -24,6 +24,8 @@ Common table practice, kept simple:
   fall on a likely wolf; her snake saves like the witch's antidote. The unsealed raven
   claw spends his one strike at once on the believed seer, else a claimed god, never a
   teammate nor tonight's knife.
+- The fox cub spends his one confusion, from night 2, on the seat he suspects most once he
+  is fairly sure of it (a wolf confused stops the knife; a good seat wastes it).
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
   and never dreams the same seat two nights running, which would kill it.
 - The magician swaps, from night 2, the seer he believes with the seat he most suspects
@@ -60,6 +62,7 @@ from arena.rules.actions import (
     Admire,
     Block,
     Charm,
+    Confuse,
     Dream,
     Fear,
     Hunt,
@@ -222,6 +225,21 @@ def identify(r: Reading, request: DecisionRequest, rng: random.Random) -> Action
     fresh = [s for s in option.targets if s not in known] or list(option.targets)
     gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in fresh)
     return Inspect(target=rng.choice(gods or fresh))
+
+
+CONFUSE_SURE = 0.55
+"""The fox cub confuses only a seat at least this likely to be a wolf (it is his one)."""
+
+
+def confuse(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Confuse the most suspected seat, if suspected enough; otherwise keep the skill."""
+    option = request.option("confuse")
+    if option is None or not option.targets:
+        return Pass()
+    p = wolf_probabilities(r, own_outlook(r))
+    sure = {s: p.get(s, 0.0) for s in option.targets if p.get(s, 0.0) >= CONFUSE_SURE}
+    target = top(sure, rng)
+    return Confuse(target=target) if target is not None else Pass()
 
 
 def mist(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:

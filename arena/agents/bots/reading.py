@@ -88,6 +88,9 @@ class Reading:
     """Tonight's mist: the only seats the knife may hit (wolves only; empty: no mist)."""
     loves_wolf: bool = False
     """A secret admirer who loves a wolf: she plays for the wolves, knowing only him."""
+    growls: tuple[tuple[bool, tuple[SeatId, ...]], ...] = ()
+    """The bear's own growls, each with the two neighbours it judged (the bear only, and
+    only dawns he was alive at)."""
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
@@ -133,6 +136,9 @@ class Ledger:
         self.identified: list[tuple[SeatId, Role]] = []
         self.knife_limit: tuple[SeatId, ...] = ()
         self.love: tuple[SeatId, bool] | None = None
+        self.out: set[SeatId] = set()
+        self.growl: bool | None = None
+        self.growls: list[tuple[bool, frozenset[SeatId]]] = []
 
     def extends(self, view: Observation) -> bool:
         """Whether `view` is this ledger's seat's view and begins with every event fed."""
@@ -178,7 +184,15 @@ class Ledger:
                 self.ballots.append(BallotRecord(self.day, ballot, voter, target))
             case ev.DeathsAnnounced(seats=seats) if self.dawn:
                 self.night_deaths.update(seats)
+                self.out.update(seats)
                 self.dawn = False
+                if self.growl is not None:
+                    self.growls.append((self.growl, frozenset(self.out)))
+                    self.growl = None
+            case ev.DeathsAnnounced(seats=seats):
+                self.out.update(seats)
+            case ev.BearGrowled(growled=growled):
+                self.growl = growled
             case ev.SelfExploded(seat=seat):
                 self.public_wolves.add(seat)
             case ev.PlayerShot(seat=seat, role=role, target=target):
@@ -249,7 +263,19 @@ class Ledger:
             identified=tuple(self.identified),
             knife_limit=self.knife_limit,
             loves_wolf=loves_wolf,
+            growls=self._growls(know.seats) if know.own_role is Role.BEAR else (),
         )
+
+    def _growls(self, seats: int) -> tuple[tuple[bool, tuple[SeatId, ...]], ...]:
+        """Each growl heard while this bear was alive, with his two living neighbours then."""
+        found = []
+        for growled, out in self.growls:
+            if self.me in out:
+                continue
+            ring = [s for s in range(1, seats + 1) if s not in out]
+            i = ring.index(self.me)
+            found.append((growled, (ring[i - 1], ring[(i + 1) % len(ring)])))
+        return tuple(found)
 
 
 def read(view: Observation, ledger: Ledger | None = None) -> tuple[Reading, Ledger]:
