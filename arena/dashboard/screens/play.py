@@ -30,7 +30,7 @@ from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, 
 from arena.humans.commands import build_menu
 from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
 from arena.humans.lobby import create_game
-from arena.rules.actions import Action, CheckClaim, Claims, Speak, Swap, Trade, Whisper
+from arena.rules.actions import Action, CheckClaim, Claims, Mist, Speak, Swap, Trade, Whisper
 from arena.rules.boards import BOARDS
 from arena.rules.errors import ArenaError
 from arena.rules.types import Gift, Role
@@ -352,10 +352,10 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
 def _pick_forms(
     page: SeatPage, token: str, request: Any, lang: Lang, shown: Lang, key: str
 ) -> None:
-    """Forms for the answers the menu lists no button for: the swap's and the trade's.
+    """Forms for the answers the menu lists no button for: the swap, the trade, the mist.
 
-    The magician picks two seats, the miracle merchant a seat and a gift (the terminal
-    types them: `3 5`, `trade 3 check`).
+    The magician picks two seats, the miracle merchant a seat and a gift, the alchemist
+    witch three seats (the terminal types them: `3 5`, `trade 3 check`, `2 5 9`).
     """
     swap = request.option("swap")
     if swap is not None:
@@ -385,6 +385,18 @@ def _pick_forms(
         )
         if st.button(text("play.trade", lang), key=f"{key}_trade_go"):
             send(page, token, Trade(target=target, gift=gift), lang)
+            st.rerun()
+    mist = request.option("mist")
+    if mist is not None:
+        chosen = st.multiselect(
+            text("play.mist_seats", lang),
+            mist.targets,
+            max_selections=3,
+            format_func=lambda s: seat_label(s, shown),
+            key=f"{key}_mist",
+        )
+        if st.button(text("play.mist", lang), key=f"{key}_mist_go", disabled=len(chosen) != 3):
+            send(page, token, Mist(targets=tuple(chosen)), lang)
             st.rerun()
 
 
