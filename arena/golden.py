@@ -11,8 +11,13 @@ import asyncio
 from pathlib import Path
 
 from arena.agents.random_agent import RandomAgent
+from arena.board_file import board_ref, is_board_file
 from arena.match import new_header, run_game
+from arena.rules.boards import board as board_of
 from arena.rules.config import GameConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout: golden games on a board file name it relative to this folder."""
 
 GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("std9", None, 1),
@@ -32,18 +37,24 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("miracle_merchant", None, 14),
     ("secret_admirer", None, 15),
     ("animal_dream", None, 30),
+    ("examples/boards/site_phantom_healer12.yaml", None, 15),
+    ("examples/boards/site_watchman_coroner12.yaml", None, 20),
+    ("examples/boards/classic_thief_elder12.yaml", None, 27),
 )
+"""(board id or board file, preset, seed) of every golden game."""
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 
 
 def golden_name(board: str, preset: str | None, seed: int) -> str:
-    """File name of a golden game."""
-    return f"{board}-{preset or 'default'}-{seed}.jsonl"
+    """File name of a golden game (a board file's game is named by the board's id)."""
+    name = board_of(board_ref(board, ROOT)).id if is_board_file(board) else board
+    return f"{name}-{preset or 'default'}-{seed}.jsonl"
 
 
 def write_golden(board: str, preset: str | None, seed: int, path: Path) -> None:
     """Play the golden game and write its replay to `path`."""
-    config = GameConfig(board=board, preset=preset)
+    config = GameConfig(board=board_ref(board, ROOT), preset=preset)
+    name = config.board_spec.id
     agents = {s: RandomAgent(seed * 100 + s) for s in range(1, config.board_spec.seats + 1)}
-    header = new_header(f"golden-{board}-{seed}", config, seed, agents, created_at=FIXED_TIME)
+    header = new_header(f"golden-{name}-{seed}", config, seed, agents, created_at=FIXED_TIME)
     asyncio.run(run_game(header, agents, path))

@@ -372,6 +372,61 @@ def _cat_reprieved(e: ev.CatReprieved, lang: Lang) -> str:
     return t("event.cat_reprieved", lang, seat=seat(e.seat, lang), cause=cause, day=e.until)
 
 
+@_renders(ev.WolfMasked)
+def _wolf_masked(e: ev.WolfMasked, lang: Lang) -> str:
+    return t("event.wolf_masked", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.HealerProtected)
+def _healer_protected(e: ev.HealerProtected, lang: Lang) -> str:
+    if e.target is None:
+        return t("event.healer_passed", lang, seat=seat(e.seat, lang))
+    return t("event.healer_protected", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+@_renders(ev.SeatWatched)
+def _seat_watched(e: ev.SeatWatched, lang: Lang) -> str:
+    key = "event.seat_watched_acted" if e.acted else "event.seat_watched_idle"
+    return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
+
+
+def _cards(cards: tuple[Role, ...], lang: Lang) -> str:
+    sep = t("event.card_sep", lang)
+    return sep.join(f"{n} {role_name(role, lang)}" for n, role in enumerate(cards, start=1))
+
+
+@_renders(ev.BottomCardsDealt)
+def _bottom_dealt(e: ev.BottomCardsDealt, lang: Lang) -> str:
+    return t("event.bottom_cards_dealt", lang, cards=_cards(e.cards, lang))
+
+
+@_renders(ev.BottomCardsShown)
+def _bottom_shown(e: ev.BottomCardsShown, lang: Lang) -> str:
+    return t("event.bottom_cards_shown", lang, seat=seat(e.seat, lang), cards=_cards(e.cards, lang))
+
+
+@_renders(ev.CardTaken)
+def _card_taken(e: ev.CardTaken, lang: Lang) -> str:
+    role = role_name(e.role, lang)
+    return t("event.card_taken", lang, seat=seat(e.seat, lang), card=e.card, role=role)
+
+
+@_renders(ev.KnifeWithstood)
+def _knife_withstood(e: ev.KnifeWithstood, lang: Lang) -> str:
+    return t("event.knife_withstood", lang, seat=seat(e.seat, lang))
+
+
+@_renders(ev.BodyExamined)
+def _body_examined(e: ev.BodyExamined, lang: Lang) -> str:
+    return t(
+        "event.body_examined",
+        lang,
+        seat=seat(e.seat, lang),
+        target=seat(e.target, lang),
+        role=role_name(e.role, lang),
+    )
+
+
 @_renders(ev.CardRevealed)
 def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
     return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))

@@ -25,8 +25,9 @@ from collections.abc import Callable
 from arena.agents.base import Agent
 from arena.agents.bot import BotAgent
 from arena.agents.random_agent import RandomAgent
+from arena.board_file import board_ref
 from arena.match import Limits, play
-from arena.rules.boards import BOARDS
+from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig
 from arena.rules.events import ActionDefaulted
 from arena.rules.referee import Referee
@@ -52,7 +53,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-async def one_game(board: str, seed: int, pick: Pick) -> tuple[Winner | None, int]:
+async def one_game(board: str | Board, seed: int, pick: Pick) -> tuple[Winner | None, int]:
     """Play one game; returns the winner and the number of defaulted answers."""
     referee = Referee(GameConfig(board=board), seed)
     agents: dict[int, Agent] = {}
@@ -66,13 +67,14 @@ async def one_game(board: str, seed: int, pick: Pick) -> tuple[Winner | None, in
     return referee.winner, defaults
 
 
-async def run(boards: list[str], games: int, first_seed: int) -> None:
+async def run(boards: list[str | Board], games: int, first_seed: int) -> None:
     """Print one row per board and line-up."""
     print(
-        f"{'board':<16}{'line-up':<12}{'good wins':>10}  {'95% CI':<15}{'games/s':>9}"
+        f"{'board':<24}{'line-up':<12}{'good wins':>10}  {'95% CI':<15}{'games/s':>9}"
         f"{'defaults':>10}"
     )
     for board in boards:
+        label = board.id if isinstance(board, Board) else board
         for name, pick in LINEUPS.items():
             start = time.perf_counter()
             good = defaults = 0
@@ -83,7 +85,7 @@ async def run(boards: list[str], games: int, first_seed: int) -> None:
             rate = games / (time.perf_counter() - start)
             low, high = wilson(good, games)
             print(
-                f"{board:<16}{name:<12}{good / games:>10.1%}  [{low:.2f}, {high:.2f}]   "
+                f"{label:<24}{name:<12}{good / games:>10.1%}  [{low:.2f}, {high:.2f}]   "
                 f"{rate:>9.1f}{defaults:>10}"
             )
 
@@ -95,12 +97,12 @@ def main() -> None:
     parser.add_argument(
         "--board",
         action="append",
-        choices=sorted(BOARDS),
-        help="a board to run (repeatable; default: all)",
+        help="a board id or a board file (repeatable; default: every built-in board)",
     )
     parser.add_argument("--first-seed", type=int, default=1)
     args = parser.parse_args()
-    asyncio.run(run(args.board or list(BOARDS), args.games, args.first_seed))
+    boards = [board_ref(ref) for ref in args.board or list(BOARDS)]
+    asyncio.run(run(boards, args.games, args.first_seed))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """How fast the referee is: games per second per board with random legal agents.
 
-Run: .venv/bin/python benchmarks/core_speed.py [--games N]
+Run: .venv/bin/python benchmarks/core_speed.py [--games N] [--board ID|FILE ...]
 The agents answer synchronously (no asyncio, no I/O), so this times the rules core plus
 the cheapest possible agent: the per-game figure is the referee's cost.
 """
@@ -13,7 +13,8 @@ import statistics
 import time
 
 from arena.agents.random_agent import random_action
-from arena.rules.boards import BOARDS
+from arena.board_file import board_ref
+from arena.rules.boards import BOARDS, board
 from arena.rules.config import GameConfig
 from arena.rules.referee import Referee
 
@@ -35,14 +36,13 @@ def main() -> None:
     parser.add_argument(
         "--board",
         action="append",
-        choices=sorted(BOARDS),
-        help="a board to run (repeatable; default: all)",
+        help="a board id or a board file (repeatable; default: every built-in board)",
     )
     args = parser.parse_args()
-    print(f"{'board':<22}{'preset':<12}{'games/s':>9}{'ms/game':>9}{'events':>8}{'decisions':>11}")
-    for board_id in args.board or list(BOARDS):
-        board = BOARDS[board_id]
-        config = GameConfig(board=board_id)
+    print(f"{'board':<24}{'preset':<12}{'games/s':>9}{'ms/game':>9}{'events':>8}{'decisions':>11}")
+    for ref in args.board or list(BOARDS):
+        config = GameConfig(board=board_ref(ref))
+        spec = board(config.board)
         times, events, decisions = [], [], []
         for seed in range(args.games):
             start = time.perf_counter()
@@ -52,7 +52,7 @@ def main() -> None:
             decisions.append(n_decisions)
         total = sum(times)
         print(
-            f"{board_id:<22}{board.preset:<12}{args.games / total:>9.0f}"
+            f"{spec.id:<24}{spec.preset:<12}{args.games / total:>9.0f}"
             f"{1000 * statistics.median(times):>9.2f}{statistics.mean(events):>8.0f}"
             f"{statistics.mean(decisions):>11.0f}"
         )

@@ -152,6 +152,16 @@ class BotAgent:
                 return night.confuse(r, request, rng)
             case DecisionKind.PUFFER:
                 return day.puffer(r, request)
+            case DecisionKind.MASK:
+                return night.mask(r, request, rng)
+            case DecisionKind.HEAL:
+                return night.heal(r, request, rng)
+            case DecisionKind.WATCH:
+                return night.watch(r, request, rng)
+            case DecisionKind.AUTOPSY:
+                return night.autopsy(r, request, rng)
+            case DecisionKind.THIEF:
+                return night.take_card(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

@@ -70,6 +70,12 @@ ICONS: dict[Role, str] = {
     Role.BEAR: "🐻",
     Role.PUFFERFISH: "🐡",
     Role.WHITE_CAT: "🐈",
+    Role.PHANTOM: "🐺",
+    Role.HEALER: "⛑️",
+    Role.WATCHMAN: "🏮",
+    Role.CORONER: "🩺",
+    Role.ELDER: "👴",
+    Role.THIEF: "🦹",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

@@ -53,6 +53,9 @@ WORDS: dict[str, str] = {
     "fear": "fear", "恐懼": "fear", "恐惧": "fear",
     "hunt": "hunt", "獵殺": "hunt", "猎杀": "hunt",
     "block": "block", "封鎖": "block", "封锁": "block",
+    "mask": "mask", "掩碼": "mask", "掩码": "mask",
+    "take": "take_card", "take_card": "take_card", "拿牌": "take_card", "選牌": "take_card",
+    "选牌": "take_card",
     "reveal": "reveal", "flip": "reveal", "翻牌": "reveal",
     "swap": "swap", "交換": "swap", "交换": "swap", "換": "swap", "换": "swap",
     "mist": "mist", "霧": "mist", "雾": "mist", "未明之霧": "mist", "未明之雾": "mist",
@@ -85,7 +88,7 @@ WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"}
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
 SEAT_KINDS = (
     "vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect", "charm", "dream",
-    "fear", "hunt", "block", "admire", "confuse",
+    "fear", "hunt", "block", "admire", "confuse", "mask", "take_card",
 )  # fmt: skip
 """Actions that take exactly one seat: a bare seat number picks one of these."""
 TEXT_KINDS = ("speak", "whisper")

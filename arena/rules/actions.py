@@ -191,6 +191,21 @@ class Block(_Action):
     target: SeatId
 
 
+class Mask(_Action):
+    """The phantom masks a wolf: a seer's check of it tonight shows good (000:24 掩碼)."""
+
+    kind: Literal["mask"] = "mask"
+    target: SeatId
+
+
+class TakeCard(_Action):
+    """The thief takes one of the bottom cards shown to him: it becomes his role (盜賊)."""
+
+    kind: Literal["take_card"] = "take_card"
+    target: int
+    """Which bottom card: 1 or 2, in the order he was shown them (not a seat)."""
+
+
 class Reveal(_Action):
     """The exiled prince flips his card: one more speech, then the vote is run again."""
 
@@ -279,7 +294,9 @@ Action = Annotated[
     | Mist
     | Trade
     | Admire
-    | Confuse,
+    | Confuse
+    | Mask
+    | TakeCard,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -326,6 +343,8 @@ ActionKind = Literal[
     "fear",
     "hunt",
     "block",
+    "mask",
+    "take_card",
     "reveal",
     "swap",
     "mist",

@@ -49,6 +49,12 @@ NightStep = Literal[
     "bear",
     "pufferfish",
     "white_cat",
+    "phantom",
+    "healer",
+    "watchman",
+    "coroner",
+    "elder",
+    "thief",
 ]
 """One step of a night, named by who opens their eyes. Steps of roles not dealt are skipped.
 
@@ -65,6 +71,10 @@ before the wolves' events; every step's decision that depends on nothing before 
 asked in the first batch of the night (docs/rules.md).
 """
 
+BOTTOM_CARDS = 2
+"""Cards left face down as 底牌 on a board that deals the thief (004 给盗贼选牌: common play,
+two): the thief takes one of them on night 1, and the other stays buried."""
+
 PresetName = Literal["tournament", "site", "classic"]
 WinMode = Literal["city", "side"]
 
@@ -77,7 +87,8 @@ class Board:
     zh: str
     en: str
     roles: tuple[Role, ...]
-    """The multiset of cards dealt, one per seat."""
+    """The multiset of cards dealt, one per seat — plus `BOTTOM_CARDS` face down where the
+    thief is among them (004 底牌)."""
     win: WinMode
     """屠城 (`city`) or 屠邊 (`side`)."""
     preset: PresetName
@@ -101,8 +112,13 @@ class Board:
 
     @property
     def seats(self) -> int:
-        """The number of players."""
-        return len(self.roles)
+        """The number of players: every card but the bottom cards."""
+        return len(self.roles) - self.bottom
+
+    @property
+    def bottom(self) -> int:
+        """How many cards lie face down beside the table (the thief's 底牌), else 0."""
+        return BOTTOM_CARDS if Role.THIEF in self.roles else 0
 
     def role_counts(self) -> dict[Role, int]:
         """How many of each role is dealt, in `Role` order."""

@@ -67,12 +67,21 @@ STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
     "bear": ((Role.BEAR,), "anywhere", False),
     "pufferfish": ((Role.PUFFERFISH,), "anywhere", False),
     "white_cat": ((Role.WHITE_CAT,), "anywhere", False),
+    "phantom": ((Role.PHANTOM,), "before_wolves", True),
+    "healer": ((Role.HEALER,), "anywhere", True),
+    "watchman": ((Role.WATCHMAN,), "anywhere", True),
+    "coroner": ((Role.CORONER,), "anywhere", True),
+    "elder": ((Role.ELDER,), "anywhere", False),
+    "thief": ((Role.THIEF,), "before_wolves", False),
 }
 """Each night step: the roles it belongs to (any one dealt), where the night can play it
 (`arena.rules.night`: the guard's and the dreamweaver's answers are written before the
 wolves', the witch sees their knife, the checks and statuses follow them), and whether a
 dealt role needs it (False: a step in which the role only opens its eyes or is told its
-status, which a board may leave out, as 003's boards leave out the hunter's status)."""
+status, which a board may leave out, as 003's boards leave out the hunter's status). The
+phantom and the thief are asked first whatever their place (`arena.rules.night`: the
+phantom right after the blockers, the thief before anyone on night 1); the healer's,
+watchman's and coroner's answers come with the first batch and are written at their step."""
 
 CANONICAL_ORDER: tuple[NightStep, ...] = (
     "secret_admirer",  # 001:115 暗戀者 first (night 1 only, as 000:22 月老 1)
@@ -80,16 +89,21 @@ CANONICAL_ORDER: tuple[NightStep, ...] = (
     "wolf_consort",  # 001:119 蝕時狼妃——守衛
     "alchemist_mist",  # 001:123 煉金魔女 first (asked alone, after the blockers)
     "fox_cub",  # 001:127 子狐 first (asked alone, after the blockers)
+    "phantom",  # 000:24 魅影 3, before the seer (000:17 所以掩碼會生效)
     "magician",  # 001:113 魔術師 first; after the blockers, who act before any step
     "dreamweaver",  # 001:111 噩夢之影——攝夢人——…狼人
     "gargoyle_check",  # 001:125 【次夜】 the gargoyle checks first (語術 001:2465)
     "guard",  # 000:25 守衛 4
+    "healer",  # 000:26 醫者 5
+    "elder",  # 004:3 守卫——长老——狼人 (he only opens his eyes)
     "wolves",  # 000:27 狼人 6
     "gargoyle_knife",  # 001:125 狼人——石像鬼
     "raven_claw",  # 001:123 狼人——狼鴉之爪
     "alchemist_snake",  # 001:123 狼鴉之爪——煉金魔女 (her second step: she sees the knife)
     "wolf_beauty",  # 001:101 狼美人+狼人——狼美人
     "seer",  # 000:28 預言家 7
+    "watchman",  # 000:29 守夜人 8
+    "coroner",  # 000:30 仵作 9
     "witch",  # 000:31 女巫 10
     "hunter_status",  # 001:95-111 …預言傢——獵人
     "white_wolf_king_status",  # 001:105 白狼王守衛
@@ -109,6 +123,7 @@ CANONICAL_ORDER: tuple[NightStep, ...] = (
 """Every later night's order: 000:17-31 with 001's other roles where its boards put them."""
 
 CANONICAL_FIRST_NIGHT: tuple[NightStep, ...] = (
+    "thief",  # 004:3 盗贼——丘比特——… (此顺序为第一夜)
     *(
         "gargoyle" if step == "gargoyle_check" else step
         for step in CANONICAL_ORDER
@@ -116,8 +131,9 @@ CANONICAL_FIRST_NIGHT: tuple[NightStep, ...] = (
     ),
     "gargoyle_check",
 )
-"""Night 1's: as later nights, but the gargoyle opens his eyes before the wolves and checks
-at the very end, and holds no knife yet (001:125 【首夜】石像鬼——狼人——…——守墓人——石像鬼)."""
+"""Night 1's: as later nights, but the thief takes his card first (004:3), and the gargoyle
+opens his eyes before the wolves and checks at the very end, and holds no knife yet
+(001:125 【首夜】石像鬼——狼人——…——守墓人——石像鬼)."""
 
 
 def _dealt(steps: Iterable[NightStep], roles: Iterable[Role]) -> tuple[NightStep, ...]:
@@ -158,12 +174,13 @@ def check_board(b: Board) -> None:
 
 def _check_cards(b: Board) -> None:
     counts = Counter(b.roles)
-    if len(b.roles) < MIN_SEATS:
+    bottom = f" beside the {b.bottom} bottom cards" if b.bottom else ""
+    if b.seats < MIN_SEATS:
         raise ConfigError(
-            f"too few seats: {len(b.roles)} cards; a board needs at least {MIN_SEATS}"
+            f"too few seats: {b.seats} cards{bottom}; a board needs at least {MIN_SEATS}"
         )
-    if len(b.roles) > MAX_SEATS:
-        raise ConfigError(f"too many seats: {len(b.roles)} cards; at most {MAX_SEATS}")
+    if b.seats > MAX_SEATS:
+        raise ConfigError(f"too many seats: {b.seats} cards{bottom}; at most {MAX_SEATS}")
     for role, n in counts.items():
         if n > 1 and role not in REPEATABLE:
             raise ConfigError(

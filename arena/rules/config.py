@@ -101,6 +101,15 @@ class RuleSet(BaseModel):
     demon_hunter_poison_immune: bool = True
     """The witch's poison does not kill the demon hunter (common play: the card of the
     common online rules says 獵魔人免疫女巫的毒藥; 001 and 000 are silent)."""
+    healer_protections: int = Field(2, ge=1, le=30)
+    """How many nights the healer may protect (000:26 限次; the seed gives no number: 2,
+    the common count of a limited shield, one fewer than the nights of a short game)."""
+    coroner_autopsies: int = Field(2, ge=1, le=30)
+    """How many autopsies the coroner has (000:30 限次; no number given: 2, like the healer)."""
+    thief_takes_wolf: Literal["any", "both"] = "any"
+    """When the thief must take a wolf card: whenever one lies among the bottom cards
+    (`any`, common play of Chinese face-to-face rules) or only when both are wolves
+    (`both`, the original card). 004 only says that he takes a card and buries the rest."""
     hunter_shoots_when_taken_by_wwk: bool = True
     """000's table: yes; 003: a hunter taken by the white wolf king cannot shoot."""
     wolf_king_shoots_on_explode: bool = False
@@ -265,9 +274,10 @@ class GameConfig(BaseModel):
             check_board(self.board)
         resolve_rules(b, self.preset or b.preset, self.overrides)
         if self.deal is not None and sorted(self.deal) != sorted(b.roles):
+            bottom = f" (the last {b.bottom} are the bottom cards)" if b.bottom else ""
             raise ValueError(
                 f"deal does not match board {b.id!r}: expected the roles "
-                f"{sorted(r.value for r in b.roles)}"
+                f"{sorted(r.value for r in b.roles)}{bottom}"
             )
         return self
 

@@ -73,6 +73,16 @@ class DecisionKind(StrEnum):
     """The fox cub's one confusion (子狐, from night 2): a wolf confused stops the knife."""
     PUFFER = "puffer"
     """The pufferfish after the vote (河豚之怒, once a game): flip and take its voters."""
+    MASK = "mask"
+    """The phantom: mask a wolf from tonight's seer check (000:24), or pass."""
+    HEAL = "heal"
+    """The healer: protect another seat from tonight's knife (limited, 000:26), or pass."""
+    WATCH = "watch"
+    """The watchman: watch a seat, told at dawn whether it acted in the night (000:29)."""
+    THIEF = "thief"
+    """The thief, night 1: take one of the bottom cards shown to him (004 盗贼)."""
+    AUTOPSY = "autopsy"
+    """The coroner: examine a dead seat's body for its exact role (limited, 000:30), or pass."""
 
 
 class ActionOption(BaseModel):

@@ -350,6 +350,85 @@ class CatReprieved(_Event):
     at_night: bool
 
 
+class WolfMasked(_Event):
+    """The phantom's mask tonight: a seer's check of this wolf shows good (000:24, 17).
+
+    Only the phantom sees it (he opens his eyes alone, before the wolves; he may tell his
+    team in their talk). The masked wolf is not told.
+    """
+
+    kind: Literal["wolf_masked"] = "wolf_masked"
+    seat: SeatId
+    target: SeatId
+
+
+class HealerProtected(_Event):
+    """The healer's protection tonight (None: none, which lifts the no-repeat rule).
+
+    Only the healer sees it, and never whether it stopped a knife (000:39 兩者都不會收到任何提示).
+    """
+
+    kind: Literal["healer_protected"] = "healer_protected"
+    seat: SeatId
+    target: SeatId | None
+
+
+class SeatWatched(_Event):
+    """The watchman's watch, told at dawn: did the seat use a night skill (000:29)."""
+
+    kind: Literal["seat_watched"] = "seat_watched"
+    seat: SeatId
+    target: SeatId
+    acted: bool
+
+
+class BodyExamined(_Event):
+    """The coroner's autopsy of a dead seat: its exact card (000:30 得知死者的確切角色)."""
+
+    kind: Literal["body_examined"] = "body_examined"
+    seat: SeatId
+    target: SeatId
+    role: Role
+
+
+class KnifeWithstood(_Event):
+    """The elder withstood the knife: his first knife takes his spare life, not him.
+
+    Referee only (common play for 004's 长老, docs/roles.md): the morning is peaceful and
+    nobody, the elder included, is told why.
+    """
+
+    kind: Literal["knife_withstood"] = "knife_withstood"
+    seat: SeatId
+
+
+class BottomCardsDealt(_Event):
+    """The cards left face down beside the table on a thief board (004 底牌; referee only)."""
+
+    kind: Literal["bottom_cards_dealt"] = "bottom_cards_dealt"
+    cards: tuple[Role, ...]
+
+
+class BottomCardsShown(_Event):
+    """The thief, night 1, is shown the bottom cards, in order (card 1, card 2)."""
+
+    kind: Literal["bottom_cards_shown"] = "bottom_cards_shown"
+    seat: SeatId
+    cards: tuple[Role, ...]
+
+
+class CardTaken(_Event):
+    """The thief takes bottom card `card` (1-based): `role` is his card from now on.
+
+    His thief card goes face down in its place, with the other bottom card (buried, 埋).
+    """
+
+    kind: Literal["card_taken"] = "card_taken"
+    seat: SeatId
+    card: int
+    role: Role
+
+
 class CardRevealed(_Event):
     """A card flipped face up for the whole table (001:1459 自動翻牌)."""
 
@@ -586,6 +665,14 @@ Event = Annotated[
     | BearGrowled
     | PufferRaged
     | CatReprieved
+    | WolfMasked
+    | HealerProtected
+    | SeatWatched
+    | BodyExamined
+    | KnifeWithstood
+    | BottomCardsDealt
+    | BottomCardsShown
+    | CardTaken
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

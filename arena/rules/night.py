@@ -54,6 +54,15 @@ night or a later one.
 001 暗戀者 (001:115, common play, docs/roles.md): first of night 1 the secret admirer
 chooses the seat she loves and is told its side, which becomes hers: a check reads her as
 that side and the win counts her with it (`GameState.wolf_side`, `win_roles`).
+
+000 夜晚的行動順序 (000:17-31) adds four roles for custom boards: the phantom (a wolf) opens his
+eyes alone after the nightmare and may mask a wolf, whom the seer's check shows good that
+night (000:17 魅影排在預言家之前，所以掩碼會生效); the healer protects another seat from the
+knife a limited number of times, never the same seat two nights running, and, like the
+guard, is never told whether it worked (000:26, 39); the watchman watches a seat and is
+told at dawn whether it used a night skill (000:29; `night_skill_user` says what counts);
+the coroner examines a dead seat's body a limited number of times and learns its exact
+card (000:30).
 """
 
 from __future__ import annotations
@@ -74,12 +83,14 @@ from arena.rules.actions import (
     Hunt,
     Inspect,
     Kill,
+    Mask,
     Mist,
     Pass,
     Poison,
     Protect,
     Save,
     Swap,
+    TakeCard,
     Trade,
     Whisper,
 )
@@ -89,7 +100,7 @@ from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.roles import in_pack, is_god, is_wolf, spec
 from arena.rules.table import Answers, Flow, Table
 from arena.rules.types import DeathCause, Gift, Phase, Role, SeatId, Winner
-from arena.rules.visibility import PUBLIC, ToTeam, to_seats
+from arena.rules.visibility import PUBLIC, REFEREE, ToTeam, to_seats
 from arena.rules.win import winner
 
 
@@ -141,6 +152,12 @@ class Acts:
     """The raven claw's strike tonight."""
     confused: SeatId | None = None
     """The seat the fox cub confused tonight."""
+    masked: SeatId | None = None
+    """The wolf the phantom masked tonight: the seer's check shows him good (000:24)."""
+    healed: SeatId | None = None
+    """The seat the healer protected tonight (000:26)."""
+    watched: SeatId | None = None
+    """The seat the watchman watches tonight; he is told at dawn (000:29)."""
 
     def fails(self, seat: SeatId | None) -> bool:
         """Whether `seat`'s night ability fails tonight (feared or sealed)."""
@@ -156,6 +173,9 @@ def night(t: Table, n: int) -> Flow[None]:
         GameOver: the night's deaths ended the game.
     """
     t.emit(ev.PhaseStarted(visibility=PUBLIC, phase=Phase.NIGHT, day=n))
+    start = len(t.events)
+    if n == 1 and t.state.bottom:
+        yield from _thief(t)
     order = t.board.order_for(n)
     acts = Acts(
         last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None,
@@ -170,6 +190,8 @@ def night(t: Table, n: int) -> Flow[None]:
         acts.mist = yield from _lay_mist(t, n, acts)
     if "fox_cub" in order:
         acts.confused = yield from _confuse(t, acts)
+    if "phantom" in order:
+        acts.masked = yield from _mask(t, acts)
     actors: dict[str, SeatId | None] = {
         step: _actor(t, step) for step in order if step in _ACTOR_ROLE
     }
@@ -237,9 +259,17 @@ def night(t: Table, n: int) -> Flow[None]:
             _emit_trade(t, seat, answers.get(seat), acts)
         elif step == "lucky_one":
             yield from _lucky(t, acts)
+        elif step == "healer" and seat is not None:
+            acts.healed = _emit_heal(t, seat, answers.get(seat))
+        elif step == "watchman" and seat is not None:
+            watch = answers.get(seat)
+            acts.watched = watch.target if isinstance(watch, Inspect) else None
+        elif step == "coroner" and seat is not None:
+            _emit_autopsy(t, seat, answers.get(seat))
         elif step in ("hunter_status", "white_wolf_king_status"):
             status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
             _tell_status(t, status_role, acts)
+    _report_watch(t, acts, t.events[start:])
     _resolve(t, n, acts)
 
 
@@ -260,6 +290,9 @@ _ACTOR_ROLE: dict[str, Role] = {
     "raven_claw": Role.RAVEN_CLAW,
     "alchemist_snake": Role.ALCHEMIST_WITCH,
     "miracle_merchant": Role.MIRACLE_MERCHANT,
+    "healer": Role.HEALER,
+    "watchman": Role.WATCHMAN,
+    "coroner": Role.CORONER,
 }
 
 
@@ -302,11 +335,14 @@ def _emit_early(
                 visibility=to_seats(seat), seat=seat, target=first, other=second
             )
             t.emit(swapped)
+        elif step == "healer":
+            acts.healed = _emit_heal(t, seat, answers.get(seat))
 
 
 def _emit_check(t: Table, seer: SeatId, answer: Action, acts: Acts) -> SeatId | None:
     """The seer's check; it reports the side of the seat it lands on (a swap moves it).
 
+    A wolf shows as one unless the phantom masked him tonight (000:24 當晚被查驗時顯示好人).
     Returns the seat checked in truth (the evil knight's reflect answers that one).
     """
     if not isinstance(answer, Inspect):
@@ -318,7 +354,7 @@ def _emit_check(t: Table, seer: SeatId, answer: Action, acts: Acts) -> SeatId | 
             visibility=to_seats(seer),
             seat=seer,
             target=answer.target,
-            is_wolf=t.state.wolf_side(landed),
+            is_wolf=t.state.wolf_side(landed) and landed != acts.masked,
         )
     )
     return landed
@@ -540,6 +576,177 @@ def _fear(t: Table) -> Flow[SeatId | None]:
     return answer.target
 
 
+def _thief(t: Table) -> Flow[None]:
+    """The thief's turn, first of night 1 (004:3 盗贼——丘比特——…), then the wolves meet.
+
+    004 给盗贼选牌: he is shown the bottom cards and takes one, burying the other (埋);
+    common play: he must take one, and must take a wolf card per `thief_takes_wolf`. When
+    the thief card itself lies among the bottom cards nobody acts, and the wolves meet all
+    the same, so the table learns nothing either way (004 不能留下场外信息).
+    """
+    thief = _first_living(t, Role.THIEF)
+    if thief is not None:
+        cards = t.state.bottom
+        t.emit(ev.BottomCardsShown(visibility=to_seats(thief), seat=thief, cards=cards))
+        numbers = tuple(range(1, len(cards) + 1))
+        wolves = tuple(i for i in numbers if is_wolf(cards[i - 1]))
+        forced = wolves and (t.rules.thief_takes_wolf == "any" or len(wolves) == len(cards))
+        legal = wolves if forced else numbers
+        options = (ActionOption(action="take_card", targets=legal, target_required=True),)
+        request = t.request(thief, DecisionKind.THIEF, options, TakeCard(target=legal[0]))
+        answer = yield from t.ask_one(request)
+        card = answer.target if isinstance(answer, TakeCard) else legal[0]
+        role = cards[card - 1]
+        t.emit(ev.CardTaken(visibility=to_seats(thief), seat=thief, card=card, role=role))
+        t.emit(ev.RoleAssigned(visibility=to_seats(thief), seat=thief, role=role))
+    t.meet_wolves()
+
+
+def _mask(t: Table, acts: Acts) -> Flow[SeatId | None]:
+    """The phantom opens his eyes alone, after the nightmare, and may mask a living wolf.
+
+    000:24 指定一名狼，當晚被查驗時顯示好人: any wolf of the pack he knows, himself included
+    (a lone gargoyle he never met is not his to name), or pass. Feared or blocked earlier
+    that night, his mask fails and he is shown so.
+    """
+    phantom = _first_living(t, Role.PHANTOM)
+    if phantom is None:
+        return None
+    if acts.fails(phantom):
+        t.emit(ev.SkillBlocked(visibility=to_seats(phantom), seat=phantom))
+        return None
+    targets = tuple(s for s in t.state.wolves() if in_pack(t.role(s)))
+    options = (
+        ActionOption(action="mask", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    answer = yield from t.ask_one(t.request(phantom, DecisionKind.MASK, options, Pass()))
+    if not isinstance(answer, Mask):
+        return None
+    t.emit(ev.WolfMasked(visibility=to_seats(phantom), seat=phantom, target=answer.target))
+    return answer.target
+
+
+def _heal_request(t: Table, healer: SeatId) -> DecisionRequest | None:
+    """The healer protects another living seat, while protections last (000:26).
+
+    限次護衛一人（不可自保，不可連兩晚護同一人）: `healer_protections` in a game, never himself,
+    never last night's seat (a night without a protection lifts it, as for the guard,
+    000:36). None once they are spent: he opens his eyes to nothing.
+    """
+    if t.state.healer_used >= t.rules.healer_protections:
+        return None
+    repeat = t.state.last_healed if t.state.last_healed_night == t.state.day - 1 else None
+    targets = tuple(s for s in t.state.living() if s not in (healer, repeat))
+    options = (
+        ActionOption(action="protect", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    return t.request(healer, DecisionKind.HEAL, options, Pass())
+
+
+def _emit_heal(t: Table, healer: SeatId, answer: Action | None) -> SeatId | None:
+    if answer is None:
+        return None
+    target = answer.target if isinstance(answer, Protect) else None
+    t.emit(ev.HealerProtected(visibility=to_seats(healer), seat=healer, target=target))
+    return target
+
+
+def _watch_request(t: Table, watchman: SeatId) -> DecisionRequest:
+    """The watchman watches another living seat (000:29 盯梢一人); like a check, no pass."""
+    targets = tuple(s for s in t.state.living() if s != watchman)
+    options = (ActionOption(action="inspect", targets=targets, target_required=True),)
+    return t.request(watchman, DecisionKind.WATCH, options, Inspect(target=targets[0]))
+
+
+def night_skill_user(event: ev.Event) -> SeatId | None:
+    """The seat that used a night skill in `event`, or None (the watchman's 'acted').
+
+    000:29 天亮得知他昨夜有沒有行動 does not say what acting is; the rule here: a seat acted
+    when it made a night choice that took effect — a protection, a potion, a check, a
+    mask, fear, block, charm, dream, hunt, strike, swap, mist, snake, claw, trade, gift,
+    confusion, the secret admirer's love, an autopsy or the thief's take, and for a wolf a knife
+    nomination of a seat (taking part in the knife). Passing, whispering in the wolves'
+    talk, opening the eyes to be told something (a skill status, the knife shown to the
+    witch, a grave read) and a skill that failed (feared or sealed) are not acting.
+    """
+    match event:
+        case (
+            ev.GuardProtected(seat=seat, target=target)
+            | ev.HealerProtected(seat=seat, target=target)
+            | ev.GargoyleStruck(seat=seat, target=target)
+            | ev.KnifeNominated(seat=seat, target=target)
+        ):
+            return seat if target is not None else None
+        case ev.WitchActed(seat=seat, saved=saved, poisoned=poisoned):
+            return seat if saved is not None or poisoned is not None else None
+        case ev.SnakeActed(seat=seat, saved=saved):
+            return seat if saved is not None else None
+        case (
+            ev.SeerChecked(seat=seat)
+            | ev.RoleChecked(seat=seat)
+            | ev.WolfMasked(seat=seat)
+            | ev.SeatFeared(seat=seat)
+            | ev.SeatBlocked(seat=seat)
+            | ev.BeautyCharmed(seat=seat)
+            | ev.DreamerChosen(seat=seat)
+            | ev.DemonHunted(seat=seat)
+            | ev.BodyExamined(seat=seat)
+            | ev.SeatWatched(seat=seat)
+            | ev.CardTaken(seat=seat)
+            | ev.SeatsSwapped(seat=seat)
+            | ev.MistLaid(seat=seat)
+            | ev.ClawStruck(seat=seat)
+            | ev.GiftGiven(seat=seat)
+            | ev.GiftUsed(seat=seat)
+            | ev.AdmirerChose(seat=seat)
+            | ev.SeatConfused(seat=seat)
+        ):
+            return seat
+    return None
+
+
+def _report_watch(t: Table, acts: Acts, tonight: Sequence[ev.Event]) -> None:
+    """Tell the watchman, at dawn, whether his seat acted at any point of the night."""
+    watchman = _first_living(t, Role.WATCHMAN)
+    if watchman is None or acts.watched is None:
+        return
+    acted = any(night_skill_user(e) == acts.watched for e in tonight)
+    t.emit(
+        ev.SeatWatched(
+            visibility=to_seats(watchman), seat=watchman, target=acts.watched, acted=acted
+        )
+    )
+
+
+def _autopsy_request(t: Table, coroner: SeatId) -> DecisionRequest | None:
+    """The coroner examines a seat the table knows is dead, while autopsies last (000:30).
+
+    限次驗屍: `coroner_autopsies` in a game, one body each; the bodies are the seats
+    announced out before tonight (tonight's dead are not known until dawn). Passable.
+    """
+    if len(t.state.examined) >= t.rules.coroner_autopsies:
+        return None
+    targets = tuple(s for s in sorted(t.state.out) if s not in t.state.examined)
+    if not targets:
+        return None
+    options = (
+        ActionOption(action="inspect", targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+    return t.request(coroner, DecisionKind.AUTOPSY, options, Pass())
+
+
+def _emit_autopsy(t: Table, coroner: SeatId, answer: Action | None) -> None:
+    if not isinstance(answer, Inspect):
+        return
+    role = t.role(answer.target)
+    t.emit(
+        ev.BodyExamined(visibility=to_seats(coroner), seat=coroner, target=answer.target, role=role)
+    )
+
+
 def _consort_block(t: Table) -> Flow[SeatId | None]:
     """The eclipse wolf consort's block: another living seat, once a game, or pass.
 
@@ -757,6 +964,9 @@ _FIRST_REQUESTS: dict[str, Callable[[Table, SeatId], DecisionRequest | None]] = 
     "demon_hunter": _hunt_request,
     "gargoyle_check": _identify_request,
     "pure_white_maiden": _maiden_request,
+    "healer": _heal_request,
+    "watchman": _watch_request,
+    "coroner": _autopsy_request,
 }
 """Steps whose decision needs nothing from the night so far: asked with the wolves."""
 
@@ -896,16 +1106,37 @@ def _witch(t: Table, n: int, knife: SeatId | None) -> Flow[tuple[bool, SeatId | 
 
 
 def _knifed(t: Table, acts: Acts) -> SeatId | None:
-    """The knife's victim after swap, guard, shield, antidote and dream (None: nobody).
+    """The knife's victim after swap, protections, antidote, dream and the elder's spare life."""
+    reached = _knife_lands(t, acts)
+    return None if reached is not None and _withstands(t, reached) else reached
 
-    The knife and the guard's protection land where the magician's swap sends them; the
-    antidote answers the knife wherever it landed. The lucky one's shield is the guard's
-    protection, so guard or shield with the antidote follows `guard_and_save`.
+
+def _withstands(t: Table, seat: SeatId) -> bool:
+    """An elder whose spare life is intact survives the knife that reaches him (长老).
+
+    Common play for 004's 长老 (004 names him in the night order and says 长老和守卫两张神牌
+    一般不建议同时存在, two protections against the knife): he has two lives against the
+    knife only; poison, exile and shots kill him at once.
+    """
+    return t.role(seat) is Role.ELDER and seat not in t.state.withstood
+
+
+def _knife_lands(t: Table, acts: Acts) -> SeatId | None:
+    """The seat the knife reaches after swap, guard, shield, healer, antidote and dream.
+
+    None: nobody. The knife and the protections land where the magician's swap sends them;
+    the antidote answers the knife wherever it landed. The lucky one's shield and the
+    healer's protection are the guard's kind, so with the antidote they follow
+    `guard_and_save`.
     """
     knife = acts.lands(acts.knife)
     if knife is None or knife == acts.dreamer or t.role(knife) is Role.EVIL_KNIGHT:
         return None
-    guarded = knife in (acts.lands(acts.protected), acts.lands(acts.shielded))
+    guarded = knife in (
+        acts.lands(acts.protected),
+        acts.lands(acts.shielded),
+        acts.lands(acts.healed),
+    )
     both = guarded and acts.saved
     dies = t.rules.guard_and_save == "dies" if both else not (guarded or acts.saved)
     return knife if dies else None
@@ -999,6 +1230,9 @@ def _resolve(t: Table, n: int, acts: Acts) -> None:
             t.die(knifed, DeathCause.KNIFE, at_night=True)
             t.end(Winner.WOLVES, "the knife landed first (狼刀在先)", announce=(knifed,))
     deaths = night_deaths(t, acts)
+    reached = _knife_lands(t, acts)
+    if reached is not None and reached not in deaths and _withstands(t, reached):
+        t.emit(ev.KnifeWithstood(visibility=REFEREE, seat=reached))
     for seat in sorted(deaths):
         if lingers(t, seat, deaths[seat], at_night=True):
             del deaths[seat]

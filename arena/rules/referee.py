@@ -23,7 +23,6 @@ from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.draw import CURRENT_DRAW, DrawName, new_draw
 from arena.rules.errors import IllegalActionError
 from arena.rules.night import night
-from arena.rules.roles import in_pack, spec
 from arena.rules.state import GameState
 from arena.rules.table import Flow, GameOver, Table
 from arena.rules.types import SeatId, Winner
@@ -162,19 +161,15 @@ def _deal(t: Table) -> None:
             role_counts=board.role_counts(),
         )
     )
-    roles = list(t.config.deal) if t.config.deal is not None else t.draw.shuffled(board.roles)
+    cards = list(t.config.deal) if t.config.deal is not None else t.draw.shuffled(board.roles)
+    roles, bottom = cards[: board.seats], cards[board.seats :]
     t.emit(ev.RolesDealt(visibility=REFEREE, roles=tuple(roles)))
+    if bottom:
+        t.emit(ev.BottomCardsDealt(visibility=REFEREE, cards=tuple(bottom)))
     for seat, role in enumerate(roles, start=1):
         t.emit(ev.RoleAssigned(visibility=to_seats(seat), seat=seat, role=role))
-    pack = tuple(s for s, r in enumerate(roles, start=1) if in_pack(r))
-    known = tuple(s for s, r in enumerate(roles, start=1) if in_pack(r) or spec(r).sealed)
-    t.emit(
-        ev.WolvesMet(
-            visibility=t.wolf_channel(pack),
-            seats=known,
-            roles=tuple(roles[s - 1] for s in known),
-        )
-    )
+    if not bottom:  # a thief board: the wolves meet after the thief's turn (night 1)
+        t.meet_wolves()
 
 
 def play_answers(

@@ -118,6 +118,12 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.BEAR, Team.GOOD, "熊", "Bear", is_god=True),
         RoleSpec(Role.PUFFERFISH, Team.GOOD, "河豚", "Pufferfish", is_god=True),
         RoleSpec(Role.WHITE_CAT, Team.GOOD, "白貓", "White cat", is_god=True),
+        RoleSpec(Role.PHANTOM, Team.WOLF, "魅影", "Phantom", is_wolf=True),
+        RoleSpec(Role.HEALER, Team.GOOD, "醫者", "Healer", is_god=True),
+        RoleSpec(Role.WATCHMAN, Team.GOOD, "守夜人", "Watchman", is_god=True),
+        RoleSpec(Role.CORONER, Team.GOOD, "仵作", "Coroner", is_god=True),
+        RoleSpec(Role.ELDER, Team.GOOD, "長老", "Elder", is_god=True),
+        RoleSpec(Role.THIEF, Team.GOOD, "盜賊", "Thief"),
         RoleSpec(
             Role.AVENGER,
             Team.GOOD,

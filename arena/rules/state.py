@@ -91,6 +91,17 @@ class GameState:
     """Secret admirers who chose their love, and whether they play for the wolves."""
     reflected: bool = False
     """The evil knight has used his one reflect (a `reflected` death happened)."""
+    healer_used: int = 0
+    """Protections the healer has spent (000:26 限次)."""
+    last_healed: SeatId | None = None
+    """The healer's latest protection, made in night `last_healed_night`."""
+    last_healed_night: int = 0
+    bottom: tuple[Role, ...] = ()
+    """The face-down bottom cards of a thief board (004 底牌): the thief card once taken."""
+    withstood: frozenset[SeatId] = frozenset()
+    """Elders whose spare life a knife has taken (`KnifeWithstood`)."""
+    examined: frozenset[SeatId] = frozenset()
+    """Bodies the coroner has examined, one autopsy each (000:30 限次)."""
     exploded: Mapping[SeatId, int] = field(default_factory=lambda: MappingProxyType({}))
     """Seats that self-exploded, with the day they did."""
     election_explosions: int = 0
@@ -214,6 +225,19 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, dreamer=target, dreamer_night=state.day)
         case ev.KnightDuelled(seat=seat):
             return replace(state, duelled=state.duelled | {seat})
+        case ev.HealerProtected(target=target):
+            used = state.healer_used + int(target is not None)
+            return replace(state, healer_used=used, last_healed=target, last_healed_night=state.day)
+        case ev.BottomCardsDealt(cards=cards):
+            return replace(state, bottom=cards)
+        case ev.CardTaken(seat=seat, card=card, role=role):
+            seated, buried = list(state.roles), list(state.bottom)
+            seated[seat - 1], buried[card - 1] = role, seated[seat - 1]
+            return replace(state, roles=tuple(seated), bottom=tuple(buried))
+        case ev.KnifeWithstood(seat=seat):
+            return replace(state, withstood=state.withstood | {seat})
+        case ev.BodyExamined(target=target):
+            return replace(state, examined=state.examined | {target})
         case ev.SeatBlocked():
             return replace(state, consort_used=True)
         case ev.MistLaid():

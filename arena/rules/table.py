@@ -18,7 +18,7 @@ from arena.rules.boards import Board
 from arena.rules.config import GameConfig, RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.draw import Draw
-from arena.rules.roles import is_wolf
+from arena.rules.roles import in_pack, is_wolf, spec
 from arena.rules.state import GameState, evolve, initial_state
 from arena.rules.types import DeathCause, Role, SeatId, SpeechContext, Team, Winner
 from arena.rules.visibility import PUBLIC, REFEREE, ToTeam
@@ -135,6 +135,23 @@ class Table:
             self.emit(ev.DeathsAnnounced(visibility=PUBLIC, seats=unannounced))
         self.emit(ev.GameEnded(visibility=PUBLIC, winner=result, reason=reason))
         raise GameOver
+
+    def meet_wolves(self) -> None:
+        """The wolves of the pack open their eyes and see each other.
+
+        A sealed wolf (the raven claw) is among the seats they see, but not in the channel.
+        """
+        pack = tuple(s for s in self.state.all_seats if in_pack(self.role(s)))
+        known = tuple(
+            s for s in self.state.all_seats if in_pack(self.role(s)) or spec(self.role(s)).sealed
+        )
+        self.emit(
+            ev.WolvesMet(
+                visibility=self.wolf_channel(pack),
+                seats=known,
+                roles=tuple(self.role(s) for s in known),
+            )
+        )
 
     def present_wolves(self) -> tuple[SeatId, ...]:
         """Wolves still at the table (not announced out), in seat order."""

@@ -55,6 +55,12 @@ class Role(StrEnum):
     BEAR = "bear"
     PUFFERFISH = "pufferfish"
     WHITE_CAT = "white_cat"
+    PHANTOM = "phantom"
+    HEALER = "healer"
+    WATCHMAN = "watchman"
+    CORONER = "coroner"
+    ELDER = "elder"
+    THIEF = "thief"
 
 
 class Phase(StrEnum):

@@ -29,13 +29,18 @@ DECISION_KINDS: frozenset[str] = frozenset(k.value for k in DecisionKind)
 _BARE = frozenset({"pass", "save", "run_for_sheriff", "withdraw", "tear_badge", "reveal"})
 _TARGETED = frozenset(
     {"vote", "shoot", "pass_badge", "protect", "kill", "poison", "inspect"}
-    | {"charm", "dream", "duel", "fear", "hunt", "block", "admire", "confuse"}
+    | {"charm", "dream", "duel", "fear", "hunt", "block", "admire", "confuse", "mask"}
+    | {"take_card"}
 )
 INTEGER_ANSWER: dict[str, str] = {
     "guard": "protect",
     "knife": "kill",
     "seer": "inspect",
     "identify": "inspect",
+    "heal": "protect",
+    "watch": "inspect",
+    "autopsy": "inspect",
+    "thief": "take_card",
     "vote": "vote",
     "sheriff_vote": "vote",
     "shoot": "shoot",

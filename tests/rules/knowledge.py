@@ -33,6 +33,7 @@ WOLF_ROLES = frozenset(
         Role.BLOOD_MOON_APOSTLE,
         Role.ECLIPSE_WOLF_CONSORT,
         Role.WOLF_WITCH,
+        Role.PHANTOM,
     }
 )
 """The roles that wake with the wolves (a new wolf role must be added here)."""
@@ -60,6 +61,11 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.BEAR,
     Role.PUFFERFISH,
     Role.WHITE_CAT,
+    Role.HEALER,
+    Role.WATCHMAN,
+    Role.CORONER,
+    Role.ELDER,
+    Role.THIEF,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`; nor is a raven claw, who
@@ -153,6 +159,8 @@ class Facts:
         match event:
             case ev.RolesDealt(roles=roles):
                 self.deal = roles
+            case ev.CardTaken(seat=seat, role=role):  # the thief's card is now `role`
+                self.deal = (*self.deal[: seat - 1], role, *self.deal[seat:])
             case ev.PlayerDied(seat=seat):
                 self.dead.add(seat)
             case ev.SelfExploded(seat=seat):
@@ -259,6 +267,19 @@ RULES: dict[str, Rule] = {
     "gift_used": _own,
     # The secret admirer loves in secret: her love is not told (001:115 暗戀者).
     "admirer_chose": _role(Role.SECRET_ADMIRER),
+    # 000's custom-board roles act alone: the phantom masks a wolf before the pack wakes
+    # (the masked wolf is not told), the healer protects and is never told if it worked
+    # (000:39), the watchman hears at dawn about his own watch, the coroner examines alone.
+    "wolf_masked": _role(Role.PHANTOM),
+    "healer_protected": _role(Role.HEALER),
+    "seat_watched": _role(Role.WATCHMAN),
+    "body_examined": _role(Role.CORONER),
+    # The elder's spare life is the referee's: the morning is simply peaceful (common play).
+    "knife_withstood": _referee,
+    # The bottom cards lie face down: only the thief sees them, and what he took (004).
+    "bottom_cards_dealt": _referee,
+    "bottom_cards_shown": _role(Role.THIEF),
+    "card_taken": _role(Role.THIEF),
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.GARGOYLE),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,

@@ -43,6 +43,12 @@ KNIFE_SEEN = -1.5
 """The witch's hint: the seat the wolves knifed (wolves rarely knife themselves)."""
 FIRST_CLAIM = 1.2
 """Weight of the first seer claim against later counter-claims (the table needs a lean)."""
+WATCH_IDLE_SEER = 2.5
+"""The watchman's hint: a claimed seer he watched did not act that night. The seer checks
+every night, so the claim is most likely a lie — short of certain, since a nightmare may
+have feared her."""
+WATCH_ACTED = 0.6
+"""The watchman's hint: a seat with no god claim used a night skill (a god or a wolf)."""
 COUNTER_ACCUSE = 0.4
 """Weight of a counter-claim that 'checked' an earlier claimant as a wolf (對跳查殺): a
 real seer seldom happens to have checked the very seat that claimed before him."""
@@ -68,16 +74,18 @@ def own_outlook(r: Reading) -> Outlook:
     """A seat's outlook with all its secrets.
 
     A wolf knows every wolf; a good seat knows its checks, the public reveals, and that
-    anyone claiming its own unique role lies.
+    anyone claiming its own unique role lies — or a unique role whose card the coroner
+    found on a body.
     """
     if r.is_wolf:
         wolves = r.team | r.public_wolves
         goods = frozenset(range(1, r.seats + 1)) - wolves
         return Outlook(r.me, True, wolves, goods, seer=False)
+    holders = {role: seat for seat, role in r.examined} | {r.role: r.me}
     liars = {
         s
         for s, role in claimed_roles(r).items()
-        if role is r.role and s != r.me and r.role_counts.get(role, 0) == 1
+        if s != holders.get(role, s) and r.role_counts.get(role, 0) == 1
     }
     wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars | impossible_claims(r)
     goods = (r.public_goods | {r.me} | {t for t, wolf in r.checks if not wolf}) - wolves
@@ -85,6 +93,7 @@ def own_outlook(r: Reading) -> Outlook:
     if r.growls:
         wolves, goods, growled = _growl_evidence(r, frozenset(wolves), goods)
         hints += growled
+    hints += watch_hints(r)
     seer = r.role is checker(r)
     return Outlook(r.me, False, frozenset(wolves), frozenset(goods), seer, hints)
 
@@ -111,6 +120,19 @@ def _growl_evidence(
     return wolves, goods - wolves, tuple(hints)
 
 
+def watch_hints(r: Reading) -> tuple[tuple[SeatId, float], ...]:
+    """The watchman's evidence: an idle claimed seer, or a seat acting with no god claim."""
+    claims = claimed_roles(r)
+    hints: list[tuple[SeatId, float]] = []
+    for _, seat, acted in r.watches:
+        role = claims.get(seat)
+        if not acted and role is Role.SEER:
+            hints.append((seat, WATCH_IDLE_SEER))
+        elif acted and (role is None or not is_god(role)):
+            hints.append((seat, WATCH_ACTED))
+    return tuple(hints)
+
+
 def public_outlook(r: Reading) -> Outlook:
     """What a good player in this chair would know: only the public reveals.
 
@@ -118,6 +140,15 @@ def public_outlook(r: Reading) -> Outlook:
     """
     wolves = r.public_wolves | (impossible_claims(r) - {r.me})
     return Outlook(r.me, False, wolves, (r.public_goods | {r.me}) - wolves, seer=False)
+
+
+def table_outlook(r: Reading) -> Outlook:
+    """What the whole table knows, from nobody's chair: every seat is judged, this one too.
+
+    A wolf uses it to guess whom the seer suspects (the phantom's mask).
+    """
+    wolves = r.public_wolves | impossible_claims(r)
+    return Outlook(0, False, wolves, r.public_goods - wolves, seer=False)
 
 
 def impossible_claims(r: Reading) -> frozenset[SeatId]:

@@ -39,6 +39,15 @@ Common table practice, kept simple:
 - The secret admirer, who knows nothing on night 1, loves a random other seat; then she
   plays her love's side: good, she trusts him as a checked good seat; wolf-side, she
   plays as a wolf who knows one teammate, him (`Reading.loves_wolf`).
+- The phantom masks the teammate the seer is likeliest to check: the one the table suspects
+  most (night 1: any, himself included), never a wolf already exposed.
+- The healer keeps his few protections for a seer he believes (else a trusted claimed
+  god) and protects nobody on night 1 unless a seer has claimed (she has not yet).
+- The thief takes the strongest bottom card he may: a seer or a witch before a guard,
+  hunter or plain wolf, a special card after those, a plain villager last.
+- The watchman watches a claimed god to test the claim (a claimed seer who did not act
+  is lying), else the seat he suspects most; the coroner examines the dead claimant of a
+  god role first (her card settles the counter-claim), else the latest dead he knows least.
 """
 
 from __future__ import annotations
@@ -47,11 +56,13 @@ import random
 
 from arena.agents.bots import wolves
 from arena.agents.bots.beliefs import (
+    claimed_checks,
     claimed_roles,
     credibility,
     own_outlook,
     public_outlook,
     seer_claimants,
+    table_outlook,
     wolf_probabilities,
 )
 from arena.agents.bots.chance import bottom, top
@@ -68,12 +79,14 @@ from arena.rules.actions import (
     Hunt,
     Inspect,
     Kill,
+    Mask,
     Mist,
     Pass,
     Poison,
     Protect,
     Save,
     Swap,
+    TakeCard,
     Trade,
     Whisper,
 )
@@ -284,6 +297,113 @@ def claw(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
 def _last_round(r: Reading) -> int:
     """Tonight's last knife round seen (0: none)."""
     return max((round_ for round_, _, _ in r.nominations), default=0)
+
+
+def mask(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Mask the wolf the seer is likeliest to check tonight: the most suspected by the table.
+
+    A wolf the table already knows (exploded, flipped) gains nothing from a good check, and
+    a seer claimant does not check again a seat she has reported.
+    """
+    option = request.option("mask")
+    if option is None or not option.targets:
+        return Pass()
+    reported = {t for c in seer_claimants(r) for t in claimed_checks(r, c)}
+    legal = [s for s in option.targets if s not in r.public_wolves | reported]
+    if not legal:
+        return Pass()
+    if r.day == 1:
+        return Mask(target=rng.choice(legal))
+    p = wolf_probabilities(r, table_outlook(r))
+    scores = {s: p.get(s, 0.5) + 0.05 * rng.random() for s in legal}
+    target = top(scores, rng)
+    return Mask(target=target) if target is not None else Pass()
+
+
+def heal(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Spend a limited protection on the believed seer, else a trusted claimed god."""
+    option = request.option("protect")
+    if option is None or not option.targets:
+        return Pass()
+    o = own_outlook(r)
+    cred = credibility(r, o)
+    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in option.targets}
+    if seers:
+        return Protect(target=max(sorted(seers), key=lambda s: seers[s]))
+    p = wolf_probabilities(r, o)
+    gods = sorted(
+        s
+        for s, role in claimed_roles(r).items()
+        if is_god(role) and s in option.targets and p.get(s, 1.0) < 0.3
+    )
+    if gods and r.day >= 2:
+        return Protect(target=rng.choice(gods))
+    return Pass()
+
+
+def watch(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Test a god claim not yet watched (a claimed seer first), else the most suspected seat."""
+    option = request.option("inspect")
+    if option is None or not option.targets:
+        return request.default
+    legal = option.targets
+    watched = {t for _, t, _ in r.watches}
+    claims = claimed_roles(r)
+    seers = [s for s in seer_claimants(r) if s in legal and s not in watched]
+    if seers:
+        return Inspect(target=seers[0])
+    gods = sorted(s for s, role in claims.items() if is_god(role) and s in legal)
+    fresh = [s for s in gods if s not in watched]
+    if fresh:
+        return Inspect(target=rng.choice(fresh))
+    p = wolf_probabilities(r, own_outlook(r))
+    scores = {s: p.get(s, 0.5) + 0.1 * rng.random() for s in legal if s not in r.public_wolves}
+    target = top(scores, rng)
+    return Inspect(target=target) if target is not None else request.default
+
+
+def autopsy(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Examine a dead god claimant first, else (from night 3) the latest unknown dead seat.
+
+    A unique role's card on a body exposes every living claimant of it; a body whose card
+    is already public teaches nothing, and early on the autopsy is worth keeping.
+    """
+    option = request.option("inspect")
+    if option is None or not option.targets:
+        return Pass()
+    known = {s for s, _ in r.examined} | r.public_wolves | r.public_goods
+    legal = [s for s in option.targets if s not in known]
+    if not legal:
+        return Pass()
+    claims = claimed_roles(r)
+    gods = sorted(s for s in legal if (role := claims.get(s)) is not None and is_god(role))
+    if gods:
+        return Inspect(target=rng.choice(gods))
+    return Inspect(target=legal[-1]) if r.day >= 3 else Pass()
+
+
+THIEF_PREFERENCE = (Role.SEER, Role.WITCH, Role.GUARD, Role.HUNTER, Role.WEREWOLF)
+"""The thief's order of preference among cards a table usually deals (others after)."""
+
+
+def take_card(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Take the strongest legal bottom card: a seer or witch first, a plain villager last.
+
+    A card outside `THIEF_PREFERENCE` (a special god or wolf) ranks after it, the
+    villager card last of all: it has no skill.
+    """
+    option = request.option("take_card")
+    if option is None or not option.targets or not r.bottom:
+        return request.default
+
+    def rank(card: int) -> tuple[int, float]:
+        role = r.bottom[card - 1]
+        if role is Role.VILLAGER:
+            return (len(THIEF_PREFERENCE) + 1, rng.random())
+        index = THIEF_PREFERENCE.index(role) if role in THIEF_PREFERENCE else len(THIEF_PREFERENCE)
+        return (index, rng.random())
+
+    return TakeCard(target=min(option.targets, key=rank))
 
 
 def gargoyle_target(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) -> SeatId | None:

@@ -91,6 +91,12 @@ class Reading:
     growls: tuple[tuple[bool, tuple[SeatId, ...]], ...] = ()
     """The bear's own growls, each with the two neighbours it judged (the bear only, and
     only dawns he was alive at)."""
+    examined: tuple[tuple[SeatId, Role], ...] = ()
+    """Cards of dead seats this seat examined (the coroner's autopsies), in night order."""
+    bottom: tuple[Role, ...] = ()
+    """The bottom cards this seat was shown (the thief, night 1)."""
+    watches: tuple[tuple[int, SeatId, bool], ...] = ()
+    """This seat's own watches as (night, seat, acted) (the watchman only)."""
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
@@ -139,6 +145,9 @@ class Ledger:
         self.out: set[SeatId] = set()
         self.growl: bool | None = None
         self.growls: list[tuple[bool, frozenset[SeatId]]] = []
+        self.watches: list[tuple[int, SeatId, bool]] = []
+        self.examined: list[tuple[SeatId, Role]] = []
+        self.bottom: tuple[Role, ...] = ()
 
     def extends(self, view: Observation) -> bool:
         """Whether `view` is this ledger's seat's view and begins with every event fed."""
@@ -211,6 +220,12 @@ class Ledger:
             case ev.RoleChecked(target=target, role=role):
                 self.identified.append((target, role))
                 self.checks.append((target, is_wolf(role)))  # a good checker judges by it
+            case ev.BottomCardsShown(cards=cards):
+                self.bottom = cards
+            case ev.BodyExamined(target=target, role=role):
+                self.examined.append((target, role))
+            case ev.SeatWatched(target=target, acted=acted):
+                self.watches.append((self.day, target, acted))
             case ev.SheriffCandidates(seats=seats):
                 self.candidates = seats
             case ev.SheriffWithdrew(seats=seats):
@@ -264,6 +279,9 @@ class Ledger:
             knife_limit=self.knife_limit,
             loves_wolf=loves_wolf,
             growls=self._growls(know.seats) if know.own_role is Role.BEAR else (),
+            watches=tuple(self.watches),
+            examined=tuple(self.examined),
+            bottom=self.bottom,
         )
 
     def _growls(self, seats: int) -> tuple[tuple[bool, tuple[SeatId, ...]], ...]:
