@@ -133,6 +133,27 @@ def watch_hints(r: Reading) -> tuple[tuple[SeatId, float], ...]:
     return tuple(hints)
 
 
+def _growl_evidence_public(r: Reading, o: Outlook, logit: dict[SeatId, float]) -> None:
+    """The public growls read around a lone bear claimant (動物夢境).
+
+    A growl leans on his two living neighbours of that dawn; a silence clears them a little.
+    """
+    if not r.growl_log or r.role is Role.BEAR:
+        return
+    bears = [s for s, role in claimed_roles(r).items() if role is Role.BEAR]
+    if len(bears) != 1 or bears[0] == o.me or bears[0] in o.wolves:
+        return
+    bear = bears[0]
+    for growled, out in r.growl_log:
+        ring = [s for s in range(1, r.seats + 1) if s not in out]
+        if bear not in ring or len(ring) < 3:
+            continue
+        i = ring.index(bear)
+        for seat in (ring[i - 1], ring[(i + 1) % len(ring)]):
+            if seat != o.me and seat in logit:
+                logit[seat] += GROWL if growled else -GROWL / 2
+
+
 def public_outlook(r: Reading) -> Outlook:
     """What a good player in this chair would know: only the public reveals.
 
@@ -261,6 +282,7 @@ def _wolf_probabilities(r: Reading, o: Outlook) -> dict[SeatId, float]:
             if target != o.me and target not in cred:
                 logit[target] += belief * (CHECK_WOLF if wolf else CHECK_GOOD)
     _role_claim_evidence(r, o, logit)
+    _growl_evidence_public(r, o, logit)
     _speech_evidence(r, o, cred, logit)
     _vote_evidence(r, o, cred, logit)
     for seat in r.night_deaths - {o.me}:

@@ -24,6 +24,8 @@ Common table practice, kept simple:
   fall on a likely wolf; her snake saves like the witch's antidote. The unsealed raven
   claw spends his one strike at once on the believed seer, else a claimed god, never a
   teammate nor tonight's knife.
+- The bear (who has no decision) reads his own growls and names himself once he has growled;
+  the other good bots read the public growls around a lone bear claimant (`beliefs`).
 - The fox cub spends his one confusion, from night 2, on the seat he suspects most once he
   is fairly sure of it (a wolf confused stops the knife; a good seat wastes it).
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)

@@ -88,6 +88,8 @@ class Reading:
     """Tonight's mist: the only seats the knife may hit (wolves only; empty: no mist)."""
     loves_wolf: bool = False
     """A secret admirer who loves a wolf: she plays for the wolves, knowing only him."""
+    growl_log: tuple[tuple[bool, frozenset[SeatId]], ...] = ()
+    """Every dawn's public growl, with the seats the table knew were out after that dawn."""
     growls: tuple[tuple[bool, tuple[SeatId, ...]], ...] = ()
     """The bear's own growls, each with the two neighbours it judged (the bear only, and
     only dawns he was alive at)."""
@@ -278,6 +280,7 @@ class Ledger:
             identified=tuple(self.identified),
             knife_limit=self.knife_limit,
             loves_wolf=loves_wolf,
+            growl_log=tuple(self.growls),
             growls=self._growls(know.seats) if know.own_role is Role.BEAR else (),
             watches=tuple(self.watches),
             examined=tuple(self.examined),

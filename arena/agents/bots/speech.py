@@ -108,7 +108,8 @@ def _good_claims(
     suspects = tuple(ranked[:2])
     accused = any(claimed_checks(r, c).get(r.me) for c in seer_claimants(r))
     on_trial = request.context in ("pk", "defence", "prince")
-    role = r.role if r.role is not Role.VILLAGER and (accused or on_trial) else None
+    growled = any(g for g, _ in r.growls)  # the bear names himself once he has growled
+    role = r.role if r.role is not Role.VILLAGER and (accused or on_trial or growled) else None
     claims = Claims(role=role, suspects=suspects, trusts=believed)
     wanted = top({s: p[s] for s in suspects}, rng)
     return claims, wanted
