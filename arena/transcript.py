@@ -103,6 +103,7 @@ _END_REASONS = {
     "the wolves killed every god or every villager": "end.side",
     "the wolves took the town": "end.city",
     "the knife landed first (狼刀在先)": "end.knife_first",
+    "only the lovers and their side are left": "end.lovers",
 }
 """The referee's game-end reasons (the log keeps them in English) and their catalog keys."""
 
@@ -424,6 +425,20 @@ def _body_examined(e: ev.BodyExamined, lang: Lang) -> str:
         seat=seat(e.seat, lang),
         target=seat(e.target, lang),
         role=role_name(e.role, lang),
+    )
+
+
+@_renders(ev.LoversLinked)
+def _lovers_linked(e: ev.LoversLinked, lang: Lang) -> str:
+    first, second = (seat(s, lang) for s in e.lovers)
+    return t("event.lovers_linked", lang, seat=seat(e.seat, lang), first=first, second=second)
+
+
+@_renders(ev.LoverMet)
+def _lover_met(e: ev.LoverMet, lang: Lang) -> str:
+    side = t(f"verdict.{'wolf' if e.partner_is_wolf else 'good'}", lang)
+    return t(
+        "event.lover_met", lang, seat=seat(e.seat, lang), partner=seat(e.partner, lang), side=side
     )
 
 

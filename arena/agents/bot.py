@@ -162,6 +162,8 @@ class BotAgent:
                 return night.autopsy(r, request, rng)
             case DecisionKind.THIEF:
                 return night.take_card(r, request, rng)
+            case DecisionKind.CUPID:
+                return night.cupid(r, request, rng)
         return request.default
 
     async def believe(self, view: Observation) -> BeliefReport | None:

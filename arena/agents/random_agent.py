@@ -14,6 +14,7 @@ from arena.rules.actions import (
     ACTION_ADAPTER,
     Action,
     ChooseOrder,
+    Link,
     Mist,
     Pass,
     RecommendExile,
@@ -74,6 +75,8 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return Reveal()
         case "mist":
             return Mist(targets=tuple(rng.sample(option.targets, 3)))
+        case "link" if len(option.targets) >= 2:
+            return Link(targets=tuple(rng.sample(option.targets, 2)))
     if target is None:
         return Pass()
     return ACTION_ADAPTER.validate_python({"kind": option.action, "target": target})

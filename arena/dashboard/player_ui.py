@@ -76,6 +76,7 @@ ICONS: dict[Role, str] = {
     Role.CORONER: "🩺",
     Role.ELDER: "👴",
     Role.THIEF: "🦹",
+    Role.CUPID: "💘",
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"

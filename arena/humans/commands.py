@@ -64,6 +64,7 @@ WORDS: dict[str, str] = {
     "claw": "kill", "爪": "kill", "襲擊": "kill", "袭击": "kill",
     "trade": "trade", "gift": "trade", "交易": "trade",
     "admire": "admire", "love": "admire", "暗戀": "admire", "暗恋": "admire",
+    "link": "link", "tie": "link", "繫": "link", "系": "link", "紅線": "link", "红线": "link",
 }  # fmt: skip
 GIFTS = {
     "check": "check", "查驗": "check", "查验": "check", "驗": "check", "验": "check",
@@ -144,8 +145,8 @@ def parse_command(line: str) -> Action:
         return parse_action({"kind": kind, "target": seat_number(args[0] if args else "", kind)})
     if kind in MULTI_SEAT_KINDS:
         return parse_action({"kind": kind, "targets": [seat_number(a, kind) for a in args]})
-    if kind == "swap":
-        return _swap(args)
+    if kind in ("swap", "link"):
+        return _pair(kind, args)
     if kind == "trade":
         gift = GIFTS.get(args[1].lower(), "") if len(args) == 2 else ""
         if not gift:
@@ -162,16 +163,16 @@ def parse_command(line: str) -> Action:
     return parse_action({"kind": kind})
 
 
-def _swap(args: list[str]) -> Action:
-    """`swap 3 5`: the magician's two seats.
+def _pair(kind: str, args: list[str]) -> Action:
+    """`swap 3 5`, `link 3 5`: the magician's or cupid's two seats.
 
     Raises:
         InvalidActionError: not exactly two seat numbers.
     """
     if len(args) != 2:
-        raise InvalidActionError("swap needs two seat numbers, e.g. swap 3 5")
-    first, second = (seat_number(a, "swap") for a in args)
-    return parse_action({"kind": "swap", "targets": [first, second]})
+        raise InvalidActionError(f"{kind} needs two seat numbers, e.g. {kind} 3 5")
+    first, second = (seat_number(a, kind) for a in args)
+    return parse_action({"kind": kind, "targets": [first, second]})
 
 
 def parse_speech(kind: str, rest: str) -> Action:
@@ -245,8 +246,8 @@ class Menu:
             if seat_kind in MULTI_SEAT_KINDS:
                 targets = [seat_number(p, seat_kind) for p in parts]
                 return parse_action({"kind": seat_kind, "targets": targets})
-            if seat_kind == "swap":
-                return _swap(parts)
+            if seat_kind in ("swap", "link"):
+                return _pair(seat_kind, parts)
             if seat_kind is not None and len(parts) == 1:
                 return parse_action({"kind": seat_kind, "target": seat_number(parts[0], "")})
             raise InvalidActionError(f"{stripped!r} is not one of the choices shown")
@@ -259,7 +260,7 @@ class Menu:
         kinds = [
             o.action
             for o in self.request.options
-            if o.targets and o.action in (*SEAT_KINDS, *MULTI_SEAT_KINDS, "swap")
+            if o.targets and o.action in (*SEAT_KINDS, *MULTI_SEAT_KINDS, "swap", "link")
         ]
         return kinds[0] if len(kinds) == 1 else None
 
@@ -273,7 +274,8 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
     choices: list[Choice] = []
     others: list[tuple[str, Action, str]] = []
     has_seats = any(
-        o.targets and o.action in (*SEAT_KINDS, *MULTI_SEAT_KINDS, "swap") for o in request.options
+        o.targets and o.action in (*SEAT_KINDS, *MULTI_SEAT_KINDS, "swap", "link")
+        for o in request.options
     )
     text_kind: str | None = None
     for option in request.options:
@@ -286,7 +288,7 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
             for seat in option.targets:
                 action = parse_action({"kind": kind, "targets": [seat]})
                 choices.append(Choice(str(seat), action, label(action, lang)))
-        elif kind in ("swap", "mist", "trade"):
+        elif kind in ("swap", "mist", "trade", "link"):
             continue  # typed (`3 5`, `2 5 9`, `trade 3 check`), as the prompt title says
         elif kind == "pass":
             choices.append(Choice("0", parse_action({"kind": "pass"}), pass_label(request, lang)))
@@ -376,9 +378,9 @@ def label(action: Action, lang: Lang, targets: tuple[int, ...] = ()) -> str:
         case "trade":
             gift = t(f"gift.{getattr(action, 'gift', 'check')}", lang)
             return words["trade"].format(s=seat_name(target, lang), g=gift)
-        case "swap":
+        case "swap" | "link":
             first, second = (seat_name(s, lang) for s in getattr(action, "targets", (None, None)))
-            return words["swap"].format(s=first, o=second)
+            return words[action.kind].format(s=first, o=second)
         case "save":
             return words["save"].format(s=seat_name(targets[0] if targets else None, lang)).strip()
         case "speak":

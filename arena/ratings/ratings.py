@@ -163,8 +163,9 @@ _RANKS: dict[Winner, list[float]] = {
     Winner.WOLVES: [1.0, 2.0],
     Winner.GOOD: [2.0, 1.0],
     Winner.DRAW: [1.0, 1.0],
+    Winner.LOVERS: [1.0, 1.0],
 }
-"""Openskill ranks of (wolves, good) per outcome (a draw is a tie)."""
+"""Openskill ranks of (wolves, good) per outcome (a draw and a lovers' win are ties)."""
 _PRIOR = (MU, SIGMA**2)
 _TAU_SQUARED = TAU**2
 
@@ -392,7 +393,7 @@ class RatingFold:
         _fit_into(self.overall, overall)
         _fit_into(self.sides, sides)
         _count(self.counts, games)
-        self.draws += sum(r.winner is Winner.DRAW for r in games)
+        self.draws += sum(r.winner in (Winner.DRAW, Winner.LOVERS) for r in games)
         self.wolf_side_wins = sum((_one(r.outcome(Team.WOLF)) for r in games), self.wolf_side_wins)
         self.games += len(games)
         self.last = rating_order(games[-1])

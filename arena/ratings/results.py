@@ -51,20 +51,23 @@ class GameResult(FrozenModel):
         return tuple(sorted({seat.agent for seat in self.seats}))
 
     def outcome(self, team: Team) -> float:
-        """1 if `team` won, 0.5 for a draw, 0 if it lost."""
-        if self.winner is Winner.DRAW:
+        """1 if `team` won, 0.5 for a draw, 0 if it lost.
+
+        A lovers' win (人狼戀) is neither team's: both sides are rated as for a draw.
+        """
+        if winning_team(self.winner) is None:
             return 0.5
         return 1.0 if winning_team(self.winner) is team else 0.0
 
 
 def winning_team(winner: Winner) -> Team | None:
-    """The side that won, or None for a draw."""
+    """The side that won, or None for a draw or a lovers' win (a third side)."""
     match winner:
         case Winner.GOOD:
             return Team.GOOD
         case Winner.WOLVES:
             return Team.WOLF
-        case Winner.DRAW:
+        case Winner.DRAW | Winner.LOVERS:
             return None
 
 

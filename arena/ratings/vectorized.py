@@ -32,7 +32,8 @@ try:  # numpy comes with the dashboard's pandas; the scalar path needs nothing
 except ImportError:  # pragma: no cover - exercised only without numpy
     np = None  # type: ignore[assignment]
 
-_CODES = {Winner.WOLVES: 0, Winner.GOOD: 1, Winner.DRAW: 2}
+_CODES = {Winner.WOLVES: 0, Winner.GOOD: 1, Winner.DRAW: 2, Winner.LOVERS: 2}
+"""A lovers' win (a third side) is a tie of the two teams, as a draw."""
 
 
 def available() -> bool:

@@ -258,6 +258,14 @@ class Confuse(_Action):
     target: SeatId
 
 
+class Link(_Action):
+    """Cupid ties two seats as lovers (000:22 指定兩人繫紅線), himself allowed (004:3)."""
+
+    kind: Literal["link"] = "link"
+    targets: tuple[SeatId, ...] = Field(min_length=2, max_length=2)
+    """The two lovers, different seats."""
+
+
 class Inspect(_Action):
     """The seer checks a seat: good or wolf."""
 
@@ -296,7 +304,8 @@ Action = Annotated[
     | Admire
     | Confuse
     | Mask
-    | TakeCard,
+    | TakeCard
+    | Link,
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
@@ -351,4 +360,5 @@ ActionKind = Literal[
     "trade",
     "admire",
     "confuse",
+    "link",
 ]

@@ -52,10 +52,16 @@ def ballot(
 def _options(
     t: Table, voter: SeatId, targets: tuple[SeatId, ...], kind: ev.Ballot
 ) -> tuple[ActionOption, ...]:
-    """A voter's options; the pufferfish may not vote for itself (河豚不能投票給自己)."""
-    if kind in EXILE_BALLOTS and t.role(voter) is Role.PUFFERFISH:
-        targets = tuple(s for s in targets if s != voter)
-    return (
-        ActionOption(action="vote", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    """A voter's legal answers in one ballot: the targets, or abstain.
+
+    In the day's exile ballots the pufferfish may not vote for itself (河豚不能投票給自己),
+    and a lover never votes for the other lover (004:3 被連中情侶的兩位玩家，在白天放逐投票
+    環節永遠不能互投); with no target left the voter can only abstain. Sheriff ballots are
+    not exile ballots.
+    """
+    if kind in EXILE_BALLOTS:
+        barred = {voter} if t.role(voter) is Role.PUFFERFISH else set()
+        barred |= {p} if (p := t.state.partner(voter)) is not None else set()
+        targets = tuple(s for s in targets if s not in barred)
+    vote = (ActionOption(action="vote", targets=targets, target_required=True),)
+    return (*(vote if targets else ()), ActionOption(action="pass"))

@@ -18,6 +18,7 @@ from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
 NightStep = Literal[
+    "cupid",
     "secret_admirer",
     "magician",
     "alchemist_mist",

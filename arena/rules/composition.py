@@ -37,6 +37,7 @@ Place = Literal["before_wolves", "after_wolves", "anywhere"]
 
 STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
     "secret_admirer": ((Role.SECRET_ADMIRER,), "before_wolves", True),
+    "cupid": ((Role.CUPID,), "before_wolves", False),
     "gargoyle": ((Role.GARGOYLE,), "before_wolves", False),
     "gargoyle_check": ((Role.GARGOYLE,), "anywhere", True),
     "wolf_consort": ((Role.ECLIPSE_WOLF_CONSORT,), "before_wolves", True),
@@ -78,12 +79,14 @@ STEPS: dict[NightStep, tuple[tuple[Role, ...], Place, bool]] = {
 (`arena.rules.night`: the guard's and the dreamweaver's answers are written before the
 wolves', the witch sees their knife, the checks and statuses follow them), and whether a
 dealt role needs it (False: a step in which the role only opens its eyes or is told its
-status, which a board may leave out, as 003's boards leave out the hunter's status). The
+status, which a board may leave out, as 003's boards leave out the hunter's status; cupid's
+is needed on night 1 only, `check_board`). The
 phantom and the thief are asked first whatever their place (`arena.rules.night`: the
 phantom right after the blockers, the thief before anyone on night 1); the healer's,
 watchman's and coroner's answers come with the first batch and are written at their step."""
 
 CANONICAL_ORDER: tuple[NightStep, ...] = (
+    "cupid",  # 000:22 月老 1 (000:19 月老排在最前面); night 1 only
     "secret_admirer",  # 001:115 暗戀者 first (night 1 only, as 000:22 月老 1)
     "nightmare",  # 000:23 夢魘 2
     "wolf_consort",  # 001:119 蝕時狼妃——守衛
@@ -170,6 +173,12 @@ def check_board(b: Board) -> None:
     _check_order("night_order", b.night_order, b.roles, required=True)
     if b.first_night_order is not None:
         _check_order("first_night_order", b.first_night_order, b.roles, required=False)
+    if Role.CUPID in b.roles and "cupid" not in b.order_for(1):
+        name = "first_night_order" if b.first_night_order is not None else "night_order"
+        raise ConfigError(
+            f"{name}: no 'cupid' step on night 1, but cupid is dealt: he ties the lovers "
+            "on the first night only (000:22)"
+        )
 
 
 def _check_cards(b: Board) -> None:

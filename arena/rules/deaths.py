@@ -84,12 +84,11 @@ def depart(t: Table, departures: list[Departure]) -> Flow[None]:
             shooters[victim] = leaving.seat
             had_words = leaving.last_words and t.rules.last_words_taken == "follow_source"
             queue.insert(0, Departure(victim, DeathCause.SHOT, had_words, *_same_night(t, leaving)))
-        charmed = _charm_victim(t, leaving)
-        if charmed is not None:
-            t.die(charmed, DeathCause.CHARMED, at_night=False)
+        for linked, cause in _linked_victims(t, leaving):
+            t.die(linked, cause, at_night=False)
             t.check_win()
             had_words = leaving.last_words and t.rules.last_words_taken == "follow_source"
-            queue.insert(0, Departure(charmed, DeathCause.CHARMED, had_words))
+            queue.insert(0, Departure(linked, cause, had_words))
     added = sum(1 for d in done if d.seat in shooters and d.night is not None)
     if added:
         done = _recount_night_words(t.rules, done, shooters, added)
@@ -102,6 +101,23 @@ def depart(t: Table, departures: list[Departure]) -> Flow[None]:
             yield from last_words(t, leaving.seat)
     for leaving in done:
         yield from hand_over_badge(t, leaving.seat)
+
+
+def _linked_victims(t: Table, leaving: Departure) -> list[tuple[SeatId, DeathCause]]:
+    """Who dies with a seat leaving by day: its charmed seat, its other lover.
+
+    A lover dies at once with his partner (000:22 同生共死; 004:3 情侶殉情視為同時死亡); his
+    last words follow his partner's, as a seat taken with another does (`last_words_taken`).
+    A night death's links died that night already (`night.night_deaths`).
+    """
+    victims = []
+    charmed = _charm_victim(t, leaving)
+    if charmed is not None:
+        victims.append((charmed, DeathCause.CHARMED))
+    partner = t.state.partner(leaving.seat)
+    if partner is not None and t.state.is_alive(partner) and partner != charmed:
+        victims.append((partner, DeathCause.LOVER))
+    return victims
 
 
 def _charm_victim(t: Table, leaving: Departure) -> SeatId | None:

@@ -15,6 +15,7 @@ from arena.rules.actions import (
     Action,
     ActionKind,
     ChooseOrder,
+    Link,
     Mist,
     RecommendExile,
     SelfExplode,
@@ -83,6 +84,8 @@ class DecisionKind(StrEnum):
     """The thief, night 1: take one of the bottom cards shown to him (004 盗贼)."""
     AUTOPSY = "autopsy"
     """The coroner: examine a dead seat's body for its exact role (limited, 000:30), or pass."""
+    CUPID = "cupid"
+    """Cupid, on night 1 only: tie two seats as lovers (no pass, 000:22)."""
 
 
 class ActionOption(BaseModel):
@@ -164,9 +167,9 @@ def _targets_of(action: Action) -> tuple[SeatId, ...]:
         return action.targets
     if isinstance(action, ChooseOrder):
         return () if action.start is None else (action.start,)
-    if isinstance(action, Swap):
+    if isinstance(action, Swap | Link):
         if len(set(action.targets)) != len(action.targets):
-            raise IllegalActionError("swap needs two different seats")
+            raise IllegalActionError(f"{action.kind} needs two different seats")
         return action.targets
     target = getattr(action, "target", None)
     return () if target is None else (target,)

@@ -429,6 +429,28 @@ class CardTaken(_Event):
     role: Role
 
 
+class LoversLinked(_Event):
+    """Cupid's red thread (000:22), seen by cupid only: the two now live and die together."""
+
+    kind: Literal["lovers_linked"] = "lovers_linked"
+    seat: SeatId
+    lovers: tuple[SeatId, SeatId]
+
+
+class LoverMet(_Event):
+    """A lover opens his eyes on night 1 and meets his partner (004:3 情侶睁眼), to him only.
+
+    He learns the partner's seat and side, never the card (不可以亮牌給對方看; the side
+    stands for the gestures 004:3 allows, docs/roles.md): a wolf–good couple now plays for
+    the lovers (人狼戀).
+    """
+
+    kind: Literal["lover_met"] = "lover_met"
+    seat: SeatId
+    partner: SeatId
+    partner_is_wolf: bool
+
+
 class CardRevealed(_Event):
     """A card flipped face up for the whole table (001:1459 自動翻牌)."""
 
@@ -673,6 +695,8 @@ Event = Annotated[
     | BottomCardsDealt
     | BottomCardsShown
     | CardTaken
+    | LoversLinked
+    | LoverMet
     | CardRevealed
     | PlayerDied
     | DeathsAnnounced

@@ -83,6 +83,7 @@ from arena.rules.actions import (
     Hunt,
     Inspect,
     Kill,
+    Link,
     Mask,
     Mist,
     Pass,
@@ -181,6 +182,8 @@ def night(t: Table, n: int) -> Flow[None]:
         last_dreamer=t.state.dreamer if t.state.dreamer_night == n - 1 else None,
         sealed=blood_moon_seal(t, n),
     )
+    if n == 1 and "cupid" in order:
+        yield from _cupid(t)
     if "nightmare" in order:
         acts.blocked = yield from _fear(t)
     if "wolf_consort" in order:
@@ -557,6 +560,33 @@ def _confuse(t: Table, acts: Acts) -> Flow[SeatId | None]:
         return None
     answer = yield from t.ask_one(request)
     return confused(t, fox, answer)
+
+
+def _cupid(t: Table) -> Flow[None]:
+    """Cupid ties two living seats on night 1 (000:22 只有第一夜：指定兩人繫紅線).
+
+    Then the lovers open their eyes and meet (004:3 丘比特——情侶). He acts first, alone
+    (000:19 月老排在最前面，因此夢魘封不到月老), and may tie himself
+    (004:3 丘比特本人也可以成為情侶的一方). The tie has no pass; a seat that times out ties
+    the two lowest seats. Each lover learns the other's seat and side, not the card.
+    """
+    cupid = _first_living(t, Role.CUPID)
+    if cupid is None:
+        return
+    seats = t.state.living()
+    options = (ActionOption(action="link", targets=seats, target_required=True),)
+    request = t.request(cupid, DecisionKind.CUPID, options, Link(targets=seats[:2]))
+    answer = yield from t.ask_one(request)
+    chosen = answer.targets if isinstance(answer, Link) else seats[:2]
+    first, second = sorted(chosen)
+    t.emit(ev.LoversLinked(visibility=to_seats(cupid), seat=cupid, lovers=(first, second)))
+    for lover, partner in ((first, second), (second, first)):
+        wolf = is_wolf(t.role(partner))
+        t.emit(
+            ev.LoverMet(
+                visibility=to_seats(lover), seat=lover, partner=partner, partner_is_wolf=wolf
+            )
+        )
 
 
 def _fear(t: Table) -> Flow[SeatId | None]:
@@ -1168,6 +1198,19 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
     if acts.clawed is not None:
         deaths.setdefault(acts.clawed, DeathCause.CLAWED)  # no protection stops the claw
     _reflect(t, acts, deaths)
+    linked = -1
+    while linked != len(deaths):  # a link's death may start another: a lover's, a charmed seat
+        linked = len(deaths)
+        _links(t, acts, deaths)
+    return deaths
+
+
+def _links(t: Table, acts: Acts, deaths: dict[SeatId, DeathCause]) -> None:
+    """Deaths that follow another tonight: the dreamer, the charmed seat, the other lover.
+
+    A lover dies with his partner, the same night (000:22 之後同生共死; 004:3 情侶殉情視為同時
+    死亡) — but not an evil knight, who cannot die at night (001:1251).
+    """
     dreamer = acts.dreamer
     if dreamer is not None:
         weaver_dies = any(s in deaths for s in t.state.seats_with(Role.DREAMWEAVER))
@@ -1177,7 +1220,11 @@ def night_deaths(t: Table, acts: Acts) -> dict[SeatId, DeathCause]:
         charmed = t.state.charmed
         if beauty in deaths and charmed is not None and t.state.is_alive(charmed):
             deaths.setdefault(charmed, DeathCause.CHARMED)
-    return deaths
+    for seat in t.state.lovers or ():
+        partner = t.state.partner(seat)
+        if seat in deaths and partner is not None and t.state.is_alive(partner):
+            if t.role(partner) is not Role.EVIL_KNIGHT:
+                deaths.setdefault(partner, DeathCause.LOVER)
 
 
 def _poison_immune(t: Table, seat: SeatId) -> bool:
@@ -1226,7 +1273,8 @@ def _resolve(t: Table, n: int, acts: Acts) -> None:
     if knifed is not None and t.role(knifed) is Role.WHITE_CAT:
         knifed = None  # she lives on (flipped): her knife cannot end the game first
     if knifed is not None and t.rules.knife_first:
-        if winner(t.state.win_roles(), t.state.dead | {knifed}, t.rules) is Winner.WOLVES:
+        dead = t.state.dead | {knifed}
+        if winner(t.state.win_roles(), dead, t.rules, t.state.lovers) is Winner.WOLVES:
             t.die(knifed, DeathCause.KNIFE, at_night=True)
             t.end(Winner.WOLVES, "the knife landed first (狼刀在先)", announce=(knifed,))
     deaths = night_deaths(t, acts)

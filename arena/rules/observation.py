@@ -45,6 +45,10 @@ class Knowledge(BaseModel):
     """Seats the table knows are out."""
     sheriff: SeatId | None = None
     revealed_idiots: tuple[SeatId, ...] = ()
+    lovers: tuple[SeatId, ...] = ()
+    """The two lovers, where the viewer knows them: cupid, who tied them, or a lover."""
+    partner_is_wolf: bool | None = None
+    """A lover's partner's side, as he was told (004:3; not the card)."""
     antidote_used: bool = False
     poison_used: bool = False
     winner: Winner | None = None
@@ -153,6 +157,10 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
             case ev.WitchActed(saved=saved, poisoned=poisoned):
                 k["antidote_used"] = bool(k.get("antidote_used")) or saved is not None
                 k["poison_used"] = bool(k.get("poison_used")) or poisoned is not None
+            case ev.LoversLinked(lovers=lovers):
+                k["lovers"] = lovers
+            case ev.LoverMet(seat=seat, partner=partner, partner_is_wolf=wolf):
+                k.update(lovers=tuple(sorted((seat, partner))), partner_is_wolf=wolf)
             case ev.GameEnded(winner=winner):
                 k["winner"] = winner
     return Knowledge.model_validate(

@@ -109,6 +109,7 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.PRINCE, Team.GOOD, "定序王子", "Prince", is_god=True),
         RoleSpec(Role.WOLF_WITCH, Team.WOLF, "狼巫", "Wolf witch", is_wolf=True),
         RoleSpec(Role.PURE_WHITE_MAIDEN, Team.GOOD, "純白之女", "Pure-white maiden", is_god=True),
+        RoleSpec(Role.CUPID, Team.GOOD, "月老", "Cupid"),
         RoleSpec(Role.MAGICIAN, Team.GOOD, "魔術師", "Magician", is_god=True),
         RoleSpec(Role.ALCHEMIST_WITCH, Team.GOOD, "煉金魔女", "Alchemist witch", is_god=True),
         RoleSpec(Role.RAVEN_CLAW, Team.WOLF, "狼鴉之爪", "Raven claw", is_wolf=True, sealed=True),

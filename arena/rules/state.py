@@ -78,6 +78,8 @@ class GameState:
     """White cats out but living on: their cause and the day after whose end they die."""
     revealed: frozenset[SeatId] = frozenset()
     """Seats whose card was flipped face up (`CardRevealed`)."""
+    lovers: tuple[SeatId, SeatId] | None = None
+    """The two seats cupid tied (000:22 之後同生共死), once he has."""
     swapped: frozenset[SeatId] = frozenset()
     """Seats the magician has swapped: each at most once a game (docs/roles.md)."""
     traded: bool = False
@@ -171,6 +173,13 @@ class GameState:
         """Living villager seats."""
         return tuple(s for s in self.living() if is_villager(self.role(s)))
 
+    def partner(self, seat: SeatId) -> SeatId | None:
+        """The other lover of `seat`, if `seat` is one of cupid's two lovers."""
+        if self.lovers is None or seat not in self.lovers:
+            return None
+        first, second = self.lovers
+        return second if seat == first else first
+
     def seats_with(self, role: Role) -> tuple[SeatId, ...]:
         """All seats dealt `role`, dead or alive."""
         return tuple(s for s in self.all_seats if self.role(s) is role)
@@ -260,6 +269,8 @@ def evolve(state: GameState, event: ev.Event) -> GameState:
             return replace(state, reprieves=reprieves)
         case ev.CardRevealed(seat=seat):
             return replace(state, revealed=state.revealed | {seat})
+        case ev.LoversLinked(lovers=lovers):
+            return replace(state, lovers=lovers)
         case ev.SeatsSwapped(target=target, other=other):
             return replace(state, swapped=state.swapped | {target, other})
         case ev.GiftGiven():

@@ -120,7 +120,7 @@ class Table:
         Raises:
             GameOver: the game has ended (after `GameEnded` is emitted).
         """
-        result = winner(self.state.win_roles(), self.state.dead, self.rules)
+        result = winner(self.state.win_roles(), self.state.dead, self.rules, self.state.lovers)
         if result is not None:
             self.end(result, _reason(result, self.rules.win), announce=announce)
 
@@ -165,6 +165,8 @@ class Table:
 def _reason(result: Winner, mode: str) -> str:
     if result is Winner.GOOD:
         return "every wolf is dead"
+    if result is Winner.LOVERS:
+        return "only the lovers and their side are left"
     return (
         "the wolves killed every god or every villager"
         if mode == "side"

@@ -61,6 +61,7 @@ class Role(StrEnum):
     CORONER = "coroner"
     ELDER = "elder"
     THIEF = "thief"
+    CUPID = "cupid"
 
 
 class Phase(StrEnum):
@@ -95,7 +96,7 @@ class DeathCause(StrEnum):
     REFLECTED = "reflected"
     """A seer who checked, or a witch who poisoned, the evil knight (his one reflect)."""
     LOVER = "lover"
-    """Died with a lover (000's table); no board deals cupid yet."""
+    """Died with a lover (000:22 同生共死; 000:51: it triggers nothing)."""
     BACKLASH = "backlash"
     """A demon hunter killed by hunting a good seat (000:48 被獵魔者反噬)."""
     CHECKED = "checked"
@@ -137,6 +138,9 @@ class Winner(StrEnum):
     GOOD = "good"
     WOLVES = "wolves"
     DRAW = "draw"
+    LOVERS = "lovers"
+    """人狼戀: a wolf–good couple of lovers (and their cupid) outlived everyone else
+    (docs/roles.md, Cupid)."""
 
 
 SpeechContext = Literal["sheriff", "sheriff_pk", "day", "pk", "defence", "last_words", "prince"]

@@ -316,7 +316,7 @@ class Expect(_Frozen):
     exiles: dict[int, SeatOrNone | tuple[SeatId, ...]] = {}
     """Day → the seat voted out that day (an idiot who flips counts), or `none`; a list:
     one of these seats, decided by lot."""
-    winner: Literal["good", "wolves", "draw", "none"] | None = None
+    winner: Literal["good", "wolves", "draw", "lovers", "none"] | None = None
     """Who has won, or `none` (not over yet)."""
     last_words: tuple[SeatId, ...] | None = None
     """Exactly the seats that gave last words so far."""

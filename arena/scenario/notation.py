@@ -3,9 +3,9 @@
 Scenario files are written by hand, so the common things have a short form:
 
 - an answer is `"protect 7"`, `"pass"`, `"speak 我是預言家"`, `"choose_order descending"`,
-  `"recommend_exile 3 5"`, `"swap 3 5"`, `"mist 2 5 9"`, `"trade 3 check"`, or just `7`
-  where the key names one targeted action (`knife: 7` is `kill 7`); the full action mapping
-  (`{kind: speak, text: …, claims: …}`) also works;
+  `"recommend_exile 3 5"`, `"swap 3 5"`, `"link 3 5"`, `"mist 2 5 9"`, `"trade 3 check"`, or
+  just `7` where the key names one targeted action (`knife: 7` is `kill 7`); the full action
+  mapping (`{kind: speak, text: …, claims: …}`) also works;
 - a death is `"7 knife night 1"` (seat, cause, `night`/`day`, number);
 - a phase is `"night 2"` or `"day 2"` (day 2 includes its sheriff election and morning);
 - a check point is `"night 2"`, `"morning 2"`, `"exile 2"` or `"end"`; `"exile 2 or end"`
@@ -96,7 +96,7 @@ def _parse_text(text: str) -> dict[str, object]:
     if verb == "trade":
         _arity(verb, args, 2, 2)
         return {"kind": verb, "target": _seat(args[0]), "gift": args[1]}
-    if verb == "swap":
+    if verb in ("swap", "link"):
         _arity(verb, args, 2, 2)
         return {"kind": verb, "targets": [_seat(a) for a in args]}
     if verb == "recommend_exile":

@@ -15,15 +15,16 @@ from arena.agents.bots.talk import Lang
 from arena.agents.random_agent import RandomAgent
 from arena.match import Limits, play
 from arena.rules import events as ev
-from arena.rules.actions import Action
-from arena.rules.boards import BOARDS, PresetName
+from arena.rules.actions import Action, Kill, Link, Save
+from arena.rules.boards import PresetName
 from arena.rules.config import GameConfig
-from arena.rules.decisions import DecisionRequest
-from arena.rules.observation import Observation
+from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.rules.observation import Observation, observe
 from arena.rules.referee import Referee
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role, Winner
 from arena.rules.visibility import SeatViewer, can_see
+from tests.conftest import BOARD_REFS
 
 PRESETS: tuple[PresetName | None, ...] = (None, "tournament", "site", "classic")
 
@@ -56,7 +57,7 @@ def game(
     wolves: str = "bot",
     good: str = "bot",
 ) -> Referee:
-    referee = Referee(GameConfig(board=board, preset=preset), seed)
+    referee = Referee(GameConfig(board=BOARD_REFS[board], preset=preset), seed)
     agents: dict[int, Agent] = {}
     for seat, role in enumerate(referee.state.roles, start=1):
         kind = wolves if is_wolf(role) else good
@@ -77,14 +78,14 @@ def of(referee: Referee, kind: type[E]) -> list[E]:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", sorted(BOARD_REFS))
 def test_bots_finish_every_board_and_preset_without_a_default(
     board: str, preset: PresetName | None
 ) -> None:
     for seed in (1, 2):
         referee = game(board, seed, preset)
         assert referee.finished
-        assert referee.winner in (Winner.GOOD, Winner.WOLVES)
+        assert referee.winner in (Winner.GOOD, Winner.WOLVES, Winner.LOVERS)
         assert of(referee, ev.ActionDefaulted) == []
 
 
@@ -218,3 +219,54 @@ def test_bots_beat_random_agents_on_both_sides() -> None:
     )
     assert good > baseline
     assert wolves > len(seeds) - baseline
+
+
+def test_cupid_ties_himself_and_lovers_stand_by_each_other() -> None:
+    """004:3 丘比特本人也可以成為情侶的一方; a lover guards, saves and never harms his partner."""
+    for seed in range(1, 41):
+        referee = game("cupid12", seed)
+        [linked] = of(referee, ev.LoversLinked)
+        assert linked.seat in linked.lovers
+        partner = dict(zip(linked.lovers, reversed(linked.lovers), strict=True))
+        for e in of(referee, ev.KnifeNominated):
+            assert e.target is None or e.target != partner.get(e.seat)
+        for e in of(referee, ev.WitchActed):
+            assert e.poisoned is None or e.poisoned != partner.get(e.seat)
+        for e in of(referee, ev.PlayerShot):
+            assert e.target != partner.get(e.seat)
+        shown: int | None = None
+        for e in referee.events:
+            if isinstance(e, ev.KnifeShownToWitch):
+                shown = e.target
+            elif isinstance(e, ev.WitchActed) and e.seat in partner and shown == partner[e.seat]:
+                assert e.saved == partner[e.seat]
+        last: int | None = None
+        for e in of(referee, ev.GuardProtected):  # a night after guarding him he may not
+            if e.seat in partner and e.target is not None and last != partner[e.seat]:
+                assert e.target == partner[e.seat]
+            last = e.target
+
+
+def test_a_witch_lover_saves_her_partner() -> None:
+    """Even on night 3, when she saves only a valued seat: his death is hers (000:22 同生共死).
+
+    The wolves knife two of their own on nights 1 and 2 (the witch keeps her antidote),
+    then her partner, a plain villager, on night 3.
+    """
+    deal = (Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD, Role.CUPID, *[Role.VILLAGER] * 3)
+    config = GameConfig(board=BOARD_REFS["cupid12"], deal=(*deal, *[Role.WEREWOLF] * 4))
+    referee = Referee(config, 1)
+    while True:
+        [request, *rest] = referee.pending()
+        if request.kind is DecisionKind.WITCH and request.day == 3:
+            break
+        for r in (request, *rest):
+            if r.kind is DecisionKind.CUPID:
+                action: Action = Link(targets=(2, 6))
+            elif r.kind is DecisionKind.KNIFE:
+                action = Kill(target={1: 9, 2: 10}.get(r.day, 6))
+            else:
+                action = r.default
+            referee.submit(r.seat, action)
+    view = observe(referee.events, SeatViewer(seat=2))
+    assert asyncio.run(BotAgent(7, lang="en").decide(view, request)).action == Save()

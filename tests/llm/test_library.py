@@ -10,18 +10,19 @@ from arena.llm.library import DEFAULT_VERSION, load_library, prompt_root
 from arena.llm.rules_text import rule_lines
 from arena.rules import events as ev
 from arena.rules.actions import ActionKind, Claims
-from arena.rules.boards import BOARDS, board
+from arena.rules.boards import board
 from arena.rules.config import resolve_rules
 from arena.rules.decisions import DecisionKind
 from arena.rules.errors import ArenaError
 from arena.rules.types import Role
 from arena.rules.visibility import PUBLIC
+from tests.conftest import BOARD_REFS
 
 LANGS = ["en", "zh"]
 
 
 def summary(board_id: str, preset: str, lang: str, **overrides: object) -> str:
-    b = board(board_id)
+    b = board(BOARD_REFS[board_id])
     return "\n".join(
         rule_lines(b, resolve_rules(b, preset, overrides), load_library(lang).rules, lang)
     )
@@ -65,12 +66,18 @@ def test_prompts_are_read_from_the_installed_package() -> None:
     assert load_library("zh").prompt_id == f"werewolf-zh@{DEFAULT_VERSION}"
 
 
-@pytest.mark.parametrize("board_id", sorted(BOARDS))
+@pytest.mark.parametrize("board_id", sorted(BOARD_REFS))
 @pytest.mark.parametrize("lang", LANGS)
 def test_rules_summary_renders_for_every_board_and_preset(board_id: str, lang: str) -> None:
     for preset in ("tournament", "site", "classic"):
         text = summary(board_id, preset, lang)
-        assert str(board(board_id).seats) in text and "{" not in text
+        assert str(board(BOARD_REFS[board_id]).seats) in text and "{" not in text
+
+
+def test_a_cupid_board_tells_every_seat_the_lovers_rules() -> None:
+    text = summary("cupid12", "classic", "en")
+    assert "never vote for the other lover" in text and "(人狼戀)" in text
+    assert text.index("cupid ties two seats") < text.index("the guard protects")
 
 
 def test_rules_summary_follows_the_knobs_and_the_roles_dealt() -> None:

@@ -66,6 +66,7 @@ KNOWN_ROLES = WOLF_ROLES | {
     Role.CORONER,
     Role.ELDER,
     Role.THIEF,
+    Role.CUPID,
 }
 """Every role the oracle knows; a gargoyle is wolf-side but does not wake with the wolves
 (001:2337 無法與其他狼人互知身份), so he is not in `WOLF_ROLES`; nor is a raven claw, who
@@ -120,6 +121,8 @@ class Facts:
     claw_open: bool = False
     """A raven claw is unsealed: fewer than 3 wolf-side seats lived at some nightfall
     (狼鴉之爪, roles.md); from then on he wakes with the wolves."""
+    lovers: frozenset[SeatId] = frozenset()
+    """The two seats cupid tied (000:22)."""
 
     def holder(self, seat: SeatId, *roles: Role) -> Audience:
         """Only `seat`, which the deal must have given one of `roles`."""
@@ -165,6 +168,8 @@ class Facts:
                 self.dead.add(seat)
             case ev.SelfExploded(seat=seat):
                 self.exploded[seat] = self.day
+            case ev.LoversLinked(lovers=lovers):
+                self.lovers = frozenset(lovers)
             case ev.PhaseStarted(phase=phase, day=day):
                 self.day, self.night = day, phase is Phase.NIGHT
                 if self.night:
@@ -201,6 +206,16 @@ def _claw_unsealed(event: ev.Event, facts: Facts) -> Audience:
     if not facts.claw_open or event.seat not in facts.claws():
         raise OracleError(f"seat {event.seat} unsealed while the rules keep a claw sealed")
     return facts.awake_wolves()
+
+
+def _lover(event: ev.Event, facts: Facts) -> Audience:
+    """A lover meets his partner alone, on night 1, after cupid tied them (004:3 情侶睁眼)."""
+    assert isinstance(event, ev.LoverMet)
+    if {event.seat, event.partner} != facts.lovers or not (facts.night and facts.day == 1):
+        raise OracleError(f"lover_met of seats {event.seat}, {event.partner}: not cupid's lovers")
+    if event.partner_is_wolf != (facts.deal[event.partner - 1] in WOLF_SIDE):
+        raise OracleError(f"lover_met tells seat {event.seat} a wrong side")
+    return Audience(seats=frozenset({event.seat}))
 
 
 def _role(*roles: Role) -> Rule:
@@ -280,6 +295,9 @@ RULES: dict[str, Rule] = {
     "bottom_cards_dealt": _referee,
     "bottom_cards_shown": _role(Role.THIEF),
     "card_taken": _role(Role.THIEF),
+    # Cupid ties the lovers alone; each lover learns only the other's seat and side (004:3).
+    "lovers_linked": _role(Role.CUPID),
+    "lover_met": _lover,
     "skill_status_told": _role(Role.HUNTER, Role.WHITE_WOLF_KING, Role.WOLF_KING, Role.GARGOYLE),
     # A death's cause is the referee's; the table hears only who is out.
     "player_died": _referee,

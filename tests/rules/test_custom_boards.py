@@ -17,7 +17,8 @@ from arena.rules.composition import (
 from arena.rules.config import GameConfig
 from arena.rules.custom import parse_board
 from arena.rules.errors import ConfigError
-from arena.rules.types import Role
+from arena.rules.types import Role, Winner
+from arena.rules.win import third_side, winner
 from tests.conftest import EXAMPLE_BOARDS, play_random
 
 GOOD: dict[str, Any] = {
@@ -147,6 +148,17 @@ def test_settings_and_win_reach_the_rules() -> None:
         ({"roles": {"seer": 0, "villager": 5, "werewolf": 2}}, "roles.seer: a count is a whole"),
         ({"roles": ["seer", "werewolf"]}, "roles: map each role to its count"),
         ({"colour": "red"}, "unknown field 'colour'"),
+        (
+            {"roles": {"cupid": 2, "seer": 1, "villager": 3, "werewolf": 2}},
+            "2 cupid cards: cupid is a unique role",
+        ),
+        (
+            {
+                "roles": {"cupid": 1, "seer": 1, "villager": 3, "werewolf": 2},
+                "night_order": ["wolves", "seer"],
+            },
+            "night_order: no 'cupid' step on night 1, but cupid is dealt",
+        ),
     ],
 )
 def test_each_refusal_is_one_line_naming_the_problem(changes: dict[str, Any], message: str) -> None:
@@ -174,3 +186,26 @@ def test_the_example_boards_play_to_the_end() -> None:
     for b in EXAMPLE_BOARDS.values():
         referee = play_random(GameConfig(board=b), seed=1)
         assert referee.finished and referee.winner is not None
+
+
+def test_a_wolf_and_good_couple_is_a_third_side() -> None:
+    """人狼戀 (docs/roles.md): the couple and cupid win once nobody else is alive."""
+    roles = (Role.CUPID, Role.SEER, Role.VILLAGER, Role.VILLAGER, Role.WEREWOLF, Role.WEREWOLF)
+    rules = GameConfig(
+        board=parse_board(
+            _with(
+                roles={"cupid": 1, "seer": 1, "villager": 2, "werewolf": 2},
+                win="city",
+                preset="tournament",
+            )
+        )
+    ).rules
+    mixed = (3, 5)
+    assert third_side(roles, mixed) == (3, 5, 1) and third_side(roles, (3, 4)) == ()
+    assert winner(roles, {2, 4, 6}, rules, mixed) is Winner.LOVERS
+    assert winner(roles, {1, 2, 4, 6}, rules, mixed) is Winner.LOVERS  # cupid dead or alive
+    assert winner(roles, {2, 6}, rules, mixed) is None  # seat 4 is still in the way
+    assert winner(roles, {3, 5, 6}, rules, mixed) is Winner.GOOD  # every wolf dead
+    assert winner(roles, {2, 4}, rules, None) is Winner.WOLVES  # 2 wolves vs 2 others
+    assert winner(roles, {2, 4}, rules, mixed) is None  # the wolf lover is not a wolf here
+    assert winner(roles, {2, 3, 4, 5}, rules, (3, 4)) is Winner.WOLVES  # a good couple gone

@@ -17,7 +17,7 @@ from arena.rules.referee import Referee, play_answers
 from arena.rules.roles import is_wolf
 from arena.rules.types import Winner
 from arena.rules.visibility import SeatViewer
-from arena.rules.win import wolves_have_won
+from arena.rules.win import third_side, wolves_have_won
 from tests.conftest import BOARD_REFS, play_random
 
 GAMES = int(os.environ.get("ARENA_FUZZ_GAMES", "100"))
@@ -63,6 +63,8 @@ def _check_votes(referee: Referee) -> None:
                 stage = set(order)
             case ev.VoteCast(voter=voter, ballot=ballot, target=target):
                 assert voter not in out and voter not in idiots
+                if ballot not in ("sheriff", "sheriff_pk"):  # 004:3 lovers never vote each other
+                    assert target is None or target != referee.state.partner(voter)
                 assert target is None or target not in out
                 if ballot == "sheriff" or (ballot == "sheriff_pk" and not off_stage):
                     assert voter not in candidates
@@ -78,11 +80,16 @@ def _check_end(referee: Referee) -> None:
     state = referee.state
     sides = state.win_roles()  # a secret admirer counts with her love's side
     living = [sides[s - 1] for s in state.living()]
+    side = third_side(sides, state.lovers)
     if ends[0].winner is Winner.GOOD:
         assert not any(is_wolf(r) for r in living)
+    elif ends[0].winner is Winner.LOVERS:
+        assert side and set(state.living()) <= set(side) and set(side[:2]) <= set(state.living())
     elif ends[0].winner is Winner.WOLVES:
         rules = referee.config.rules
-        assert wolves_have_won(sides, living, rules) or rules.knife_first
+        defectors = sum(1 for s in side if state.is_alive(s) and is_wolf(sides[s - 1]))
+        won = wolves_have_won(sides, living, rules, defectors=defectors)
+        assert won or rules.knife_first
     else:
         assert state.day >= referee.config.rules.max_days
 

@@ -11,14 +11,14 @@ from random import Random
 import pytest
 
 from arena.cli import main
-from arena.rules.actions import ChooseOrder, Inspect, Pass, Speak, TearBadge
-from arena.rules.boards import BOARDS
+from arena.rules.actions import ChooseOrder, Inspect, Link, Pass, Speak, TearBadge
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.referee import Referee
 from arena.rules.types import Direction
 from arena.scenario import ScenarioError, load_scenario, run_scenario, scenario_files
 from arena.scenario.notation import parse_action
+from tests.conftest import BOARD_REFS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted(scenario_files([ROOT / "scenarios"]))
@@ -224,14 +224,17 @@ def _documented_default(request: DecisionRequest) -> object:
         case DecisionKind.CHARM | DecisionKind.DREAM | DecisionKind.ADMIRE:
             option = request.options[0]
             return parse_action({"kind": option.action, "target": option.targets[0]}, "charm")
+        case DecisionKind.CUPID:
+            return Link(targets=request.options[0].targets[:2])
     return Pass()
 
 
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", sorted(BOARD_REFS))
 def test_every_default_is_the_documented_one(board: str) -> None:
     for preset in ("tournament", "site", "classic"):
         rng = Random(f"{board}/{preset}")
-        referee = Referee(GameConfig(board=board, preset=preset), seed=rng.randrange(10**6))
+        config = GameConfig(board=BOARD_REFS[board], preset=preset)
+        referee = Referee(config, seed=rng.randrange(10**6))
         while not referee.finished:
             for request in referee.pending():
                 assert request.default == _documented_default(request), request
@@ -243,7 +246,7 @@ def test_every_default_is_the_documented_one(board: str) -> None:
                     data["targets"] = rng.sample(option.targets, 3)
                 elif option.targets and option.action == "choose_order":
                     data |= {"direction": "ascending", "start": rng.choice(option.targets)}
-                elif option.targets and option.action == "swap":
+                elif option.targets and option.action in ("swap", "link"):
                     data["targets"] = rng.sample(option.targets, 2)
                 elif option.targets and option.action != "save":
                     data["target"] = rng.choice(option.targets)

@@ -29,6 +29,7 @@ END_REASONS = (
     "the wolves killed every god or every villager",
     "the wolves took the town",
     "the knife landed first (狼刀在先)",
+    "only the lovers and their side are left",
     "no winner after 30 days",
 )
 """Every game-end reason the referee writes."""

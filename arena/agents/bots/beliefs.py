@@ -75,7 +75,8 @@ def own_outlook(r: Reading) -> Outlook:
 
     A wolf knows every wolf; a good seat knows its checks, the public reveals, and that
     anyone claiming its own unique role lies — or a unique role whose card the coroner
-    found on a body.
+    found on a body. A good lover takes his partner as good whatever his side: they live
+    and die together (000:22), so he never works against him.
     """
     if r.is_wolf:
         wolves = r.team | r.public_wolves
@@ -89,6 +90,9 @@ def own_outlook(r: Reading) -> Outlook:
     }
     wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars | impossible_claims(r)
     goods = (r.public_goods | {r.me} | {t for t, wolf in r.checks if not wolf}) - wolves
+    if r.partner is not None:
+        wolves = wolves - {r.partner}
+        goods = goods | {r.partner}
     hints = tuple((s, KNIFE_SEEN) for s in r.knives_seen)
     if r.growls:
         wolves, goods, growled = _growl_evidence(r, frozenset(wolves), goods)

@@ -219,7 +219,7 @@ def shoot(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
             + (1.0 if (role := roles.get(t)) is not None and is_god(role) else 0.0)
             - (2.0 if roles.get(t) is Role.HUNTER else 0.0)
             for t in targets
-            if t not in r.team
+            if t not in r.team and t != r.partner
         }
         choice = top(scores, rng)
         return Shoot(target=choice) if choice is not None else Pass()

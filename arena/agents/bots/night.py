@@ -30,6 +30,9 @@ Common table practice, kept simple:
   is fairly sure of it (a wolf confused stops the knife; a good seat wastes it).
 - The dreamweaver shields the seer he believes (else the sheriff, else a seat he trusts)
   and never dreams the same seat two nights running, which would kill it.
+- Cupid ties himself to a seat drawn among the others (004:3 丘比特本人也可以成為情侶的一方).
+  A lover guards, saves and never knifes, shoots, poisons or votes out his partner: a good
+  lover takes him as good whatever his side (they die together, 000:22).
 - The magician swaps, from night 2, the seer he believes with the seat he most suspects
   (the wolves' knife on the seer then lands on a wolf); with no believed seer or no
   suspect he swaps nobody and keeps every seat swappable.
@@ -81,6 +84,7 @@ from arena.rules.actions import (
     Hunt,
     Inspect,
     Kill,
+    Link,
     Mask,
     Mist,
     Pass,
@@ -113,11 +117,13 @@ TRADE_CLEAR = 0.15
 
 
 def guard(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
-    """Protect the believed seer, else the trusted sheriff or a god, else oneself."""
+    """Protect the other lover, else the believed seer, the trusted sheriff, a god, oneself."""
     option = request.option("protect")
     legal = option.targets if option is not None else ()
     if not legal or (r.day == 1 and rng.random() < EMPTY_GUARD_CHANCE):
         return Pass()
+    if r.partner is not None and r.partner in legal:
+        return Protect(target=r.partner)  # a lover's death is his own (000:22 同生共死)
     o = own_outlook(r)
     cred = credibility(r, o)
     seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
@@ -163,7 +169,7 @@ def witch(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
             or victim == r.me
             or ((role := claimed_roles(r).get(victim)) is not None and is_god(role))
         )
-        if p.get(victim, 0.0) < SAVE_SUSPECT and (r.day <= 2 or valued):
+        if victim == r.partner or (p.get(victim, 0.0) < SAVE_SUSPECT and (r.day <= 2 or valued)):
             return Save()
     poison = request.option("poison")
     if poison is not None and r.day > 1:
@@ -513,6 +519,22 @@ def lucky(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if seers:
         return Protect(target=max(sorted(seers), key=lambda s: seers[s]))
     return Pass()
+
+
+def cupid(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
+    """Tie himself to a seat drawn among the others (004:3 丘比特本人也可以成為情侶的一方).
+
+    On night 1 nothing is known of anyone; tying himself gives cupid a partner he knows
+    and a stake in the couple, the usual table practice, and his partner learns one seat
+    it can trust.
+    """
+    option = request.option("link")
+    if option is None or len(option.targets) < 2:
+        return request.default
+    others = [s for s in option.targets if s != r.me]
+    if r.me not in option.targets:
+        return Link(targets=tuple(sorted(rng.sample(others, 2))))
+    return Link(targets=tuple(sorted((r.me, rng.choice(others)))))
 
 
 def whisper(

@@ -99,6 +99,8 @@ class Reading:
     """The bottom cards this seat was shown (the thief, night 1)."""
     watches: tuple[tuple[int, SeatId, bool], ...] = ()
     """This seat's own watches as (night, seat, acted) (the watchman only)."""
+    partner: SeatId | None = None
+    """The other lover, if cupid tied this seat (it lives and dies with this one)."""
     memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
     """Judgements already computed from this reading (see `beliefs.wolf_probabilities`)."""
 
@@ -285,6 +287,9 @@ class Ledger:
             watches=tuple(self.watches),
             examined=tuple(self.examined),
             bottom=self.bottom,
+            partner=next((s for s in know.lovers if s != self.me), None)
+            if self.me in know.lovers
+            else None,
         )
 
     def _growls(self, seats: int) -> tuple[tuple[bool, tuple[SeatId, ...]], ...]:

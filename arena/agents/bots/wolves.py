@@ -83,7 +83,7 @@ def knife_preference(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) 
     real = set(threats(r))
     scores: dict[SeatId, float] = {}
     for seat in legal:
-        if seat in r.team:
+        if seat in r.team or seat == r.partner:
             continue
         score = 1.0 - p.get(seat, 0.5) + rng.random()
         score += 5.0 if seat in real else 0.0
@@ -104,7 +104,7 @@ def knife_choice(r: Reading, legal: tuple[SeatId, ...], rng: random.Random) -> S
     Round 1 follows the lowest seat's whispered proposal; later rounds follow the previous
     round's most nominated seat (the lowest nominator's on ties).
     """
-    allowed = [s for s in legal if s not in r.team]
+    allowed = [s for s in legal if s not in r.team and s != r.partner]  # a lover spares his
     last = max((round_ for round_, _, _ in r.nominations), default=0)
     if last == 0:
         for night, _seat, text in sorted(r.whispers, key=lambda w: w[1]):
