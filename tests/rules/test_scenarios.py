@@ -226,6 +226,9 @@ def _documented_default(request: DecisionRequest) -> object:
             return parse_action({"kind": option.action, "target": option.targets[0]}, "charm")
         case DecisionKind.CUPID:
             return Link(targets=request.options[0].targets[:2])
+        case DecisionKind.THIEF | DecisionKind.WATCH:
+            option = request.options[0]
+            return parse_action({"kind": option.action, "target": option.targets[0]}, "seer")
     return Pass()
 
 
