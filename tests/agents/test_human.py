@@ -22,6 +22,7 @@ from arena.rules.actions import (
     ChooseOrder,
     Claims,
     Inspect,
+    Link,
     Pass,
     Poison,
     RecommendExile,
@@ -31,7 +32,6 @@ from arena.rules.actions import (
     Speak,
     Vote,
 )
-from arena.rules.boards import BOARDS
 from arena.rules.config import GameConfig
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import ArenaError, InvalidActionError
@@ -40,6 +40,7 @@ from arena.rules.referee import Referee
 from arena.rules.types import Direction, Phase, Role
 from arena.rules.visibility import SeatViewer
 from arena.transcript import render
+from tests.conftest import BOARD_REFS
 
 
 @pytest.mark.parametrize(
@@ -54,6 +55,8 @@ from arena.transcript import render
         ("order desc 4", ChooseOrder(direction=Direction.DESCENDING, start=4)),
         ("順序 逆", ChooseOrder(direction=Direction.DESCENDING)),
         ("recommend 3 8", RecommendExile(targets=(3, 8))),
+        ("link 3 5", Link(targets=(3, 5))),
+        ("紅線 3號 5號", Link(targets=(3, 5))),
         ("查驗 #7", Inspect(target=7)),
         (
             "speak 3號查殺 | claim=seer check=3:wolf suspect=3,5",
@@ -235,7 +238,7 @@ def test_a_human_seat_plays_a_whole_game_seeing_only_its_view(tmp_path: Path) ->
     assert len(lines) == 1, "the transcript is never shown twice"
 
 
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("board", sorted(BOARD_REFS))
 def test_every_menu_key_of_every_request_is_legal(board: str) -> None:
     """A person picking random menu keys (or Enter) on every board never hits a refusal."""
     rng = random.Random(board)
@@ -260,7 +263,7 @@ def test_every_menu_key_of_every_request_is_legal(board: str) -> None:
             check_legal(req, action)
             return AgentReply(action=action)
 
-    config = GameConfig(board=board)
+    config = GameConfig(board=BOARD_REFS[board])
     for seed in range(3):
         agents: dict[int, object] = {s: Person() for s in range(1, config.board_spec.seats + 1)}
         referee = asyncio.run(play(Referee(config, seed), agents))  # type: ignore[arg-type]
