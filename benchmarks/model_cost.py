@@ -7,7 +7,10 @@ to the requests as sent) it prints per game:
 
 - calls, and prompt tokens as characters / 4 of the tools and messages as sent;
 - reusable prefix: the share of each request that is an exact prefix of the same seat's
-  previous request (tools first, then messages — what a provider's prefix cache reuses);
+  previous request (tools first, then messages — what a provider's prefix cache reuses),
+  split into what is not: each seat's first request, the new turns, condensations;
+- shared prefix: the same, against any earlier request of the game (a cache shared by
+  every seat, as OpenAI's and DeepSeek's are per account and llama.cpp's per slot);
 - effective tokens: uncached + 0.1 × cached prompt tokens, with cached = the reusable
   prefix (OpenAI-style caching at a tenth of the price);
 - replay size, and the critical path: the batches the runner waits for one after the
@@ -21,7 +24,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import tempfile
 from collections import defaultdict
@@ -46,18 +48,37 @@ def request_text(record: ModelCallRecord) -> str:
     return tools + "".join(f"\n<{m.role}>\n{m.content}" for m in record.messages)
 
 
+def common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix (bisected with C-speed slice compares)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 def figures(replay: Replay, size: int) -> dict[str, float]:
     """The benchmark's figures for one replay."""
     calls = expand_calls([*replay.traces, *(c for b in replay.beliefs for c in b.calls)])
     previous: dict[int, str] = {}
-    total = reusable = 0
+    earlier: list[str] = []
+    total = reusable = shared_any = first = condensed = 0
     for call in calls:
         text = request_text(call)
-        before = previous.get(call.seat, "")
-        shared = len(os.path.commonprefix([before, text]))
+        before = previous.get(call.seat)
+        shared = common_prefix(before, text) if before is not None else 0
         total += len(text)
         reusable += shared
+        if before is None:
+            first += len(text)
+        elif shared < len(before):  # not an extension: a condensation point
+            condensed += len(text) - shared
+        shared_any += max((common_prefix(e, text) for e in earlier), default=0)
         previous[call.seat] = text
+        earlier.append(text)
     tokens, cached = total / 4, reusable / 4
     steps = len({a.step for a in replay.answers})
     belief_rounds = len({b.after_seq for b in replay.beliefs if b.calls})
@@ -65,6 +86,9 @@ def figures(replay: Replay, size: int) -> dict[str, float]:
         "calls": len(calls),
         "prompt_tokens": tokens,
         "reusable_share": reusable / total if total else 0.0,
+        "first_share": first / total if total else 0.0,
+        "condensed_share": condensed / total if total else 0.0,
+        "shared_share": shared_any / total if total else 0.0,
         "effective_tokens": (tokens - cached) + 0.1 * cached,
         "replay_bytes": size,
         "critical_path": steps + belief_rounds,
@@ -102,7 +126,10 @@ def main() -> None:
                 rows[key].append(value)
             print(
                 f"game {seed}: {result['calls']:.0f} calls, {result['prompt_tokens']:,.0f} prompt "
-                f"tokens, reusable prefix {result['reusable_share']:.1%}, effective "
+                f"tokens, reusable prefix {result['reusable_share']:.1%} (not: first "
+                f"requests {result['first_share']:.1%}, condensations "
+                f"{result['condensed_share']:.1%}, new turns the rest), shared with any "
+                f"earlier request {result['shared_share']:.1%}, effective "
                 f"{result['effective_tokens']:,.0f}, replay {result['replay_bytes'] / 1e6:.2f} MB, "
                 f"critical path {result['critical_path']:.0f} steps, {result['days']:.0f} days"
             )

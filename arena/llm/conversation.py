@@ -14,10 +14,13 @@ Choices that keep it so on every server:
 - Roles alternate strictly. A question that got no answer (a timeout, a provider error)
   is continued by appending to the same user turn, which still extends the request.
 - Older days are condensed rarely: at the first question of a day, and only when the
-  chat has outgrown the history budget, the chat is rebuilt as the system message plus a
-  summary of the earlier rounds (claims, checks, votes and deaths kept; speeches cut
-  short). That is the one place a request does not extend the previous one, at most once
-  a day per seat (twice only past twice the budget, to stay inside a context window).
+  chat has outgrown the history budget, the turns since the last summary are replaced by
+  a summary of the rounds they covered (claims, checks, votes and deaths kept; speeches
+  cut short). Summaries are layered: the system message and every earlier summary stay
+  as they were, so even a condensed request shares them with the previous one and only
+  the rounds condensed now are new. That is the one place a request does not extend the
+  previous one, at most once a day per seat (twice only past twice the budget, to stay
+  inside a context window).
 
 Everything players said is quoted data: `quote` strips chat-template tokens, control and
 bidi characters and JSON-encodes the text, so a speech that imitates the moderator, the
@@ -66,6 +69,10 @@ class Conversation:
     """Whether the last user turn has an answer (else the next text continues it)."""
     condensed_on: tuple[int, int] = (0, 0)
     """(day, times) of the last condensation."""
+    summarized: int = 0
+    """The rounds 1..`summarized` are in summaries; the rest are in full turns."""
+    kept: int = 1
+    """`messages[:kept]` (the system message and the summaries) never change again."""
     answers_from: int = 0
     """The seat's own words from this event on are in its answers above (not repeated)."""
 
@@ -129,17 +136,26 @@ class Conversation:
         return times < 2 and used > 2 * self.budget_tokens
 
     def _condense(self, view: Observation) -> None:
-        """Rebuild the chat as the system message plus a summary of the earlier rounds."""
+        """Replace the turns since the last summary by a summary of the rounds they covered.
+
+        The current round stays in full: it is shown again from its start in the next
+        turn. Nothing happens when every earlier round is summarized already.
+        """
         rounds = _rounds(view.seen)
-        current = rounds[-1][0] if rounds else 1
+        done = [(n, items) for n, items in rounds[:-1] if n > self.summarized]
+        if not done:
+            return
         lines: list[str] = []
-        for number, items in rounds[:-1]:
+        for number, items in done:
             lines.append(f"## {self.lib.label('round', n=number)}")
             lines += [t for s in items if (t := event_line(s.event, self.lib, condensed=True))]
-        summary = "\n".join([self.lib.label("summary", n=current - 1), *lines])
-        self.messages = [self.messages[0], ChatMessage(role="user", content=summary)]
+        first, last = done[0][0], done[-1][0]
+        summary = "\n".join([self.lib.label("summary", first=first, n=last), *lines])
+        self.messages = self.messages[: self.kept]
+        self.messages.append(ChatMessage(role="user", content=summary))
         self.messages.append(ChatMessage(role="assistant", content=self.lib.label("noted")))
-        first_of_round = rounds[-1][1][0].seq if rounds else view.log_length
+        self.kept, self.summarized = len(self.messages), last
+        first_of_round = rounds[-1][1][0].seq
         self.seen = min(self.seen, first_of_round)
         self.answers_from = view.log_length
         day, times = self.condensed_on

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -39,10 +40,23 @@ def extends(before: list[ChatMessage], after: list[ChatMessage]) -> bool:
     )
 
 
-def condensed(messages: list[ChatMessage]) -> bool:
-    return (
-        len(messages) >= 3 and messages[2].role == "assistant" and messages[2].content == "Noted."
-    )
+def summaries(messages: list[ChatMessage]) -> list[int]:
+    """Where the summaries are: each is a user turn answered by "Noted."."""
+    return [
+        i
+        for i in range(1, len(messages) - 1)
+        if messages[i + 1].role == "assistant" and messages[i + 1].content == "Noted."
+    ]
+
+
+def condensed_from(before: list[ChatMessage], after: list[ChatMessage]) -> bool:
+    """`after` condenses `before`: it keeps every summary of `before` (and the system
+    message) unchanged, adds one summary, and asks one question after it."""
+    layers = summaries(after)
+    if not layers or layers[-1] != len(after) - 3:
+        return False
+    kept = layers[-1]
+    return after[:kept] == before[:kept] and summaries(before) == layers[:-1]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -54,8 +68,23 @@ def test_each_request_extends_the_previous_one_of_the_seat(tmp_path: Path, lang:
         calls = model.calls
         for before, after in zip(calls, calls[1:], strict=False):
             assert after.tools == calls[0].tools
-            if not condensed(list(after.messages)):
-                assert extends(list(before.messages), list(after.messages))
+            b, a = list(before.messages), list(after.messages)
+            assert extends(b, a) or condensed_from(b, a)
+
+
+@pytest.mark.parametrize(
+    ("lang", "own"), [("en", "## Your seat and your role\n"), ("zh", "## 你的座位和身份\n")]
+)
+def test_every_seat_shares_the_system_message_up_to_its_own_seat(
+    tmp_path: Path, lang: str, own: str
+) -> None:
+    """The rules and how to play come first and the seat's own part last, so a cache
+    shared by the seats (OpenAI's and DeepSeek's are per account) serves them all."""
+    models, _ = play(tmp_path, lang=lang)
+    systems = [model.calls[0].messages[0].content for model in models.values()]
+    common = os.path.commonprefix(systems)
+    assert own in common and common.index(own) > 0.6 * min(map(len, systems))
+    assert all(s.count(own) == 1 for s in systems)
 
 
 def test_roles_alternate_and_only_text_turns_are_sent(tmp_path: Path) -> None:
@@ -77,16 +106,21 @@ def test_older_days_are_condensed_rarely_keeping_claims_and_votes(tmp_path: Path
     for model in models.values():
         calls = model.calls
         mine = [
-            after for before, after in zip(calls, calls[1:], strict=False)
+            (list(before.messages), list(after.messages))
+            for before, after in zip(calls, calls[1:], strict=False)
             if not extends(list(before.messages), list(after.messages))
-        ]  # fmt: skip
-        assert all(condensed(list(c.messages)) for c in mine)
+        ]
+        assert all(condensed_from(b, a) for b, a in mine)
         assert len(mine) <= 2 * replay.header.result.days
-        points += mine
+        points += [a for _, a in mine]
     assert points
-    summary = points[-1].messages[1].content
-    assert summary.startswith("Summary of rounds 1-")
-    assert "votes" in summary.lower() or "→" in summary
+    layered = [a for a in points if len(summaries(a)) > 1]
+    assert layered  # a later condensation kept the earlier summary as it was
+    first, *_, last = summaries(layered[0])
+    assert layered[0][first].content.startswith("Summary of rounds 1-")
+    later = layered[0][last].content
+    assert later.startswith("Summary of rounds ") and not later.startswith("Summary of rounds 1-")
+    assert "votes" in later.lower() or "→" in later
 
 
 def test_the_replay_stores_deltas_and_expands_to_the_requests_as_sent(tmp_path: Path) -> None:
