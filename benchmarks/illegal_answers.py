@@ -24,7 +24,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.agents.factory import EndpointSettings, MatchSpec, build_agents, parse_seats
+from arena.agents.factory import (
+    EndpointSettings,
+    MatchSpec,
+    aclose_models,
+    build_agents,
+    parse_seats,
+)
 from arena.llm.base import AnswerMode
 from arena.match import Limits, new_header, run_game
 from arena.rules import events as ev
@@ -50,7 +56,10 @@ async def one_game(seed: int, url: str, mode: AnswerMode, path: Path) -> tuple[i
     spec = MatchSpec(lang="en", endpoints={"openai": settings})
     agents = build_agents(parse_seats(["1-12=openai:m"], 12), config, seed, spec, beliefs="off")
     header = new_header(f"legal-{seed}", config, seed, agents)
-    await run_game(header, agents, path, limits=Limits(beliefs="off", call_timeout_s=30))
+    try:
+        await run_game(header, agents, path, limits=Limits(beliefs="off", call_timeout_s=30))
+    finally:
+        await aclose_models(agents)  # before asyncio.run closes the loop under the clients
     replay = read_replay(path)
     decisions = {(t.seat, t.step) for t in replay.traces if t.step >= 0}
     refused = {(t.seat, t.step) for t in replay.traces if t.step >= 0 and t.attempt == 2}

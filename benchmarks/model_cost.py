@@ -2,8 +2,9 @@
 
 Plays the 12-seat `wolfking_guard` board in English with daily beliefs, every seat a
 model seat talking real HTTP to the local stub server, which answers each question with
-a random legal answer and 600-character speeches. From each replay (traces expanded back
-to the requests as sent) it prints per game:
+a random legal answer and 600-character speeches, drawn from the request alone (so a
+seed plays the same game every run, and two designs compare on the same games). From
+each replay (traces expanded back to the requests as sent) it prints per game:
 
 - calls, and prompt tokens as characters / 4 of the tools and messages as sent;
 - reusable prefix: the share of each request that is an exact prefix of the same seat's
@@ -29,7 +30,14 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from arena.agents.factory import EndpointSettings, MatchSpec, build_agents, parse_seats, preflight
+from arena.agents.factory import (
+    EndpointSettings,
+    MatchSpec,
+    aclose_models,
+    build_agents,
+    parse_seats,
+    preflight,
+)
 from arena.llm.calls import expand_calls
 from arena.llm.types import ModelCallRecord
 from arena.match import Limits, new_header, run_game
@@ -101,10 +109,13 @@ async def one_game(seed: int, url: str, folder: Path) -> dict[str, float]:
     spec = MatchSpec(lang="en", endpoints={"openai": EndpointSettings(base_url=url)})
     seats = parse_seats(["1-12=openai:stub"], 12)
     agents = build_agents(seats, config, seed, spec, beliefs="daily")
-    endpoints = await preflight(agents)
-    header = new_header(f"cost-{seed}", config, seed, agents, endpoints=endpoints)
-    path = folder / f"cost-{seed}.jsonl"
-    await run_game(header, agents, path, limits=Limits(beliefs="daily", call_timeout_s=30))
+    try:
+        endpoints = await preflight(agents)
+        header = new_header(f"cost-{seed}", config, seed, agents, endpoints=endpoints)
+        path = folder / f"cost-{seed}.jsonl"
+        await run_game(header, agents, path, limits=Limits(beliefs="daily", call_timeout_s=30))
+    finally:
+        await aclose_models(agents)  # before asyncio.run closes the loop under the clients
     return figures(read_replay(path), path.stat().st_size)
 
 
@@ -116,7 +127,7 @@ def main() -> None:
     rows: dict[str, list[float]] = defaultdict(list)
     with (
         tempfile.TemporaryDirectory() as tmp,
-        StubServer(random_legal(7, text=lambda: SPEECH)) as server,
+        StubServer(random_legal(7, text=lambda: SPEECH, reproducible=True)) as server,
     ):
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)

@@ -241,3 +241,29 @@ def test_random_legal_reads_the_question_and_uniform_ignores_it() -> None:
 
     assert targets(random_legal(1)) == {2, 7}
     assert targets(uniform(1)) - {2, 7}
+
+
+def test_a_reproducible_policy_answers_each_request_alike_in_any_order() -> None:
+    act = {"type": "function", "function": {"name": "act", "parameters": ACT.parameters}}
+
+    def body(n: int) -> dict:
+        legal = "|".join(str(s) for s in range(1, 13) if s != n)
+        return {
+            "model": "m",
+            "messages": [question([f'{{"action": "vote", "target": {legal}}}'])],
+            "tools": [act],
+            "tool_choice": named(act),
+        }
+
+    def targets(order: list[int]) -> dict[int, int]:
+        with StubServer(random_legal(3, reproducible=True)) as server:
+            replies = {n: post(server, body(n))[1] for n in order}
+        calls = {n: r["choices"][0]["message"]["tool_calls"][0] for n, r in replies.items()}
+        return {
+            n: json.loads(c["function"]["arguments"])["answer"]["target"] for n, c in calls.items()
+        }
+
+    first = targets(list(range(1, 13)))
+    assert targets([7, 3, 12, 1, 9, 5, 11, 2, 8, 4, 10, 6]) == first
+    assert all(first[n] != n for n in first)  # each answer still reads its own question
+    assert len(set(first.values())) > 1  # and draws: the seed and the messages decide

@@ -8,6 +8,7 @@ seat, no tool call, an ignored `tool_choice`, 429 with Retry-After, 500, a hang.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import random
@@ -178,17 +179,27 @@ def random_legal(
     seed: int = 0,
     text: Callable[[], str] | None = None,
     weights: Mapping[str, float] | None = None,
+    *,
+    reproducible: bool = False,
 ) -> Policy:
     """A model that reads the question: picks one listed legal answer and fills it in.
 
     `weights` biases the choice among the listed actions by name (default weight 1): a
     game whose wolves explode at half their chances is short and unlike any real one.
     Belief questions get random probabilities for every seat asked about.
+
+    `reproducible` draws each answer from the seed and the request's messages alone, not
+    from the order concurrent requests arrive in: a seeded game then plays the same way
+    every time, so two designs can be measured on the same games.
     """
-    rng = random.Random(seed)
+    shared = random.Random(seed)
     weight = weights or {}
 
     def policy(request: StubRequest) -> StubReply:
+        rng = shared
+        if reproducible:
+            messages = json.dumps(request.body.get("messages"), sort_keys=True)
+            rng = random.Random(hashlib.sha256(f"{seed}:{messages}".encode()).hexdigest())
         if not request.tools:
             return Text("Nothing to do.")
         tool = request.tool(request.forced or "") or request.tools[0]
