@@ -2,8 +2,9 @@
 
 Plays the 12-seat `wolfking_guard` board in English with daily beliefs, every seat a
 model seat talking real HTTP to the local stub server, which answers each question with
-a random legal answer and 600-character speeches, drawn from the request alone (so a
-seed plays the same game every run, and two designs compare on the same games). From
+a random legal answer and 600-character speeches, drawn from the question alone (so a
+seed plays the same game every run, and two conversation designs compare on the same
+games). From
 each replay (traces expanded back to the requests as sent) it prints per game:
 
 - calls, and prompt tokens as characters / 4 of the tools and messages as sent;

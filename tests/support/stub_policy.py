@@ -188,9 +188,11 @@ def random_legal(
     game whose wolves explode at half their chances is short and unlike any real one.
     Belief questions get random probabilities for every seat asked about.
 
-    `reproducible` draws each answer from the seed and the request's messages alone, not
-    from the order concurrent requests arrive in: a seeded game then plays the same way
-    every time, so two designs can be measured on the same games.
+    `reproducible` draws each answer from the seed and the request's last user turn alone
+    (what the seat saw since its last question, its state, the question): not from the
+    order concurrent requests arrive in, nor from the rest of the chat. A seeded game
+    then plays the same way every time, and two designs of the conversation that ask the
+    same questions (a different system message, other condensations) play the same game.
     """
     shared = random.Random(seed)
     weight = weights or {}
@@ -198,8 +200,8 @@ def random_legal(
     def policy(request: StubRequest) -> StubReply:
         rng = shared
         if reproducible:
-            messages = json.dumps(request.body.get("messages"), sort_keys=True)
-            rng = random.Random(hashlib.sha256(f"{seed}:{messages}".encode()).hexdigest())
+            key = f"{seed}:{request.question}".encode()
+            rng = random.Random(hashlib.sha256(key).hexdigest())
         if not request.tools:
             return Text("Nothing to do.")
         tool = request.tool(request.forced or "") or request.tools[0]
