@@ -105,9 +105,10 @@ def figures(replay: Replay, size: int) -> dict[str, float]:
     }
 
 
-async def one_game(seed: int, url: str, folder: Path) -> dict[str, float]:
+async def one_game(seed: int, url: str, folder: Path, history: int) -> dict[str, float]:
     config = GameConfig(board=BOARD)
-    spec = MatchSpec(lang="en", endpoints={"openai": EndpointSettings(base_url=url)})
+    settings = EndpointSettings(base_url=url, history_tokens=history)
+    spec = MatchSpec(lang="en", endpoints={"openai": settings})
     seats = parse_seats(["1-12=openai:stub"], 12)
     agents = build_agents(seats, config, seed, spec, beliefs="daily")
     try:
@@ -124,6 +125,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="keep the replays in this folder")
+    parser.add_argument(
+        "--history-tokens",
+        type=int,
+        default=EndpointSettings.model_fields["history_tokens"].default,
+        help="each seat's history budget before older days are condensed (default: %(default)s)",
+    )
     args = parser.parse_args()
     rows: dict[str, list[float]] = defaultdict(list)
     with (
@@ -133,7 +140,7 @@ def main() -> None:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for seed in range(1, args.games + 1):
-            result = asyncio.run(one_game(seed, server.url, folder))
+            result = asyncio.run(one_game(seed, server.url, folder, args.history_tokens))
             for key, value in result.items():
                 rows[key].append(value)
             print(
