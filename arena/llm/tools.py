@@ -285,11 +285,11 @@ def example(option: ActionOption, seats_hint: str, texts: ToolTexts) -> str:
         elif name == "text":
             parts.append(f'"text": "…"{_limit(option, texts)}')
         elif typing.get_origin(field.annotation) is tuple:
-            most = _max_items(field)
+            counts = _item_counts(field)
+            least, most = counts.get("minItems", 0), counts.get("maxItems")
             many = f", {seats_hint}" * (most - 1) if most else ", …"
-            parts.append(
-                f'"{name}": [{seats_hint}{many}]' + (" (or fewer)" if most and most > 1 else "")
-            )
+            fewer = most is not None and most > 1 and least < most
+            parts.append(f'"{name}": [{seats_hint}{many}]' + (" (or fewer)" if fewer else ""))
         elif _is_seat(field.annotation):
             optional = not option.target_required and _optional(field.annotation)
             hint = seats_hint if option.targets else "null"
@@ -298,11 +298,6 @@ def example(option: ActionOption, seats_hint: str, texts: ToolTexts) -> str:
             values = _enum_values(field.annotation)
             parts.append(f'"{name}": ' + "|".join(json.dumps(v) for v in values))
     return "{" + ", ".join(parts) + "}"
-
-
-def _max_items(field: Any) -> int | None:
-    """The `max_length` a tuple field's metadata sets (`RecommendExile.targets`: 2)."""
-    return next((m.max_length for m in field.metadata if getattr(m, "max_length", None)), None)
 
 
 def _limit(option: ActionOption, texts: ToolTexts) -> str:

@@ -80,3 +80,17 @@ def test_a_speech_option_states_its_limit_in_words() -> None:
     )  # fmt: skip
     (line,) = options_text(request, load_library("zh").tools, "1|2")
     assert '"text": "…" （至多600字）' in line and '"claimed_role": null|"<role>"' in line
+
+
+def test_a_list_of_seats_says_or_fewer_only_where_fewer_are_legal() -> None:
+    def line(kind: DecisionKind, action: str) -> str:
+        request = DecisionRequest(
+            step=1, seat=2, kind=kind, day=1, night=kind is DecisionKind.SWAP,
+            options=(ActionOption(action=action, targets=(3, 5, 7)),), default=Pass(),
+        )  # fmt: skip
+        (text,) = options_text(request, load_library("en").tools, "1|2|3")
+        return text
+
+    swap = line(DecisionKind.SWAP, "swap")
+    assert '"targets": [3|5|7, 3|5|7]}' in swap and "or fewer" not in swap
+    assert '"targets": [3|5|7, 3|5|7] (or fewer)' in line(DecisionKind.RECOMMEND, "recommend_exile")
