@@ -1267,6 +1267,14 @@ def _reflect(t: Table, acts: Acts, deaths: dict[SeatId, DeathCause]) -> None:
             deaths[witch] = DeathCause.REFLECTED
 
 
+def _lover_of(t: Table, seat: SeatId) -> tuple[SeatId, ...]:
+    """The living partner who dies with `seat` tonight (none for an evil knight, 001:1251)."""
+    partner = t.state.partner(seat)
+    if partner is None or not t.state.is_alive(partner) or t.role(partner) is Role.EVIL_KNIGHT:
+        return ()
+    return (partner,)
+
+
 def _resolve(t: Table, n: int, acts: Acts) -> None:
     """Apply the night's deaths; the table hears of them in the morning."""
     knifed = _knifed(t, acts)
@@ -1276,7 +1284,10 @@ def _resolve(t: Table, n: int, acts: Acts) -> None:
         dead = t.state.dead | {knifed}
         if winner(t.state.win_roles(), dead, t.rules, t.state.lovers) is Winner.WOLVES:
             t.die(knifed, DeathCause.KNIFE, at_night=True)
-            t.end(Winner.WOLVES, "the knife landed first (狼刀在先)", announce=(knifed,))
+            fallen = (knifed, *_lover_of(t, knifed))  # 004:3 情侶殉情視為同時死亡
+            for lover in fallen[1:]:
+                t.die(lover, DeathCause.LOVER, at_night=True)
+            t.end(Winner.WOLVES, "the knife landed first (狼刀在先)", announce=fallen)
     deaths = night_deaths(t, acts)
     reached = _knife_lands(t, acts)
     if reached is not None and reached not in deaths and _withstands(t, reached):
