@@ -22,6 +22,10 @@ Choices that keep it so on every server:
   previous one, at most once a day per seat (twice only past twice the budget, to stay
   inside a context window).
 
+- The system message never changes. A card taken during the game (the thief's) comes
+  with its guide in the seat's next turn, and a condensation that replaces that turn
+  carries the guide into its summary.
+
 Everything players said is quoted data: `quote` strips chat-template tokens, control and
 bidi characters and JSON-encodes the text, so a speech that imitates the moderator, the
 system, or a tool call reads as a quoted string, and the system prompt says so.
@@ -75,11 +79,17 @@ class Conversation:
     """`messages[:kept]` (the system message and the summaries) never change again."""
     answers_from: int = 0
     """The seat's own words from this event on are in its answers above (not repeated)."""
+    role: Role | None = None
+    """The card whose guide the chat holds last (the system message's, or a later turn's)."""
+    guide_at: int = 0
+    """Which message holds that guide (0: the system message)."""
 
     def ask(self, view: Observation, question: str, *, tokens_per_estimate: float = 1.0) -> None:
         """Add a question: what the seat saw since the last one, its state, `question`."""
+        own = view.knowledge.own_role
         if not self.messages:
             self.messages.append(ChatMessage(role="system", content=system_text(view, self)))
+            self.role = own
         elif self._over_budget(view, tokens_per_estimate):
             self._condense(view)
         me = _seat_of(view)
@@ -96,9 +106,19 @@ class Conversation:
         self.seen = view.log_length
         parts = [self.reply] if self.reply else []
         parts.append("\n".join(news) if news else self.lib.label("nothing_new"))
+        if own is not None and own is not self.role:  # a thief took a card: its guide, once
+            # here and not in the system message, which never changes (the prefix cache)
+            parts.append(self._role_text(own))
+            self.role = own
+            self.guide_at = len(self.messages) - (0 if self.answered else 1)
         parts += [self.lib.label("rule"), state_text(view, self.lib), question]
         self.reply = None
         self._say("\n".join(parts))
+
+    def _role_text(self, role: Role) -> str:
+        """The guide of a card taken during the game (the system message has the dealt one)."""
+        name = role_name(role, self.lib.lang)
+        return self.lib.label("new_role", role=name, guide=self.lib.role_guide(role.value))
 
     def answer(self, text: str) -> None:
         """The model answered `text` (its JSON answer, as written)."""
@@ -150,6 +170,9 @@ class Conversation:
             lines.append(f"## {self.lib.label('round', n=number)}")
             lines += [t for s in items if (t := event_line(s.event, self.lib, condensed=True))]
         first, last = done[0][0], done[-1][0]
+        if self.role is not None and self.guide_at >= self.kept:  # its turn is replaced now
+            lines.append(self._role_text(self.role))
+            self.guide_at = self.kept
         summary = "\n".join([self.lib.label("summary", first=first, n=last), *lines])
         self.messages = self.messages[: self.kept]
         self.messages.append(ChatMessage(role="user", content=summary))

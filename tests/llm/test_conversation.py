@@ -10,10 +10,12 @@ import pytest
 from arena.llm.agent import LLMAgent
 from arena.llm.base import ProviderError
 from arena.llm.calls import expand_calls
+from arena.llm.library import load_library
 from arena.llm.types import ChatMessage
 from arena.match import Limits, new_header, run_game
 from arena.rules.config import GameConfig
 from arena.storage.replay_file import read_replay
+from tests.conftest import EXAMPLE_BOARDS
 from tests.support.scripted import ReadingChatModel
 
 CONFIG = GameConfig(board="wolfking_guard")
@@ -172,3 +174,43 @@ def test_a_seats_own_words_are_not_repeated_in_its_news(tmp_path: Path) -> None:
             assert sum(m.content.count(text) for m in last) == 1, (seat, text)
         assert any("(your words, above)" in m.content for m in last) or not any(said)
     assert spoke > 10
+
+
+@pytest.mark.parametrize("budget", [12_000, 1500])
+def test_a_thief_is_given_the_guide_of_the_card_he_took_once_in_the_chat(
+    tmp_path: Path, budget: int
+) -> None:
+    """The system message holds the dealt card's guide and never changes (the prefix
+    cache); the card a thief takes comes with its guide in his next turn, once, and a
+    condensation that replaces that turn keeps the guide in its summary."""
+    config = GameConfig(board=EXAMPLE_BOARDS["classic_thief_elder12"])
+    for seed in range(1, 40):
+        models = {s: ReadingChatModel(seed * 100 + s) for s in range(1, 13)}
+        agents = {
+            s: LLMAgent(m, lang="en", history_tokens=budget, label=f"openai:{m.model}")
+            for s, m in models.items()
+        }
+        path = tmp_path / f"g{seed}.jsonl"
+        header = new_header("g", config, seed, agents)
+        asyncio.run(run_game(header, agents, path, limits=Limits()))
+        replay = read_replay(path)
+        taken = [e for e in replay.events if e.kind == "card_taken"]
+        if taken:
+            break
+    else:
+        pytest.fail("the thief's card was buried in 39 games")
+    took = taken[0]
+    guide = load_library("en").role_guide(took.role.value)
+    calls = models[took.seat].calls
+    system = calls[0].messages[0].content
+    assert load_library("en").role_guide("thief") in system
+    assert all(c.messages[0].content == system for c in calls)
+    last = calls[-1].messages
+    said = [m.content for m in last if m.role == "user" and guide in m.content]
+    assert len(said) == 1 and "Your card is now:" in said[0]
+    condensed = 0
+    for before, after in zip(calls, calls[1:], strict=False):
+        b, a = list(before.messages), list(after.messages)
+        assert extends(b, a) or condensed_from(b, a)
+        condensed += not extends(b, a)
+    assert (condensed > 0) is (budget < 12_000)
