@@ -106,7 +106,14 @@ def legal_answers(
     models = action_models()
     shapes = [
         _shape(
-            o.action, models[o.action], table, roles, None, legal=list(o.targets), report=beliefs
+            o.action,
+            models[o.action],
+            table,
+            roles,
+            None,
+            legal=list(o.targets),
+            required=o.target_required,
+            report=beliefs,
         )
         for o in request.options
     ]
@@ -122,12 +129,14 @@ def _shape(
     texts: ToolTexts | None,
     *,
     legal: list[int] | None = None,
+    required: bool = False,
     report: Sequence[int] = (),
 ) -> Schema:
     """One action's shape; `legal` narrows its seat fields (None: any seat of the table).
 
-    A vote of the tool may carry a belief report (nullable); a narrowed vote carries one
-    exactly when `report` names the seats it is over.
+    `required` makes a narrowed optional seat one that must be given. A vote of the tool
+    may carry a belief report (nullable); a narrowed vote carries one exactly when
+    `report` names the seats it is over.
     """
     properties: dict[str, Schema] = {"action": _const(kind)}
     for name, field in model.model_fields.items():
@@ -137,7 +146,9 @@ def _shape(
             properties |= _claims(seats, roles, texts)
         else:
             described = _words(texts, f"{kind}.{name}") or _words(texts, name)
-            properties[name] = _field(field.annotation, seats, described, legal=legal)
+            properties[name] = _field(
+                field.annotation, seats, described, legal=legal, required=required
+            )
             if legal is not None and typing.get_origin(field.annotation) is tuple:
                 properties[name] |= _item_counts(field)
     if kind == "vote" and legal is None:
@@ -172,12 +183,17 @@ def _named(texts: ToolTexts | None, key: str) -> Schema:
 
 
 def _field(
-    annotation: Any, seats: list[int], description: str, *, legal: list[int] | None = None
+    annotation: Any,
+    seats: list[int],
+    description: str,
+    *,
+    legal: list[int] | None = None,
+    required: bool = False,
 ) -> Schema:
     """The JSON schema of an action field: seats are enums, enums list their values.
 
-    With `legal`, seat enums hold only those seats, and an optional seat with no legal
-    seat can only be null.
+    With `legal`, seat enums hold only those seats; an optional seat with no legal seat
+    can only be null, and one the referee requires (`required`) cannot be.
     """
     args = typing.get_args(annotation)
     origin = typing.get_origin(annotation)
@@ -185,6 +201,8 @@ def _field(
         inner = next(a for a in args if a is not type(None))
         if legal is not None and not legal and _is_seat(inner):
             return {"type": "null"}
+        if legal and required and _is_seat(inner):
+            return _field(inner, seats, description, legal=legal)
         return _nullable(_field(inner, seats, description, legal=legal))
     if origin is tuple:
         items = _field(args[0], seats, "", legal=legal)

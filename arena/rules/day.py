@@ -135,7 +135,9 @@ def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, 
     if sheriff is not None and t.state.is_present(sheriff):
         death_anchor = t.rules.sheriff_order_anchor == "death"
         starts = present if death_anchor and not morning else ()
-        options = (ActionOption(action="choose_order", targets=starts),)
+        options = (
+            ActionOption(action="choose_order", targets=starts, target_required=bool(starts)),
+        )
         default = ChooseOrder(direction=Direction.ASCENDING, start=starts[0] if starts else None)
         request = t.request(sheriff, DecisionKind.SPEECH_ORDER, options, default)
         choice = yield from t.ask_one(request)

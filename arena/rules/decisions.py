@@ -97,7 +97,8 @@ class ActionOption(BaseModel):
     targets: tuple[SeatId, ...] = ()
     """Legal seats for the action's `target` (or `targets`, or a chosen `start`)."""
     target_required: bool = False
-    """Whether `target` must be given (a white wolf king may explode without taking)."""
+    """Whether the seat must be given: `target` (a white wolf king may explode without
+    taking), or a sheriff's `start` (where the rules let him pick it, it is the choice)."""
     max_chars: int | None = None
     """Length limit of the action's text."""
 
@@ -151,7 +152,7 @@ def check_legal(request: DecisionRequest, action: Action) -> None:
             )
     if isinstance(action, SelfExplode) and option.target_required and action.target is None:
         raise IllegalActionError("self_explode needs a target seat to take")
-    if isinstance(action, ChooseOrder) and action.start is None and option.targets:
+    if isinstance(action, ChooseOrder) and action.start is None and option.target_required:
         raise IllegalActionError("choose_order needs a start seat after a peaceful night")
     text = action.text if isinstance(action, Speak | Whisper) else None
     if text is not None and option.max_chars is not None and len(text) > option.max_chars:
