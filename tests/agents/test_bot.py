@@ -127,6 +127,9 @@ def test_the_bot_imports_nothing_that_holds_the_hidden_game() -> None:
         "arena.rules.referee",
         "arena.rules.table",
         "arena.rules.night",
+        "arena.rules.night_acts",
+        "arena.rules.night_checks",
+        "arena.rules.night_skills",
         "arena.rules.day",
         "arena.match",
     }

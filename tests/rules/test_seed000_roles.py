@@ -15,7 +15,7 @@ from arena.board_file import load_board_file
 from arena.rules import events as ev
 from arena.rules.composition import default_orders
 from arena.rules.config import GameConfig
-from arena.rules.night import night_skill_user
+from arena.rules.night_checks import night_skill_user
 from arena.rules.referee import Referee
 from arena.rules.types import Role
 from arena.rules.visibility import to_seats
