@@ -287,18 +287,18 @@ def test_a_worker_game_whose_preflight_fails_there_shows_the_reason_not_its_link
     assert not [c for c in at.code if "token=" in str(c.value)]
 
 
-@pytest.mark.parametrize("kind", ["swap", "trade", "mist"])
+@pytest.mark.parametrize("kind", ["swap", "link", "trade", "mist"])
 def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
     dash: Dash, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
-    """The magician picks two seats, the merchant a seat and a gift, the alchemist witch
-    three seats, then sends them."""
+    """The magician and cupid pick two seats, the merchant a seat and a gift, the alchemist
+    witch three seats, then sends them."""
     import fakeredis
 
     from arena.humans.desk import Pending, SeatPlan, Status
     from arena.humans.lobby import create_game
     from arena.humans.redis_desk import RedisDesk
-    from arena.rules.actions import Mist, Pass, Swap, Trade, parse_action
+    from arena.rules.actions import Link, Mist, Pass, Swap, Trade, parse_action
     from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
     from arena.rules.types import Gift
 
@@ -313,9 +313,12 @@ def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
         ActionOption(action=kind, targets=(2, 3, 5), target_required=True),
         ActionOption(action="pass"),
     )
-    decision = {"swap": DecisionKind.SWAP, "trade": DecisionKind.TRADE, "mist": DecisionKind.MIST}[
-        kind
-    ]
+    decision = {
+        "swap": DecisionKind.SWAP,
+        "link": DecisionKind.CUPID,
+        "trade": DecisionKind.TRADE,
+        "mist": DecisionKind.MIST,
+    }[kind]
     request = DecisionRequest(
         step=0, seat=1, kind=decision, day=1, night=True, options=options, default=Pass()
     )
@@ -328,6 +331,9 @@ def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
     if kind == "swap":
         at.multiselect(key="req0_swap").set_value([3, 5]).run()
         label, expected = text("play.swap", "en"), Swap(targets=(3, 5))
+    elif kind == "link":
+        at.multiselect(key="req0_link").set_value([2, 5]).run()
+        label, expected = text("play.lovers", "en"), Link(targets=(2, 5))
     elif kind == "mist":
         at.multiselect(key="req0_mist").set_value([2, 3, 5]).run()
         label, expected = text("play.mist", "en"), Mist(targets=(2, 3, 5))

@@ -1,6 +1,7 @@
 import re
 import typing
 from enum import StrEnum
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,29 @@ def test_chinese_knife_and_badge_lines_are_chinese() -> None:
     assert render(knife, "zh") == "[狼隊] 今晚刀口：3號（意見一致）"
     badge = ev.BadgeLost(visibility=PUBLIC, reason="no_candidates")
     assert render(badge, "zh") == "警徽流失（無人競選）"
+
+
+def test_no_text_or_prompt_file_names_a_key_twice() -> None:
+    """YAML keeps the last of two equal keys silently: a second `play.link` once hid the
+    Play page's "Paste a join link" label. Every catalog and prompt file is checked."""
+    import yaml  # noqa: PLC0415
+
+    root = Path(__file__).resolve().parents[2] / "arena"
+    files = sorted([*(root / "text").glob("*.yaml"), *(root / "llm" / "prompts").rglob("*.yaml")])
+    twice: list[str] = []
+
+    class Strict(yaml.SafeLoader):
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:  # type: ignore[override]
+            seen: set[object] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+                if key in seen:
+                    twice.append(f"{self.name}:{key_node.start_mark.line + 1}: {key}")
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    for file in files:
+        with file.open(encoding="utf-8") as stream:
+            yaml.load(stream, Loader=Strict)  # noqa: S506
+    assert len(files) >= 10
+    assert not twice, twice

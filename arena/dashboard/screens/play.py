@@ -30,7 +30,17 @@ from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, 
 from arena.humans.commands import build_menu
 from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
 from arena.humans.lobby import create_game
-from arena.rules.actions import Action, CheckClaim, Claims, Mist, Speak, Swap, Trade, Whisper
+from arena.rules.actions import (
+    Action,
+    CheckClaim,
+    Claims,
+    Link,
+    Mist,
+    Speak,
+    Swap,
+    Trade,
+    Whisper,
+)
 from arena.rules.boards import BOARDS
 from arena.rules.errors import ArenaError
 from arena.rules.types import Gift, Role
@@ -352,22 +362,29 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
 def _pick_forms(
     page: SeatPage, token: str, request: Any, lang: Lang, shown: Lang, key: str
 ) -> None:
-    """Forms for the answers the menu lists no button for: the swap, the trade, the mist.
+    """Forms for the answers the menu lists no button for: two seats, the trade, the mist.
 
-    The magician picks two seats, the miracle merchant a seat and a gift, the alchemist
-    witch three seats (the terminal types them: `3 5`, `trade 3 check`, `2 5 9`).
+    The magician (a swap) and cupid (the lovers) pick two seats, the miracle merchant a
+    seat and a gift, the alchemist witch three seats (the terminal types them: `3 5`,
+    `trade 3 check`, `2 5 9`).
     """
-    swap = request.option("swap")
-    if swap is not None:
+    pairs: tuple[tuple[str, type[Swap] | type[Link], str], ...] = (
+        ("swap", Swap, "swap"),
+        ("link", Link, "lovers"),
+    )
+    for kind, model, words in pairs:
+        option = request.option(kind)
+        if option is None:
+            continue
         seats = st.multiselect(
-            text("play.swap_seats", lang),
-            swap.targets,
+            text(f"play.{words}_seats", lang),
+            option.targets,
             max_selections=2,
             format_func=lambda s: seat_label(s, shown),
-            key=f"{key}_swap",
+            key=f"{key}_{kind}",
         )
-        if st.button(text("play.swap", lang), key=f"{key}_swap_go", disabled=len(seats) != 2):
-            send(page, token, Swap(targets=tuple(seats)), lang)
+        if st.button(text(f"play.{words}", lang), key=f"{key}_{kind}_go", disabled=len(seats) != 2):
+            send(page, token, model(targets=tuple(seats)), lang)
             st.rerun()
     trade = request.option("trade")
     if trade is not None:
