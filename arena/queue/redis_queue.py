@@ -163,7 +163,8 @@ class RedisQueue:
             if "BUSYGROUP" not in str(exc):
                 raise
         await self._r.set(self._k("epoch"), secrets.token_hex(8), nx=True)
-        self._epoch = await self._r.get(self._k("epoch"))
+        if self._epoch is None:  # first use; a changed epoch is for check_state to say
+            self._epoch = await self._r.get(self._k("epoch"))
         self._group_ready = True
 
     async def epoch(self) -> str | None:

@@ -360,6 +360,27 @@ def test_a_loss_between_the_check_and_the_read_is_still_said(
     asyncio.run(scenario())
 
 
+def test_a_submit_that_remakes_the_stream_never_adopts_the_new_epoch() -> None:
+    """Whatever re-makes the stream and group on an emptied server (a submit from a
+    worker's re-queue, racing the claim that saw NOGROUP), the loss is still said once."""
+
+    async def scenario() -> None:
+        server = fakeredis.FakeServer()
+        queue = RedisQueue(
+            fakeredis.FakeAsyncRedis(server=server, decode_responses=True), prefix="s"
+        )
+        await queue.submit(make_jobs("x"))
+        await queue._r.flushall()
+        queue._group_ready = False  # the claim's NOGROUP window, before it asks the epoch
+        await queue.submit(make_jobs("y"))
+        with pytest.raises(StateLost, match="lost the queue's data"):
+            await queue.check_state()
+        await queue.check_state()  # said once
+        await queue.close()
+
+    asyncio.run(scenario())
+
+
 def test_status_reports_submitted_games_the_server_forgot(
     server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
