@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from arena.humans.desk import Desk, Pending, Status, Table
 from arena.rules.actions import Action
+from arena.rules.boards import Board
 from arena.rules.decisions import check_legal
 from arena.rules.errors import ArenaError
 from arena.rules.events import EVENT_ADAPTER, Event
@@ -72,7 +73,8 @@ class SeatPage(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     game_id: str
-    board: str
+    board: str | Board
+    """The game's board: a built-in id, or a custom board whole (`Table.board`)."""
     lang: str
     seat: int
     name: str

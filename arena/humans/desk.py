@@ -1,11 +1,12 @@
 """The `Desk`: what a hosted game shares with its people's pages, and their answers back.
 
 For each game it holds the game's public card (`Table`: board, seats, who is a person,
-token hashes; never the seed), each human seat's view lines (events that seat may see,
-already projected by `observe` in the host), the seat's pending decision, the current
-speaker, and a per-seat inbox of answers keyed by the request's `step`. The first answer
-posted for a step wins until the seat takes it; a duplicate changes nothing, and one for
-a step the seat is no longer asking is never taken (`access.submit` also refuses it).
+token hashes; never the seed; a custom board travels whole in it), each human seat's
+view lines (events that seat may see, already projected by `observe` in the host), the
+seat's pending decision, the current speaker, and a per-seat inbox of answers keyed by
+the request's `step`. The first answer posted for a step wins until the seat takes it; a
+duplicate changes nothing, and one for a step the seat is no longer asking is never
+taken (`access.submit` also refuses it).
 
 `MemoryDesk` is the single-machine twin (the dashboard's process hosts the game in a
 thread); `RedisDesk` (`redis_desk.py`) is the same contract on a Redis server, for games
@@ -19,6 +20,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.rules.boards import Board
 from arena.rules.decisions import DecisionRequest
 from arena.transcript import Lang
 
@@ -59,7 +61,9 @@ class Table(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     game_id: str
-    board: str
+    board: str | Board
+    """A built-in board's id, or a custom board whole (a board file read by the Play page):
+    the host, here or on a worker, needs nothing but the card to play it."""
     preset: str | None = None
     lang: Lang = "zh"
     seats: dict[int, SeatPlan]

@@ -10,10 +10,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 
+from pydantic import ValidationError
+
 from arena.humans.access import new_token, token_hash
 from arena.humans.desk import Desk, Pace, SeatPlan, Table
+from arena.rules.boards import Board, board_id
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
+from arena.rules.errors import ArenaError, ConfigError
 from arena.transcript import Lang
 
 MODEL_SPEC = "a model seat needs openai:MODEL or langchain:PROVIDER:MODEL"
@@ -31,14 +34,34 @@ def is_model_spec(name: str) -> bool:
     return kind == "langchain" and bool(provider) and bool(rest)
 
 
-def new_game_id(board: str) -> str:
-    """A fresh opaque game id (the same form as `arena.match.new_game_id`)."""
-    return f"{board}-{secrets.token_hex(5)}"
+def new_game_id(board: str | Board) -> str:
+    """A fresh opaque game id (the same form as `arena.match.new_game_id`).
+
+    It starts with the board's id (a custom board's own, as `arena play --board FILE`
+    names its games), then random letters: never the seed.
+    """
+    return f"{board_id(board)}-{secrets.token_hex(5)}"
+
+
+def game_config(board: str | Board, preset: str | None) -> GameConfig:
+    """The config a created game will be hosted with.
+
+    Raises:
+        ConfigError: one line, also for what pydantic refuses (a preset that is not one,
+            a custom board with a built-in board's id).
+    """
+    try:
+        return GameConfig.model_validate({"board": board, "preset": preset})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"{where}: {message}" if where else message) from None
 
 
 def create_game(
     desk: Desk,
-    board: str,
+    board: str | Board,
     seats: Mapping[int, SeatPlan],
     *,
     preset: str | None = None,
@@ -50,11 +73,14 @@ def create_game(
 ) -> tuple[str, dict[int, str]]:
     """Write a new game's card; returns its id and each human seat's join token.
 
+    `board` is a built-in board's id or a custom `Board` (`arena.board_file`), which the
+    card then carries whole.
+
     Raises:
-        ArenaError: an unknown board or preset, seats that do not cover the board, no
-            human seat, or a model seat that names no model.
+        ArenaError: an unknown board or preset, a custom board the rules refuse, seats
+            that do not cover the board, no human seat, or a model seat that names no model.
     """
-    config = GameConfig(board=board, preset=preset)
+    config = game_config(board, preset)
     expected = set(range(1, config.board_spec.seats + 1))
     if set(seats) != expected:
         raise ArenaError(f"seats must be 1-{len(expected)}, got {sorted(seats)}")

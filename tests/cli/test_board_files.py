@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.board_file import MAX_BYTES, example_boards, load_board_file, parse_board_upload
 from arena.cli import main
 from arena.dashboard.catalog import row_of
 from arena.ratings.results import game_result
@@ -74,33 +75,34 @@ def test_boards_json_lists_the_built_in_boards_and_checked_files(
     assert custom["settings"]["sheriff_vote_weight"] == 2
 
 
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        (
-            SMALL.replace("seer: 1", "seeer: 1"),
-            "b.yaml: roles: unknown role 'seeer'; did you mean 'seer'?",
-        ),
-        (SMALL.replace("werewolf: 2", "guard: 1"), "b.yaml: no wolves:"),
-        (SMALL.replace("villager: 3", "villager: 1"), "b.yaml: too few seats: 5 cards"),
-        (SMALL.replace("witch: 1", "witch: 2"), "b.yaml: 2 witch cards: witch is a unique role"),
-        (
-            SMALL + "night_order: [wolves, witch]\n",
-            "b.yaml: night_order: no 'seer' step, but seer is dealt",
-        ),
-        (
-            SMALL.replace("sheriff: false", "sherrif: false"),
-            "b.yaml: settings: unknown setting 'sherrif'; did you mean 'sheriff'?",
-        ),
-        (
-            SMALL.replace("villager: 3", "guard: 1, hunter: 1, idiot: 1").replace("city", "side"),
-            "b.yaml: win: side needs at least one god and one villager",
-        ),
-        ("id: x\nroles: {seer: 1\n", "b.yaml:3: not valid YAML"),
-        ("- seer\n- werewolf\n", "b.yaml: a board file is a mapping"),
-        ("", "b.yaml: a board file is a mapping"),
-    ],
-)
+BAD_FILES = [
+    (
+        SMALL.replace("seer: 1", "seeer: 1"),
+        "b.yaml: roles: unknown role 'seeer'; did you mean 'seer'?",
+    ),
+    (SMALL.replace("werewolf: 2", "guard: 1"), "b.yaml: no wolves:"),
+    (SMALL.replace("villager: 3", "villager: 1"), "b.yaml: too few seats: 5 cards"),
+    (SMALL.replace("witch: 1", "witch: 2"), "b.yaml: 2 witch cards: witch is a unique role"),
+    (
+        SMALL + "night_order: [wolves, witch]\n",
+        "b.yaml: night_order: no 'seer' step, but seer is dealt",
+    ),
+    (
+        SMALL.replace("sheriff: false", "sherrif: false"),
+        "b.yaml: settings: unknown setting 'sherrif'; did you mean 'sheriff'?",
+    ),
+    (
+        SMALL.replace("villager: 3", "guard: 1, hunter: 1, idiot: 1").replace("city", "side"),
+        "b.yaml: win: side needs at least one god and one villager",
+    ),
+    ("id: x\nroles: {seer: 1\n", "b.yaml:3: not valid YAML"),
+    ("- seer\n- werewolf\n", "b.yaml: a board file is a mapping"),
+    ("", "b.yaml: a board file is a mapping"),
+]
+"""Bad board files (as `b.yaml`) and the start of their one-line message."""
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_FILES)
 def test_a_bad_board_file_is_one_line_and_exit_code_2(
     text: str,
     message: str,
@@ -177,3 +179,33 @@ def test_a_scenario_names_a_board_file_or_writes_the_board_inline(
     path.write_text(SCENARIO.format(board="b/small7.yaml" if form == "file" else inline))
     result = run_scenario(load_scenario(path))
     assert result.passed, result.mismatches
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_FILES)
+def test_a_bad_uploaded_board_file_is_the_same_one_line(text: str, message: str) -> None:
+    """The Play page checks an uploaded file with the same words as `arena play --board`."""
+    with pytest.raises(ConfigError) as caught:
+        parse_board_upload(text.encode("utf-8"), "b.yaml")
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"id: x\nzh: \xb0\xe5\n", "up.yaml: not UTF-8 text"),
+        (b"#" * (MAX_BYTES + 1), f"up.yaml: {MAX_BYTES + 1} bytes; a board file has at most"),
+    ],
+)
+def test_an_upload_that_is_not_a_text_file_is_refused_in_one_line(
+    data: bytes, message: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_board_upload(data, "up.yaml")
+    assert str(caught.value).startswith(message)
+
+
+def test_an_uploaded_example_is_the_board_of_the_file() -> None:
+    board = parse_board_upload(EXAMPLE.read_bytes(), EXAMPLE.name)
+    assert board == load_board_file(EXAMPLE) == example_boards()[EXAMPLE.name]
+    assert sorted(example_boards()) == sorted(p.name for p in EXAMPLE.parent.glob("*.yaml"))
+    assert example_boards(EXAMPLE.parent / "none") == {}

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from arena.board_file import EXAMPLES, load_board_file
 from arena.dashboard.i18n import Lang, text
 from arena.replay_check import check_replay
 from arena.rules import events as ev
@@ -78,16 +79,22 @@ def create(
     lang: Lang = "en",
     game: str = "en",
     pace: tuple[float, float, float] = FAST,
+    board: Path | None = None,
+    seats: int = 9,
 ) -> dict[int, str]:
-    """Create a std9 game on the Play page; returns each human seat's join link.
+    """Create a game on the Play page; returns each human seat's join link.
 
-    `lang` is the page's language, `game` the game's; `pace` the night floor, the night
-    step floor and the self-explosion window, in seconds.
+    The board is std9, or the board file `board` (uploaded) of `seats` players. `lang` is
+    the page's language, `game` the game's; `pace` the night floor, the night step floor
+    and the self-explosion window, in seconds.
     """
     page.goto(f"{url}/play?lang={lang}")
     SHOTS.mkdir(exist_ok=True)
     page.get_by_text(text("play.who", lang)).wait_for()
-    for seat in range(1, 10):
+    if board is not None:
+        upload_board(page, board, lang)
+        page.locator(f".st-key-play_kind_{seats}").wait_for()
+    for seat in range(1, seats + 1):
         want = text(f"play.kind_{'human' if seat in humans else 'bot'}", lang)
         box = page.locator(f".st-key-play_kind_{seat} [role=combobox]")
         box.click()
@@ -113,6 +120,15 @@ def create(
     found = {int(c.split("seat=")[1].split("&")[0]): c.strip() for c in codes if "token=" in c}
     assert sorted(found) == sorted(humans)
     return {seat: f"{url}/{link}" for seat, link in found.items()}
+
+
+def upload_board(page: Any, path: Path, lang: Lang = "en") -> None:
+    """Pick "a board file from your computer" and upload `path` as that file."""
+    box = page.locator(".st-key-play_board [role=combobox]")
+    box.click()
+    box.press_sequentially(text("play.board_upload", lang)[:12])
+    box.press("Enter")
+    page.locator(".st-key-play_board_file input[type=file]").set_input_files(str(path))
 
 
 def answer_once(page: Any) -> bool:
@@ -302,3 +318,43 @@ def test_two_people_in_two_browsers_through_redis_each_see_only_their_seat(
             live = body.split("Game over")[0]
             assert f"#{other} is the " not in live, "another seat's card was shown"
             assert str(replay.header.seed) not in body
+
+
+def test_a_person_plays_an_uploaded_board_file_to_the_end(
+    server: str, replays: Path, tmp_path: Path
+) -> None:
+    """A bad file is one line on the page; a good one (10 seats) plays to a valid replay."""
+    board = load_board_file(EXAMPLES / "guard_city10.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\nroles: {seeer: 1, werewolf: 1}\n", "utf-8")
+    before = set(replays.glob("*.jsonl"))
+    bodies: list[str] = []
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1300, "height": 1500})
+        page.goto(f"{server}/play?lang=en")
+        page.get_by_text(text("play.who", "en")).wait_for()
+        upload_board(page, bad)
+        message = "Cannot use this board file: bad.yaml: roles: unknown role 'seeer'"
+        page.get_by_text(message).wait_for()
+        body = page.inner_text("body")
+        assert "Traceback" not in body and "play_kind_1" not in page.content()
+        page.screenshot(path=str(SHOTS / "play-5-bad-board.png"), full_page=True)
+        links = create(page, server, "kim", board=EXAMPLES / "guard_city10.yaml", seats=10)
+        page.goto(links[1])
+        page.get_by_text("You are #1 · kim1").wait_for()
+        page.get_by_text("Board: 10-player guard + wolf king (city) (guard_city10)").wait_for()
+        assert "#10" in page.inner_text("body")
+        page.set_default_timeout(5000)  # a click lost to a rerun is retried
+        page.screenshot(path=str(SHOTS / "play-6-custom-seat.png"), full_page=True)
+        answered = play_through(page, bodies)
+        browser.close()
+    assert answered >= 2
+    (path,) = set(replays.glob("*.jsonl")) - before
+    assert path.stem.startswith("guard_city10-") and check_replay(path).ok
+    replay = read_replay(path)
+    assert replay.header.config.board == board and len(replay.header.seats) == 10
+    assert replay.header.seats[0].agent == "human:kim1"
+    assert any(f"#{board.seats} " in b for b in bodies), "the table has the board's seats"
+    for body in bodies:
+        assert str(replay.header.seed) not in body and "human:" not in body

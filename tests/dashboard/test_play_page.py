@@ -12,11 +12,13 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from arena.board_file import EXAMPLES, example_boards, load_board_file
 from arena.dashboard.hans import to_hans
 from arena.dashboard.i18n import LANGS, Lang, text
 from arena.rules.boards import BOARDS
@@ -26,7 +28,7 @@ Dash = Callable[..., AppTest]
 WAIT_S = 120.0
 """Bound on waiting for the hosted game's first decision (a failure, never a measurement)."""
 LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]+")
-ALLOWED = {"PK", "ann", "Redis", *BOARDS}
+ALLOWED = {"PK", "ann", "Redis", *BOARDS, *(b.id for b in example_boards().values())}
 """Latin words a Chinese page may hold: vocabulary, a player's name, board ids."""
 
 
@@ -345,3 +347,66 @@ def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
     assert not at.exception, at.exception
     answer = desk.take(game, 1, 0)
     assert answer is not None and parse_action(answer) == expected
+
+
+def redis_page(dash: Dash, monkeypatch: pytest.MonkeyPatch) -> tuple[AppTest, Any]:
+    """The Play page on a fake Redis desk shared with the test."""
+    import fakeredis
+
+    from arena.humans.redis_desk import RedisDesk
+
+    desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")  # the page caches per URL
+    return dash(PLAY), desk
+
+
+def upload(at: AppTest, name: str, data: bytes) -> None:
+    at.selectbox(key="play_board").set_value("upload").run()
+    at.file_uploader(key="play_board_file").set_value((name, data, "application/yaml")).run()
+    assert not at.exception, at.exception
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"id: b\nroles: {seeer: 1, werewolf: 1}\n", "b.yaml: roles: unknown role 'seeer'; "),
+        (b"id: b\nroles: {seer: 1\n", "b.yaml:3: not valid YAML: "),
+        (b"\xff\xfe", "b.yaml: not UTF-8 text"),
+    ],
+)
+def test_a_bad_board_file_is_one_line_and_no_form(dash: Dash, data: bytes, message: str) -> None:
+    at = dash(PLAY)
+    upload(at, "b.yaml", data)
+    (shown,) = [unescape(e.value) for e in at.error]
+    assert shown.startswith(f"Cannot use this board file: {message}") and "\n" not in shown
+    assert not [b for b in at.selectbox if str(b.key).startswith("play_kind_")]
+    assert not [b for b in at.button if b.label == text("play.start", "en")]
+
+
+@pytest.mark.parametrize("how", ["upload", "example"])
+def test_a_custom_board_goes_whole_on_the_card_with_its_seats(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """An uploaded or an example board file: its seats on the form, the board on the card."""
+    path = EXAMPLES / "guard_city10.yaml"
+    board = load_board_file(path)
+    at, desk = redis_page(dash, monkeypatch)
+    if how == "upload":
+        upload(at, "mine.yaml", path.read_bytes())
+    else:
+        at.selectbox(key="play_board").set_value(path.name).run()
+    assert not at.error, [e.value for e in at.error]
+    kinds = [b for b in at.selectbox if str(b.key).startswith("play_kind_")]
+    assert len(kinds) == board.seats == 10
+    assert any("10 seats · city · " in str(c.value) for c in at.caption)
+    query = create(at, "en", where="worker")
+    assert query and query["game"].startswith("guard_city10-") and desk.next_queued(0)
+    table = desk.table(query["game"])
+    assert table is not None and table.board == board and len(table.seats) == 10
+    at.query_params.clear()
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    line = text("play.board_line", "en", b="10人守衛狼王屠城局 (guard_city10)", c="10人 · 屠城")
+    assert any(str(c.value).startswith(line) for c in at.caption), [c.value for c in at.caption]

@@ -53,3 +53,19 @@ def test_queue_hands_out_games_in_order(desk: Desk) -> None:
     desk.enqueue("g1")
     desk.enqueue("g2")
     assert desk.next_queued(0.01) == "g1" and desk.next_queued(0.01) == "g2"
+
+
+def test_a_custom_board_travels_whole_in_the_table(desk: Desk) -> None:
+    """A board file read by the Play page is on the card itself: a worker needs no file."""
+    from arena.board_file import EXAMPLES, load_board_file
+    from arena.rules.boards import Board
+
+    board = load_board_file(EXAMPLES / "guard_city10.yaml")
+    seats = {s: SeatPlan(kind="human" if s == 1 else "bot") for s in range(1, board.seats + 1)}
+    table = Table(game_id="g2", board=board, preset="site", seats=seats)
+    desk.put_table(table)
+    got = desk.table("g2")
+    assert got == table and isinstance(got.board, Board)
+    assert got.board.settings == {"city_win": "parity", "witch_self_save": "first_night",
+                                  "sheriff_vote_weight": 2}  # fmt: skip
+    assert got.board.night_order == board.night_order and got.board.seats == 10

@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from arena.board_file import EXAMPLES, load_board_file
 from arena.humans.access import AccessDenied, StaleAnswer, seat_page, submit
 from arena.humans.commands import build_menu
 from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan
 from arena.humans.host import host_game, live_folder
 from arena.humans.lobby import create_game
 from arena.replay_check import check_replay
+from arena.rules import boards
 from arena.rules import events as ev
 from arena.rules.actions import Action, Vote
+from arena.rules.boards import Board
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ArenaError, IllegalActionError
 from arena.rules.observation import observe
@@ -64,9 +67,14 @@ async def person(
 
 
 def play(
-    tmp_path: Path, desk: Desk, humans: dict[int, str], **options: float
+    tmp_path: Path,
+    desk: Desk,
+    humans: dict[int, str],
+    board: str | Board = "std9",
+    **options: float,
 ) -> tuple[Path, dict[int, str], list[str]]:
-    game, tokens = create_game(desk, "std9", plans(humans), lang="en", pace=NO_PACE, **options)  # type: ignore[arg-type]
+    seats = plans(humans, boards.board(board).seats)
+    game, tokens = create_game(desk, board, seats, lang="en", pace=NO_PACE, **options)  # type: ignore[arg-type]
     pages: list[str] = []
 
     async def main() -> Path:
@@ -95,6 +103,29 @@ def test_people_play_a_whole_game_and_it_is_an_ordinary_replay(tmp_path: Path, d
         assert [render(s.event, "zh") for s in observe(replay.events, viewer).seen]
     assert not (tmp_path / "live" / path.name).exists(), "the live file moved into the folder"
     assert replay.header.game_id == path.stem and str(SEED) not in replay.header.game_id
+
+
+def test_a_custom_board_is_hosted_from_its_card_to_an_ordinary_replay(
+    tmp_path: Path, desk: Desk
+) -> None:
+    """A board file's board, on the card whole (memory or Redis), plays like a built-in one."""
+    board = load_board_file(EXAMPLES / "guard_city10.yaml")
+    path, tokens, pages = play(tmp_path, desk, {2: "ann", 10: "bo"}, board)
+    assert check_replay(path).ok
+    replay = read_replay(path)
+    assert replay.header.config.board == board and len(replay.header.seats) == 10
+    started = next(e for e in replay.events if isinstance(e, ev.GameStarted))
+    assert started.board == board and started.seats == 10
+    game = replay.header.game_id
+    assert game.startswith("guard_city10-") and str(SEED) not in game
+    for seat in tokens:
+        page = seat_page(desk, game, seat, tokens[seat])
+        assert page.board == board and page.seats == 10
+        assert page.observation.knowledge.role_counts == board.role_counts()
+        assert render(page.observation.seen[0].event, "en").startswith(
+            "Board 10-player guard + wolf king (city), 10 players"
+        )
+    assert all(str(SEED) not in p for p in pages)
 
 
 def test_seat_pages_carry_no_seed_no_labels_and_only_their_own_view(

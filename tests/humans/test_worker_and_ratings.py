@@ -58,3 +58,42 @@ def test_a_worker_hosts_queued_games_and_people_are_rated_by_name(
     ann = next(s for s in board.standings if s.agent == "human:ann")
     assert ann.games == 3 and ann.overall.interval is not None
     assert (ann.wolf is not None) or (ann.good is not None)
+
+
+def test_a_worker_hosts_a_custom_board_from_the_card_alone(tmp_path: Path, desk: Desk) -> None:
+    """The worker reads no board file: the board on the card (through Redis) is the game."""
+    from arena.board_file import EXAMPLES, load_board_file
+    from arena.storage.replay_file import read_replay
+
+    board = load_board_file(EXAMPLES / "cupid12.yaml")
+    replays = tmp_path / "replays"
+    stop = threading.Event()
+    worker = threading.Thread(
+        target=serve, args=(desk, replays, tmp_path / "live", stop, 0.05), daemon=True
+    )
+    worker.start()
+    seats = {s: SeatPlan(kind="bot") for s in range(1, board.seats + 1)}
+    seats[12] = SeatPlan(kind="human", name="cy")
+    game, tokens = create_game(desk, board, seats, lang="zh", pace=NO_PACE)
+    desk.enqueue(game)
+    rng = random.Random(2)
+    deadline = time.monotonic() + LIMIT_S
+    try:
+        while desk.status(game).state != "finished":
+            assert time.monotonic() < deadline, "the worker did not finish the game"
+            assert desk.status(game).state != "failed", desk.status(game).error
+            page = seat_page(desk, game, 12, tokens[12])
+            assert page.board == board and page.seats == 12
+            if page.pending is not None:
+                request = page.pending.request
+                with contextlib.suppress(StaleAnswer):
+                    submit(desk, game, 12, tokens[12], request.step, answer(request, rng))
+            time.sleep(0.01)
+    finally:
+        stop.set()
+        worker.join(10)
+    (path,) = replays.glob("*.jsonl")
+    assert path.stem == game and check_replay(path).ok
+    replay = read_replay(path)
+    assert replay.header.config.board == board
+    assert replay.header.seats[11].agent == "human:cy"

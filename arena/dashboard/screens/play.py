@@ -13,6 +13,11 @@ dashboard's language; the game's own text (decisions, choices, roles, the transc
 in the game's language, in the page's script (`shown_lang`). A game with model seats
 starts only once their endpoints pass `arena play`'s preflight (the host runs it); one
 that cannot play shows its one-line reason here instead of join links.
+
+The board is a built-in one, an example board file, or a board file the creator uploads
+(docs/boards.md); a bad file is refused in one line, in `arena play --board FILE`'s
+words. A custom board travels whole in the game's card (`Table.board`), so the game is
+hosted, here or by a worker, and replayed like any other.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from urllib.parse import parse_qs, urlparse
 
 import streamlit as st
 
+from arena.board_file import example_boards, parse_board_upload
 from arena.dashboard.i18n import Lang, game_lang, localize, render, text
 from arena.dashboard.session import language, settings
 from arena.dashboard.text import error, escape, plain, visible
@@ -41,7 +47,7 @@ from arena.rules.actions import (
     Trade,
     Whisper,
 )
-from arena.rules.boards import BOARDS
+from arena.rules.boards import BOARDS, Board, board
 from arena.rules.errors import ArenaError
 from arena.rules.types import Gift, Role
 from arena.transcript import role_name
@@ -49,6 +55,7 @@ from arena.transcript import role_name
 REFRESH_S = 0.5
 KINDS = ("human", "bot", "random", "model")
 PRESETS = (None, "tournament", "site", "classic")
+UPLOAD = "upload"  # the board picker's last entry: a board file from the creator's computer
 CHECK_LIMIT_S = 150.0  # the wait for a model seat's preflight (its probes time out sooner)
 # (no bare strings at the top level of a page: Streamlit's magic would show them)
 
@@ -83,10 +90,60 @@ def desk() -> Desk:
     return redis_desk(url) if url else memory_desk()
 
 
-def board_name(board: str, lang: Lang) -> str:
+def board_name(spec: Board, lang: Lang) -> str:
     """A board's name in `lang`, with its id."""
-    spec = BOARDS[board]
-    return f"{spec.en if lang == 'en' else localize(spec.zh, lang)} ({board})"
+    return f"{spec.en if lang == 'en' else localize(spec.zh, lang)} ({spec.id})"
+
+
+def board_cards(spec: Board, lang: Lang) -> str:
+    """A board's players, win mode and cards: `10 seats · city · Seer×1 · …`."""
+    cards = [
+        text("board.role_count", lang, role=role_text(role, lang), n=n)
+        for role, n in spec.role_counts().items()
+    ]
+    head = [text("board.seats", lang, n=spec.seats), text(f"win_mode.{spec.win}", lang)]
+    return " · ".join(head + cards)
+
+
+@st.cache_resource(show_spinner=False)
+def examples() -> dict[str, Board]:
+    """The example board files, read once per process (an installed wheel has none)."""
+    return example_boards()
+
+
+def board_options() -> dict[str, Board]:
+    """The boards the picker lists: the built-in ones by id, then the examples by file."""
+    return {**BOARDS, **examples()}
+
+
+def pick_board(lang: Lang) -> Board | None:
+    """The board picked, or None while an upload is missing or refused (said in one line)."""
+    options = board_options()
+    keys = [*options, UPLOAD]
+    picked = st.selectbox(
+        text("play.board", lang),
+        keys,
+        index=keys.index("std9"),
+        key="play_board",
+        format_func=lambda k: (
+            text("play.board_upload", lang) if k == UPLOAD else board_name(options[k], lang)
+        ),
+    )
+    if picked != UPLOAD:
+        return options[picked]
+    sent = st.file_uploader(
+        text("play.board_file", lang),
+        type=["yaml", "yml"],
+        key="play_board_file",
+        help=text("play.board_file_help", lang),
+    )
+    if sent is None:
+        return None
+    try:
+        return parse_board_upload(sent.getvalue(), sent.name)
+    except ArenaError as exc:
+        error(text("play.bad_board", lang, error=str(exc)))
+        return None
 
 
 def seat_label(seat: int | None, lang: Lang) -> str:
@@ -96,15 +153,12 @@ def seat_label(seat: int | None, lang: Lang) -> str:
 
 def create_form(lang: Lang) -> None:
     """Board, preset, seats, language, limits and pace; then the join links."""
-    boards = list(BOARDS)
-    board = st.selectbox(
-        text("play.board", lang),
-        boards,
-        index=boards.index("std9"),
-        key="play_board",
-        format_func=lambda b: board_name(b, lang),
-    )
-    seats = BOARDS[board].seats
+    spec = pick_board(lang)
+    if spec is None:
+        return
+    st.caption(board_cards(spec, lang))
+    seats = spec.seats
+    chosen_board: str | Board = spec.id if BOARDS.get(spec.id) == spec else spec
     with st.form("play_create"):
         preset = st.selectbox(
             text("play.preset", lang),
@@ -164,11 +218,11 @@ def create_form(lang: Lang) -> None:
         if st.form_submit_button(text("play.start", lang), type="primary"):
             pace = Pace(night_s=night_s, step_s=step_s, window_s=window_s)
             limits = (float(decision_s), float(speech_s))
-            start_game(board, preset, str(chosen), plans, limits, pace, where, lang)
+            start_game(chosen_board, preset, str(chosen), plans, limits, pace, where, lang)
 
 
 def start_game(
-    board: str,
+    board: str | Board,
     preset: str | None,
     game: str,
     plans: dict[int, tuple[str, str]],
@@ -178,6 +232,9 @@ def start_game(
     lang: Lang,
 ) -> None:
     """Create the game, start it here or on a worker, and keep its join links.
+
+    A built-in board goes on the card by id (the same replay as `arena play --board ID`),
+    a custom one whole.
 
     A game hosted here with model seats is shown only once their endpoints passed the
     preflight; a failed one shows its one-line reason instead of join links.
@@ -444,6 +501,8 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
     st.markdown(f"**{escape(you)}**")
     if k.own_role is not None:
         st.markdown(text("play.role", lang, r=role_text(k.own_role, shown)))
+    spec = board(page.board)
+    st.caption(text("play.board_line", lang, b=board_name(spec, shown), c=board_cards(spec, shown)))
     if status.state in ("waiting", "checking"):  # a seat is not told the table has models
         st.info(text("play.waiting", lang))
     elif status.state == "finished":
