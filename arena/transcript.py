@@ -90,6 +90,10 @@ def claims_text(claims: Claims, lang: Lang) -> str:
         parts.append(t("claim.role", lang, role=role_name(claims.role, lang)))
     for c in claims.checks:
         verdict = t("claim.wolf" if c.is_wolf else "claim.good", lang)
+        if c.role is not None:
+            verdict = t("claim.card", lang, role=role_name(c.role, lang))
+        elif c.acted is not None:
+            verdict = t("claim.acted" if c.acted else "claim.idle", lang)
         parts.append(t("claim.check", lang, seat=seat(c.seat, lang), verdict=verdict))
     if claims.suspects:
         parts.append(t("claim.suspects", lang, seats=seats(claims.suspects, lang)))

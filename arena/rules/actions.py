@@ -19,10 +19,20 @@ class _Action(BaseModel):
 
 
 class CheckClaim(_Action):
-    """A claimed seer result: 'I checked seat N, it is a wolf / good'."""
+    """A claimed night result about one seat: 'I checked seat N, it is a wolf / good'.
+
+    The seer's check is the common case; the other information roles report theirs in the
+    same shape, so a table weighs every reported result alike: the coroner adds the exact
+    card he found on the body (`role`), the watchman whether the seat acted (`acted`).
+    `is_wolf` is always the speaker's verdict on the seat.
+    """
 
     seat: SeatId
     is_wolf: bool
+    role: Role | None = None
+    """The exact card the result shows, when it shows one (the coroner's autopsy)."""
+    acted: bool | None = None
+    """Whether the seat used a night skill that night, when the result says (a watch)."""
 
 
 class Claims(_Action):

@@ -16,7 +16,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from arena.agents.bots.reading import EXILE_BALLOTS, Reading
-from arena.rules.roles import is_god
+from arena.rules.actions import CheckClaim
+from arena.rules.roles import is_god, is_wolf
 from arena.rules.types import Role, SeatId
 
 CHECK_WOLF = 3.0
@@ -73,10 +74,11 @@ class Outlook:
 def own_outlook(r: Reading) -> Outlook:
     """A seat's outlook with all its secrets.
 
-    A wolf knows every wolf; a good seat knows its checks, the public reveals, and that
-    anyone claiming its own unique role lies — or a unique role whose card the coroner
-    found on a body. A good lover takes his partner as good whatever his side: they live
-    and die together (000:22), so he never works against him.
+    A wolf knows every wolf; a good seat knows its checks, the cards it found on bodies
+    (the coroner), the public reveals, and that anyone claiming its own unique role lies —
+    or a unique role whose card the coroner found on a body. A good lover takes his partner
+    as good whatever his side: they live and die together (000:22), so he never works
+    against him.
     """
     if r.is_wolf:
         wolves = r.team | r.public_wolves
@@ -88,8 +90,11 @@ def own_outlook(r: Reading) -> Outlook:
         for s, role in claimed_roles(r).items()
         if s != holders.get(role, s) and r.role_counts.get(role, 0) == 1
     }
-    wolves = r.public_wolves | {t for t, wolf in r.checks if wolf} | liars | impossible_claims(r)
-    goods = (r.public_goods | {r.me} | {t for t, wolf in r.checks if not wolf}) - wolves
+    bodies = {t: is_wolf(role) for t, role in r.examined}
+    found = {t for t, wolf in [*r.checks, *bodies.items()] if wolf}
+    wolves = r.public_wolves | found | liars | impossible_claims(r)
+    cleared = {t for t, wolf in [*r.checks, *bodies.items()] if not wolf}
+    goods = (r.public_goods | {r.me} | cleared) - wolves
     if r.partner is not None:
         wolves = wolves - {r.partner}
         goods = goods | {r.partner}
@@ -124,17 +129,25 @@ def _growl_evidence(
     return wolves, goods - wolves, tuple(hints)
 
 
+def watch_weight(role: Role | None, acted: bool) -> float:
+    """The log-odds one watch adds to its seat, given the role that seat claims.
+
+    An idle claimed seer is most likely lying; a seat that acted with no god claim used a
+    night skill it does not own up to (a wolf's knife, or a hidden god). Anything else
+    says nothing either way.
+    """
+    if not acted and role is Role.SEER:
+        return WATCH_IDLE_SEER
+    if acted and (role is None or not is_god(role)):
+        return WATCH_ACTED
+    return 0.0
+
+
 def watch_hints(r: Reading) -> tuple[tuple[SeatId, float], ...]:
     """The watchman's evidence: an idle claimed seer, or a seat acting with no god claim."""
     claims = claimed_roles(r)
-    hints: list[tuple[SeatId, float]] = []
-    for _, seat, acted in r.watches:
-        role = claims.get(seat)
-        if not acted and role is Role.SEER:
-            hints.append((seat, WATCH_IDLE_SEER))
-        elif acted and (role is None or not is_god(role)):
-            hints.append((seat, WATCH_ACTED))
-    return tuple(hints)
+    hints = ((seat, watch_weight(claims.get(seat), acted)) for _, seat, acted in r.watches)
+    return tuple((seat, w) for seat, w in hints if w)
 
 
 def _growl_evidence_public(r: Reading, o: Outlook, logit: dict[SeatId, float]) -> None:
@@ -217,11 +230,49 @@ def seer_claimants(r: Reading) -> tuple[SeatId, ...]:
 
 def claimed_checks(r: Reading, seat: SeatId) -> dict[SeatId, bool]:
     """Every check `seat` has claimed (a later claim about a seat replaces an earlier one)."""
-    checks: dict[SeatId, bool] = {}
+    return {t: c.is_wolf for t, c in claimed_results(r, seat).items()}
+
+
+def claimed_results(r: Reading, seat: SeatId) -> dict[SeatId, CheckClaim]:
+    """Every result `seat` has reported, by the seat it is about (the latest one counts)."""
+    results: dict[SeatId, CheckClaim] = {}
     for speech in r.speeches:
         if speech.seat == seat:
-            checks.update((c.seat, c.is_wolf) for c in speech.claims.checks)
-    return checks
+            results.update((c.seat, c) for c in speech.claims.checks)
+    return results
+
+
+REPORTERS = (Role.WATCHMAN, Role.CORONER)
+"""Information roles other than the checker whose reported results a table weighs."""
+REPORT_BELIEF = 0.8
+"""Belief in an uncontested claimant of a reporting role (no wolf bot fakes one)."""
+
+
+def reporters(r: Reading, o: Outlook) -> dict[SeatId, float]:
+    """How far to believe each claimant of a reporting role (`REPORTERS`).
+
+    A known claimant is believed or not; an uncontested claim gets `REPORT_BELIEF`; a
+    crowded one shares that belief with its rivals. The holder of the role himself knows
+    every other claimant lies (`own_outlook` counts him a wolf).
+    """
+    claims = claimed_roles(r)
+    belief: dict[SeatId, float] = {}
+    for role in REPORTERS:
+        seats = [s for s, c in claims.items() if c is role and s != o.me]
+        share = REPORT_BELIEF * min(1.0, r.role_counts.get(role, 0) / max(len(seats), 1))
+        for s in seats:
+            belief[s] = 0.0 if s in o.wolves else 1.0 if s in o.goods else share
+    return belief
+
+
+def reported(r: Reading, o: Outlook) -> list[tuple[CheckClaim, float]]:
+    """Every result reported by a believed claimant of a reporting role, with the belief."""
+    return [
+        (c, b)
+        for seat, b in reporters(r, o).items()
+        if b > 0
+        for c in claimed_results(r, seat).values()
+    ]
 
 
 def credibility(r: Reading, o: Outlook) -> dict[SeatId, float]:
@@ -258,7 +309,7 @@ def credibility(r: Reading, o: Outlook) -> dict[SeatId, float]:
             wolf and (role := roles.get(t)) is not None and is_god(role) and role is not checker(r)
             for t, wolf in checks.items()
         )
-        weights[c] = w * (0.5 if god_accused else 1.0)
+        weights[c] = w * (0.5 if god_accused else 1.0) * _autopsy_factor(r, o, c)
     total = sum(weights.values()) + 0.25
     return {c: w / total for c, w in weights.items()}
 
@@ -286,6 +337,7 @@ def _wolf_probabilities(r: Reading, o: Outlook) -> dict[SeatId, float]:
             if target != o.me and target not in cred:
                 logit[target] += belief * (CHECK_WOLF if wolf else CHECK_GOOD)
     _role_claim_evidence(r, o, logit)
+    _report_evidence(r, o, logit)
     _growl_evidence_public(r, o, logit)
     _speech_evidence(r, o, cred, logit)
     _vote_evidence(r, o, cred, logit)
@@ -299,6 +351,43 @@ def _wolf_probabilities(r: Reading, o: Outlook) -> dict[SeatId, float]:
     unknown = {s: logit[s] for s in others if s not in fixed}
     expected = r.wolf_total - len([s for s in fixed if fixed[s]]) - int(o.me_wolf)
     return fixed | calibrate(unknown, expected)
+
+
+def _report_evidence(r: Reading, o: Outlook, logit: dict[SeatId, float]) -> None:
+    """Results reported by a believed watchman or coroner, scaled by the belief.
+
+    A card found on a body counts as a check of it, and exposes every other claimant of
+    that card when the board deals one (the checker's, through `credibility`); a watch
+    counts as the watchman's own would (`watch_weight`).
+    """
+    claims = claimed_roles(r)
+    for c, b in reported(r, o):
+        if c.role is not None:
+            if c.seat in logit:
+                logit[c.seat] += b * (CHECK_WOLF if c.is_wolf else CHECK_GOOD)
+            if r.role_counts.get(c.role, 0) == 1 and c.role is not checker(r):
+                for seat, role in claims.items():
+                    if role is c.role and seat not in (c.seat, o.me):
+                        logit[seat] += b * FAKE_CLAIM
+        elif c.acted is not None and c.seat in logit:
+            logit[c.seat] += b * watch_weight(claims.get(c.seat), c.acted)
+
+
+def _autopsy_factor(r: Reading, o: Outlook, claimant: SeatId) -> float:
+    """How a believed coroner's autopsies change the weight of one checker claim.
+
+    His card on the claimant's body settles it (the checker's card: ×(1+3b); another: ×(1-b));
+    the checker's card on another body makes every other claim a lie.
+    """
+    factor = 1.0
+    for c, b in reported(r, o):
+        if c.role is None:
+            continue
+        if c.seat == claimant:
+            factor *= 1 + 3 * b if c.role is checker(r) else 1 - b
+        elif c.role is checker(r):
+            factor *= 1 - b
+    return factor
 
 
 def _believed(o: Outlook, cred: dict[SeatId, float], seat: SeatId) -> bool:

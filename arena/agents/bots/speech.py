@@ -1,6 +1,9 @@
 """What a bot claims when it speaks, by role, and the speech built from it.
 
 - The seer claims at once and reports every real check (and calls counter-claimants wolves).
+- The watchman and the coroner report their results in the same claim (`own_results`),
+  once a result helps the good side more than their cover does (`_tells`): a watch that
+  names a living seat, a wolf's card on a body, a living claimant an autopsy exposes.
 - The fake seer (a wolf, see `wolves.jumper`) tells a consistent story: the checks of his
   earlier speeches, plus one invented check per new night, on good seats only; when the
   real seer has claimed, he names him a wolf (對跳).
@@ -23,6 +26,7 @@ from arena.agents.bots.beliefs import (
     own_outlook,
     public_outlook,
     seer_claimants,
+    watch_weight,
     wolf_probabilities,
 )
 from arena.agents.bots.chance import top
@@ -30,6 +34,7 @@ from arena.agents.bots.reading import Reading
 from arena.agents.bots.talk import Lang, speech_text
 from arena.rules.actions import CheckClaim, Claims, Speak
 from arena.rules.decisions import DecisionRequest
+from arena.rules.roles import is_god, is_wolf
 from arena.rules.types import Role, SeatId
 
 FAKE_WOLF_CHECK = 0.55
@@ -43,11 +48,13 @@ SUSPECT_FLOOR = 0.4
 def speak(r: Reading, request: DecisionRequest, rng: random.Random, lang: Lang) -> Speak:
     """The speech for `request` (a campaign, day, PK or defence speech, or last words)."""
     if r.role is checker(r):
-        claims, wanted = _seer_claims(r)
+        claims, wanted = _report_claims(r, own_results(r))
     elif r.is_wolf and wolves.jumper(r) == r.me:
         claims, wanted = _fake_seer_claims(r, rng)
     elif r.is_wolf:
         claims, wanted = _wolf_claims(r, request, rng)
+    elif (results := own_results(r)) and _tells(r, request, results):
+        claims, wanted = _report_claims(r, results, _good_claims(r, request, rng))
     else:
         claims, wanted = _good_claims(r, request, rng)
     option = request.option("speak")
@@ -60,18 +67,78 @@ def _present(r: Reading, seats: list[SeatId]) -> tuple[SeatId, ...]:
     return tuple(s for s in seats if s in r.present and s != r.me)
 
 
-def _seer_claims(r: Reading) -> tuple[Claims, SeatId | None]:
-    checks = dict(r.checks)
-    liars = [s for s in seer_claimants(r) if s != r.me]
-    suspects = _present(r, [t for t, wolf in checks.items() if wolf] + liars)
-    trusts = _present(r, [t for t, wolf in checks.items() if not wolf])
-    claims = Claims(
-        role=r.role,
-        checks=tuple(CheckClaim(seat=t, is_wolf=w) for t, w in checks.items()),
-        suspects=suspects,
-        trusts=trusts,
-    )
-    return claims, (suspects[0] if suspects else None)
+def own_results(r: Reading) -> tuple[CheckClaim, ...]:
+    """This seat's own night results, as its role reports them (empty: nothing to report).
+
+    The checker's checks; the coroner's autopsies with the card found; the watchman's
+    watches that say something (`watch_weight`: an idle claimed seer, a seat that acted
+    with no god claim) or that clear a seat claiming no god (it did not join the knife).
+    """
+    if r.role is checker(r):
+        return tuple(CheckClaim(seat=t, is_wolf=w) for t, w in dict(r.checks).items())
+    if r.role is Role.CORONER:
+        return tuple(CheckClaim(seat=t, is_wolf=is_wolf(c), role=c) for t, c in r.examined)
+    if r.role is not Role.WATCHMAN:
+        return ()
+    roles = claimed_roles(r)
+    results = []
+    for seat, acted in {seat: acted for _, seat, acted in r.watches}.items():
+        role = roles.get(seat)
+        weight = watch_weight(role, acted)
+        if weight or not (acted or (role is not None and is_god(role))):
+            results.append(CheckClaim(seat=seat, is_wolf=weight > 0, acted=acted))
+    return tuple(results)
+
+
+def _tells(r: Reading, request: DecisionRequest, results: tuple[CheckClaim, ...]) -> bool:
+    """Whether a watchman or coroner reveals himself and his results in this speech.
+
+    When they help the good side more than his cover does: a result that names a living
+    seat a wolf, a wolf's card on a body, a living claimant his autopsy exposes (`_liars`);
+    or when his life is at stake anyway (accused by a seer claimant, on trial, last words).
+    """
+    if request.context in ("pk", "defence", "prince", "last_words"):
+        return True
+    if any(claimed_checks(r, c).get(r.me) for c in seer_claimants(r)):
+        return True
+    found = any(c.is_wolf and (c.role is not None or c.seat in r.present) for c in results)
+    return found or bool(_present(r, _liars(r)))
+
+
+def _liars(r: Reading) -> list[SeatId]:
+    """Claimants of a unique role whose holder this seat knows, in the order they claimed.
+
+    The holder is this seat itself (the checker) or a body whose card it found (the coroner).
+    """
+    found = [s for s in seer_claimants(r) if s != r.me] if r.role is checker(r) else []
+    holders = {role: seat for seat, role in r.examined if r.role_counts.get(role, 0) == 1}
+    for seat, role in claimed_roles(r).items():
+        if holders.get(role, seat) != seat and seat not in found:
+            found.append(seat)
+    return found
+
+
+def _report_claims(
+    r: Reading,
+    results: tuple[CheckClaim, ...],
+    fallback: tuple[Claims, SeatId | None] | None = None,
+) -> tuple[Claims, SeatId | None]:
+    """Claim the role and report `results`, as the seer does and every information role.
+
+    The results' wolves and the liars they expose (`_liars`) are the suspects, their good
+    seats the trusts. Where the results name no living suspect, `fallback` (the seat's
+    ordinary claims) gives the seats it suspects; its trusts are added either way.
+    """
+    suspects = _present(r, [c.seat for c in results if c.is_wolf] + _liars(r))
+    trusts = _present(r, [c.seat for c in results if not c.is_wolf])
+    wanted = suspects[0] if suspects else None
+    if fallback is not None:
+        extra, also = fallback
+        if not suspects:
+            suspects, wanted = extra.suspects, also
+        trusts += tuple(s for s in extra.trusts if s not in trusts and s not in suspects)
+    claims = Claims(role=r.role, checks=results, suspects=suspects, trusts=trusts)
+    return claims, wanted
 
 
 def _fake_seer_claims(r: Reading, rng: random.Random) -> tuple[Claims, SeatId | None]:

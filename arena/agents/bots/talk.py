@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from arena.rules.actions import Claims
+from arena.rules.actions import CheckClaim, Claims
 from arena.rules.roles import spec
 from arena.rules.types import SeatId, SpeechContext
 
@@ -41,19 +41,12 @@ def speech_text(
         name = spec(claims.role).zh if zh else spec(claims.role).en.lower()
         parts.append(f"我是{name}。" if zh else f"I am the {name}.")
     if claims.checks:
-        verdicts = [
-            f"{_seat(c.seat, lang)}"
-            + (
-                ("查殺" if c.is_wolf else "金水")
-                if zh
-                else (" is a wolf" if c.is_wolf else " is good")
-            )
-            for c in claims.checks
-        ]
+        verdicts = [_seat(c.seat, lang) + _result(c, lang) for c in claims.checks]
+        first = claims.checks[0]
+        kind = "autopsy" if first.role is not None else "watch" if first.acted is not None else ""
+        zh_head, en_head = _HEADS[kind]
         parts.append(
-            ("查驗：" + "，".join(verdicts) + "。")
-            if zh
-            else ("My checks: " + "; ".join(verdicts) + ".")
+            (zh_head + "，".join(verdicts) + "。") if zh else (en_head + "; ".join(verdicts) + ".")
         )
     if claims.suspects:
         s = _seats(claims.suspects, lang)
@@ -68,6 +61,28 @@ def speech_text(
         parts.append("我是好人，沒有更多信息，過。" if zh else "I am good; nothing more to add.")
     text = ("" if zh else " ").join(parts)
     return text[:limit] if limit is not None else text
+
+
+_HEADS = {
+    "": ("查驗：", "My checks: "),
+    "autopsy": ("驗屍：", "My autopsies: "),
+    "watch": ("盯梢：", "My watches: "),
+}
+"""How a report of results opens, by the kind of its first result."""
+
+
+def _result(c: CheckClaim, lang: Lang) -> str:
+    """One reported result, after its seat: the card found, whether it acted, or the verdict."""
+    zh = lang == "zh"
+    if c.role is not None:
+        return f"是{spec(c.role).zh}" if zh else f" was the {spec(c.role).en.lower()}"
+    if c.acted is not None:
+        if zh:
+            return "昨夜有行動" if c.acted else "昨夜沒有行動"
+        return " acted that night" if c.acted else " did not act that night"
+    if zh:
+        return "查殺" if c.is_wolf else "金水"
+    return " is a wolf" if c.is_wolf else " is good"
 
 
 def whisper_text(target: SeatId, jump: bool, lang: Lang, limit: int | None) -> str:
