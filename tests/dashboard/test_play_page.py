@@ -409,4 +409,23 @@ def test_a_custom_board_goes_whole_on_the_card_with_its_seats(
     at.run()
     assert not at.exception, at.exception
     line = text("play.board_line", "en", b="10人守衛狼王屠城局 (guard_city10)", c="10人 · 屠城")
-    assert any(str(c.value).startswith(line) for c in at.caption), [c.value for c in at.caption]
+    shown = [unescape(str(c.value)) for c in at.caption]
+    assert any(c.startswith(line) for c in shown), shown
+
+
+def test_a_board_files_names_are_not_markdown_on_the_pages(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board's names are its author's text: shown as written, never as links or bold."""
+    data = (EXAMPLES / "guard_city10.yaml").read_bytes()
+    hostile = '"**x** [link](http://e.example)"'  # the page's game is Chinese: its zh name
+    data = data.replace("zh: 10人守衛狼王屠城局".encode(), f"zh: {hostile}".encode())
+    at, _ = redis_page(dash, monkeypatch)
+    upload(at, "mine.yaml", data)
+    query = create(at, "en", where="worker")
+    at.query_params.update(query)
+    at.run()
+    captions = [str(c.value) for c in at.caption]
+    assert any("\\*\\*x\\*\\* \\[link\\]\\(http" in c for c in captions), captions
+    assert not at.error
+    assert not any("[link](" in c or "**x**" in c for c in captions)

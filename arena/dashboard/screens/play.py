@@ -156,7 +156,7 @@ def create_form(lang: Lang) -> None:
     spec = pick_board(lang)
     if spec is None:
         return
-    st.caption(board_cards(spec, lang))
+    st.caption(escape(board_cards(spec, lang)))  # a board file's names are its author's text
     seats = spec.seats
     chosen_board: str | Board = spec.id if BOARDS.get(spec.id) == spec else spec
     with st.form("play_create"):
@@ -502,7 +502,8 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
     if k.own_role is not None:
         st.markdown(text("play.role", lang, r=role_text(k.own_role, shown)))
     spec = board(page.board)
-    st.caption(text("play.board_line", lang, b=board_name(spec, shown), c=board_cards(spec, shown)))
+    played = text("play.board_line", lang, b=board_name(spec, shown), c=board_cards(spec, shown))
+    st.caption(escape(played))  # a board file's names are its author's text, not Markdown
     if status.state in ("waiting", "checking"):  # a seat is not told the table has models
         st.info(text("play.waiting", lang))
     elif status.state == "finished":
