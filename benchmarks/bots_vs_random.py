@@ -11,6 +11,12 @@ Roles are dealt by the referee from the game seed; the harness (not an agent) re
 deal to seat each side's agents. The bots are clearly better than random when `bot good`
 beats the baseline's good win rate and `bot wolves` beats its wolf win rate.
 
+Every game is counted under its own outcome: good, wolves, lovers (人狼戀: a wolf–good
+couple outlived everyone, a third side on cupid boards, won by neither team), a draw (the
+day limit), or void (no winner: the game was voided or stopped). Only `good` and
+`wolves` are win rates of a team; the other outcomes are counted beside them, so a
+lovers' win never reads as a wolves' one.
+
     .venv/bin/python benchmarks/bots_vs_random.py --games 200
 """
 
@@ -20,13 +26,15 @@ import argparse
 import asyncio
 import math
 import time
+from collections import Counter
 from collections.abc import Callable
+from typing import Literal
 
 from arena.agents.base import Agent
 from arena.agents.bot import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.board_file import board_ref
-from arena.match import Limits, play
+from arena.match import GameVoided, Limits, play
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig
 from arena.rules.events import ActionDefaulted
@@ -53,8 +61,19 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-async def one_game(board: str | Board, seed: int, pick: Pick) -> tuple[Winner | None, int]:
-    """Play one game; returns the winner and the number of defaulted answers."""
+Outcome = Literal["good", "wolves", "lovers", "draw", "void"]
+OUTCOMES: dict[Winner | None, Outcome] = {
+    Winner.GOOD: "good",
+    Winner.WOLVES: "wolves",
+    Winner.LOVERS: "lovers",
+    Winner.DRAW: "draw",
+    None: "void",
+}
+"""Each game's outcome by the referee's winner (None: voided or unfinished)."""
+
+
+async def one_game(board: str | Board, seed: int, pick: Pick) -> tuple[Outcome, int]:
+    """Play one game; returns its outcome and the number of defaulted answers."""
     referee = Referee(GameConfig(board=board), seed)
     agents: dict[int, Agent] = {}
     for seat, role in enumerate(referee.state.roles, start=1):
@@ -62,31 +81,38 @@ async def one_game(board: str | Board, seed: int, pick: Pick) -> tuple[Winner | 
         agents[seat] = (
             BotAgent(seed * 100 + seat) if kind == "bot" else RandomAgent(seed * 100 + seat)
         )
-    await play(referee, agents, limits=Limits(beliefs="off"))
+    try:
+        await play(referee, agents, limits=Limits(beliefs="off"))
+    except GameVoided:
+        pass  # counted as void: the referee has no winner
     defaults = sum(isinstance(e, ActionDefaulted) for e in referee.events)
-    return referee.winner, defaults
+    return OUTCOMES[referee.winner], defaults
 
 
 async def run(boards: list[str | Board], games: int, first_seed: int) -> None:
-    """Print one row per board and line-up."""
+    """Print one row per board and line-up: each outcome's share, the team rates' intervals."""
     print(
-        f"{'board':<24}{'line-up':<12}{'good wins':>10}  {'95% CI':<15}{'games/s':>9}"
-        f"{'defaults':>10}"
+        f"{'board':<24}{'line-up':<12}{'good wins':>10}  {'95% CI':<14}{'wolf wins':>10}  "
+        f"{'95% CI':<14}{'lovers':>7}{'draw':>6}{'void':>6}{'games/s':>9}{'defaults':>10}"
     )
     for board in boards:
         label = board.id if isinstance(board, Board) else board
         for name, pick in LINEUPS.items():
             start = time.perf_counter()
-            good = defaults = 0
+            counts: Counter[Outcome] = Counter()
+            defaults = 0
             for seed in range(first_seed, first_seed + games):
-                winner, defaulted = await one_game(board, seed, pick)
-                good += winner is Winner.GOOD
+                outcome, defaulted = await one_game(board, seed, pick)
+                counts[outcome] += 1
                 defaults += defaulted
             rate = games / (time.perf_counter() - start)
-            low, high = wilson(good, games)
+            g_low, g_high = wilson(counts["good"], games)
+            w_low, w_high = wilson(counts["wolves"], games)
             print(
-                f"{label:<24}{name:<12}{good / games:>10.1%}  [{low:.2f}, {high:.2f}]   "
-                f"{rate:>9.1f}{defaults:>10}"
+                f"{label:<24}{name:<12}{counts['good'] / games:>10.1%}  "
+                f"[{g_low:.2f}, {g_high:.2f}]  {counts['wolves'] / games:>10.1%}  "
+                f"[{w_low:.2f}, {w_high:.2f}]  {counts['lovers']:>7}{counts['draw']:>6}"
+                f"{counts['void']:>6}{rate:>9.1f}{defaults:>10}"
             )
 
 
