@@ -75,8 +75,10 @@ def _role_lines(roles: Mapping[Role, int], rules: RuleSet, texts: Mapping[str, A
 
     An entry is a sentence, or a sentence per value of a rules knob (`knob`, `values`; a
     value without one says nothing), optionally only when another role is dealt as well
-    (`with`). A role added to the rules
-    needs only its entries in `rules.yaml`.
+    (`with`). A count knob (the healer's protections, the coroner's autopsies: 000:26/30
+    限次, any number a board sets) also has `count`, a sentence with `{n}` for every value
+    `values` does not name, so a board with 7 uses is told 7 rather than nothing. A role
+    added to the rules needs only its entries in `rules.yaml`.
     """
     dealt = {role.value for role in roles}
     lines: list[str] = []
@@ -89,8 +91,10 @@ def _role_lines(roles: Mapping[Role, int], rules: RuleSet, texts: Mapping[str, A
             elif entry.get("with") is None or entry["with"] in dealt:
                 value = getattr(rules, entry["knob"])
                 key = str(value).lower() if isinstance(value, bool) else str(value)
-                if key in entry["values"]:
+                if key in entry.get("values", {}):
                     lines.append(str(entry["values"][key]))
+                elif "count" in entry:
+                    lines.append(str(entry["count"]).format(n=value))
     return lines
 
 

@@ -5,6 +5,7 @@ import json
 import pytest
 import yaml
 
+from arena.board_file import parse_board_text
 from arena.llm.conversation import event_line, neutralise, quote
 from arena.llm.library import DEFAULT_VERSION, load_library, prompt_root
 from arena.llm.rules_text import rule_lines
@@ -95,6 +96,49 @@ def test_rules_summary_follows_the_knobs_and_the_roles_dealt() -> None:
     assert "the other side of the sheriff" in summary(
         "wwk_guard", "tournament", "en", sheriff_direction="alternate"
     )
+
+
+HEALER_CORONER_7 = """
+id: healer_coroner_7
+zh: 醫者仵作
+en: Healer + coroner, seven uses
+roles: {seer: 1, witch: 1, healer: 1, coroner: 1, villager: 4, werewolf: 3}
+win: side
+preset: site
+settings: {healer_protections: 7, coroner_autopsies: 7}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "healer", "coroner"),
+    [
+        ("en", "The healer may protect 7 times in the game.", "The coroner may examine 7 times"),
+        ("zh", "醫者整局可以護衛7次。", "仵作整局可以驗屍7次。"),
+    ],
+)
+def test_a_board_file_tells_any_number_of_limited_uses(
+    lang: str, healer: str, coroner: str
+) -> None:
+    """000:26/30 限次 names no number, so a board sets any (up to 30): 7 is told as 7.
+
+    The old data had a sentence for 1 to 5 only and said nothing for 7.
+    """
+    b = parse_board_text(HEALER_CORONER_7, "healer_coroner_7.yaml")
+    text = "\n".join(rule_lines(b, resolve_rules(b, b.preset), load_library(lang).rules, lang))
+    assert healer in text and coroner in text
+    default = "\n".join(
+        rule_lines(
+            b,
+            resolve_rules(b, b.preset, {"healer_protections": 2, "coroner_autopsies": 1}),
+            load_library(lang).rules,
+            lang,
+        )
+    )
+    if lang == "en":
+        assert "The healer may protect twice in the game." in default
+        assert "The coroner may examine once in the game." in default
+    else:
+        assert "醫者整局可以護衛2次。" in default and "仵作整局可以驗屍1次。" in default
 
 
 def test_quote_neutralises_template_tokens_and_invisible_characters() -> None:
