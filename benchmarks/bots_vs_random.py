@@ -8,8 +8,9 @@ For every board (its own rules preset) and every line-up, N seeded games:
 - `bots` — everyone a bot.
 
 Roles are dealt by the referee from the game seed; the harness (not an agent) reads the
-deal to seat each side's agents. The bots are clearly better than random when `bot good`
-beats the baseline's good win rate and `bot wolves` beats its wolf win rate.
+deal to seat each side's agents, and a thief plays for the side of the card he takes
+(`BySide`). The bots are clearly better than random when `bot good` beats the baseline's
+good win rate and `bot wolves` beats its wolf win rate.
 
 Every game is counted under its own outcome: good, wolves, lovers (人狼戀: a wolf–good
 couple outlived everyone, a third side on cupid boards, won by neither team), a draw (the
@@ -30,17 +31,19 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Literal
 
-from arena.agents.base import Agent
+from arena.agents.base import Agent, AgentReply
 from arena.agents.bot import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.board_file import board_ref
 from arena.match import GameVoided, Limits, play
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig
+from arena.rules.decisions import DecisionRequest
 from arena.rules.events import ActionDefaulted
+from arena.rules.observation import Observation
 from arena.rules.referee import Referee
 from arena.rules.roles import is_wolf
-from arena.rules.types import Winner
+from arena.rules.types import Role, Winner
 
 Pick = Callable[[bool], str]
 LINEUPS: dict[str, Pick] = {
@@ -72,15 +75,50 @@ OUTCOMES: dict[Winner | None, Outcome] = {
 """Each game's outcome by the referee's winner (None: voided or unfinished)."""
 
 
+def agent(kind: str, seed: int) -> Agent:
+    """A line-up's agent of `kind` (`bot` or `random`)."""
+    return BotAgent(seed) if kind == "bot" else RandomAgent(seed)
+
+
+class BySide:
+    """The line-up's agent for the side of the card this seat holds now.
+
+    Only the thief changes card (004: he takes a bottom card on night 1, a wolf's if one
+    lies there), and then he plays for that card's side: in `bot good` a thief who took a
+    wolf is a random wolf, as the other wolves are, not a bot among them. The card is read
+    from the seat's own view, as the seat itself knows it.
+    """
+
+    def __init__(self, pick: Pick, seed: int) -> None:
+        self.good = agent(pick(False), seed)
+        self.wolf = agent(pick(True), seed)
+
+    @property
+    def name(self) -> str:
+        """The good side's agent's name (the card dealt is good)."""
+        return self.good.name
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        """Answer with the agent of the side of the seat's card now."""
+        return await self.current(view).decide(view, request, feedback)
+
+    def current(self, view: Observation) -> Agent:
+        """The agent of the side of the card the seat holds in `view`."""
+        role = view.knowledge.own_role
+        return self.wolf if role is not None and is_wolf(role) else self.good
+
+
 async def one_game(board: str | Board, seed: int, pick: Pick) -> tuple[Outcome, int]:
     """Play one game; returns its outcome and the number of defaulted answers."""
     referee = Referee(GameConfig(board=board), seed)
     agents: dict[int, Agent] = {}
     for seat, role in enumerate(referee.state.roles, start=1):
-        kind = pick(is_wolf(role))
-        agents[seat] = (
-            BotAgent(seed * 100 + seat) if kind == "bot" else RandomAgent(seed * 100 + seat)
-        )
+        if role is Role.THIEF:
+            agents[seat] = BySide(pick, seed * 100 + seat)
+        else:
+            agents[seat] = agent(pick(is_wolf(role)), seed * 100 + seat)
     try:
         await play(referee, agents, limits=Limits(beliefs="off"))
     except GameVoided:

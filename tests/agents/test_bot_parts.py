@@ -167,3 +167,29 @@ def test_the_seer_speech_reports_its_checks() -> None:
     assert reply.action.claims.role is Role.SEER
     assert reply.action.claims.checks == (CheckClaim(seat=4, is_wolf=True),)
     assert "4號查殺" in reply.action.text
+
+
+def shoot_request(seat: int, targets: tuple[int, ...]) -> DecisionRequest:
+    return DecisionRequest(
+        step=9,
+        seat=seat,
+        kind=DecisionKind.SHOOT,
+        day=1,
+        night=False,
+        options=(ActionOption(action="shoot", targets=targets), ActionOption(action="pass")),
+        default=Pass(),
+    )
+
+
+def test_the_hunter_holds_a_blind_shot() -> None:
+    """Nothing points at anyone: every seat is as likely a wolf as the next (3 in 8), and a
+    shot would more likely take a good seat than a wolf."""
+    r, _ = read(observe(log(5, Role.HUNTER), SeatViewer(seat=5)))
+    targets = (1, 2, 3, 4, 6, 7, 8, 9)
+    assert BotAgent(3).choose(r, shoot_request(5, targets)) == Pass()
+
+
+def test_the_hunter_shoots_the_seat_a_believed_seer_checked_wolf() -> None:
+    r, _ = read(observe(log(5, Role.HUNTER, claim(1, (7, True))), SeatViewer(seat=5)))
+    action = BotAgent(3).choose(r, shoot_request(5, (1, 2, 3, 4, 6, 7, 8, 9)))
+    assert getattr(action, "target", None) == 7
