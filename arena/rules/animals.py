@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from arena.rules import events as ev
 from arena.rules.actions import Action, Confuse, Pass, Reveal
-from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, pick_or_pass
 from arena.rules.roles import is_wolf
 from arena.rules.table import Table
 from arena.rules.types import DeathCause, Phase, Role, SeatId
@@ -120,10 +120,7 @@ def fox_request(t: Table, fox: SeatId) -> DecisionRequest | None:
     if t.state.day < 2 or t.state.fox_used:
         return None
     targets = tuple(s for s in t.state.living() if s != fox and pickable(t, s))
-    options = (
-        ActionOption(action="confuse", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("confuse", targets)
     return t.request(fox, DecisionKind.CONFUSE, options, Pass())
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.rules import events as ev
-from arena.rules.actions import Duel, Pass, PassBadge, SelfExplode, Shoot, Speak, TearBadge
+from arena.rules.actions import Duel, PassBadge, SelfExplode, Shoot, Speak, TearBadge
 from arena.rules.animals import knifed_pufferfish, lingers
 from arena.rules.config import RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind
@@ -206,12 +206,8 @@ def _maybe_shoot(t: Table, leaving: Departure) -> Flow[SeatId | None]:
     targets = tuple(s for s in t.state.present() if s != leaving.seat)
     if not targets:
         return None
-    options = (
-        ActionOption(action="shoot", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
-    answer = yield from t.ask_one(t.request(leaving.seat, DecisionKind.SHOOT, options, Pass()))
-    if not isinstance(answer, Shoot):
+    answer = yield from t.ask_pick(leaving.seat, DecisionKind.SHOOT, "shoot", targets, Shoot)
+    if answer is None:
         return None
     t.emit(ev.PlayerShot(visibility=PUBLIC, seat=leaving.seat, role=role, target=answer.target))
     at_night = _same_night(t, leaving)[0] is not None

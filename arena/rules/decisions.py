@@ -103,6 +103,17 @@ class ActionOption(BaseModel):
     """Length limit of the action's text."""
 
 
+def pick_or_pass(action: ActionKind, targets: tuple[SeatId, ...]) -> tuple[ActionOption, ...]:
+    """The options of a skill aimed at seats that may go unused tonight: choose, or pass.
+
+    Choosing the action names its seat (`target_required`); passing is always legal.
+    """
+    return (
+        ActionOption(action=action, targets=targets, target_required=True),
+        ActionOption(action="pass"),
+    )
+
+
 class DecisionRequest(BaseModel):
     """The referee asking one seat for one decision."""
 

@@ -18,7 +18,7 @@ from arena.rules.actions import (
     Mask,
     Pass,
 )
-from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, pick_or_pass
 from arena.rules.night_acts import Acts, first_living
 from arena.rules.roles import in_pack, is_wolf
 from arena.rules.table import Flow, Table
@@ -64,10 +64,7 @@ def emit_role_check(t: Table, seat: SeatId, answer: Action | None) -> SeatId | N
 
 
 def _killing_check(t: Table, seat: SeatId, targets: tuple[SeatId, ...]) -> DecisionRequest:
-    options = (
-        ActionOption(action="inspect", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("inspect", targets)
     return t.request(seat, DecisionKind.IDENTIFY, options, Pass())
 
 
@@ -119,12 +116,8 @@ def mask(t: Table, acts: Acts) -> Flow[SeatId | None]:
         t.emit(ev.SkillBlocked(visibility=to_seats(phantom), seat=phantom))
         return None
     targets = tuple(s for s in t.state.wolves() if in_pack(t.role(s)))
-    options = (
-        ActionOption(action="mask", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
-    answer = yield from t.ask_one(t.request(phantom, DecisionKind.MASK, options, Pass()))
-    if not isinstance(answer, Mask):
+    answer = yield from t.ask_pick(phantom, DecisionKind.MASK, "mask", targets, Mask)
+    if answer is None:
         return None
     t.emit(ev.WolfMasked(visibility=to_seats(phantom), seat=phantom, target=answer.target))
     return answer.target
@@ -208,10 +201,7 @@ def autopsy_request(t: Table, coroner: SeatId) -> DecisionRequest | None:
     targets = tuple(s for s in sorted(t.state.out) if s not in t.state.examined)
     if not targets:
         return None
-    options = (
-        ActionOption(action="inspect", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("inspect", targets)
     return t.request(coroner, DecisionKind.AUTOPSY, options, Pass())
 
 

@@ -29,7 +29,7 @@ from arena.rules.actions import (
     Trade,
 )
 from arena.rules.animals import confused, fox_request, pickable
-from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, pick_or_pass
 from arena.rules.night_acts import Acts, first_living, knife_party
 from arena.rules.roles import is_god, is_wolf, spec
 from arena.rules.table import Flow, Table
@@ -40,10 +40,7 @@ from arena.rules.visibility import to_seats
 def guard_request(t: Table, guard: SeatId) -> DecisionRequest:
     """The guard protects a living seat, himself allowed, not last night's (000:36), or passes."""
     targets = tuple(s for s in t.state.living() if s != t.state.last_guarded)
-    options = (
-        ActionOption(action="protect", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("protect", targets)
     return t.request(guard, DecisionKind.GUARD, options, Pass())
 
 
@@ -62,10 +59,7 @@ def hunt_request(t: Table, hunter: SeatId) -> DecisionRequest | None:
     if t.state.day < 2:
         return None
     targets = tuple(s for s in t.state.living() if s != hunter)
-    options = (
-        ActionOption(action="hunt", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("hunt", targets)
     return t.request(hunter, DecisionKind.HUNT, options, Pass())
 
 
@@ -99,10 +93,7 @@ def swap_request(t: Table, magician: SeatId) -> DecisionRequest | None:
     targets = tuple(s for s in t.state.living() if s not in t.state.swapped)
     if len(targets) < 2:
         return None
-    options = (
-        ActionOption(action="swap", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("swap", targets)
     return t.request(magician, DecisionKind.SWAP, options, Pass())
 
 
@@ -165,12 +156,8 @@ def fear(t: Table) -> Flow[SeatId | None]:
     if nightmare is None:
         return None
     targets = tuple(s for s in t.state.living() if s != nightmare)
-    options = (
-        ActionOption(action="fear", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
-    answer = yield from t.ask_one(t.request(nightmare, DecisionKind.FEAR, options, Pass()))
-    if not isinstance(answer, Fear):
+    answer = yield from t.ask_pick(nightmare, DecisionKind.FEAR, "fear", targets, Fear)
+    if answer is None:
         return None
     t.emit(ev.SeatFeared(visibility=to_seats(nightmare), seat=nightmare, target=answer.target))
     return answer.target
@@ -185,12 +172,8 @@ def consort_block(t: Table) -> Flow[SeatId | None]:
     if consort is None or t.state.consort_used:
         return None
     targets = tuple(s for s in t.state.living() if s != consort)
-    options = (
-        ActionOption(action="block", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
-    answer = yield from t.ask_one(t.request(consort, DecisionKind.BLOCK, options, Pass()))
-    if not isinstance(answer, Block):
+    answer = yield from t.ask_pick(consort, DecisionKind.BLOCK, "block", targets, Block)
+    if answer is None:
         return None
     t.emit(ev.SeatBlocked(visibility=to_seats(consort), seat=consort, target=answer.target))
     return answer.target
@@ -256,12 +239,8 @@ def lay_mist(t: Table, n: int, acts: Acts) -> Flow[tuple[SeatId, ...] | None]:
         return None
     if len(t.state.living()) < 3:  # three different seats, or no mist
         return None
-    options = (
-        ActionOption(action="mist", targets=t.state.living(), target_required=True),
-        ActionOption(action="pass"),
-    )
-    answer = yield from t.ask_one(t.request(alchemist, DecisionKind.MIST, options, Pass()))
-    if not isinstance(answer, Mist):
+    answer = yield from t.ask_pick(alchemist, DecisionKind.MIST, "mist", t.state.living(), Mist)
+    if answer is None:
         return None
     mist = tuple(sorted(answer.targets))
     t.emit(ev.MistLaid(visibility=to_seats(alchemist), seat=alchemist, targets=mist))
@@ -280,12 +259,8 @@ def claw(t: Table, claw: SeatId) -> Flow[SeatId | None]:
     if not t.state.claw_unsealed or t.state.claw_struck:
         return None
     targets = tuple(s for s in t.state.living() if s != claw)
-    options = (
-        ActionOption(action="kill", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
-    answer = yield from t.ask_one(t.request(claw, DecisionKind.CLAW, options, Pass()))
-    if not isinstance(answer, Kill):
+    answer = yield from t.ask_pick(claw, DecisionKind.CLAW, "kill", targets, Kill)
+    if answer is None:
         return None
     t.emit(ev.ClawStruck(visibility=to_seats(claw), seat=claw, target=answer.target))
     return answer.target
@@ -330,10 +305,7 @@ def trade_request(t: Table, merchant: SeatId) -> DecisionRequest | None:
     if t.state.traded:
         return None
     targets = tuple(s for s in t.state.living() if s != merchant)
-    options = (
-        ActionOption(action="trade", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("trade", targets)
     return t.request(merchant, DecisionKind.TRADE, options, Pass())
 
 
@@ -408,10 +380,7 @@ def heal_request(t: Table, healer: SeatId) -> DecisionRequest | None:
         return None
     repeat = t.state.last_healed if t.state.last_healed_night == t.state.day - 1 else None
     targets = tuple(s for s in t.state.living() if s not in (healer, repeat))
-    options = (
-        ActionOption(action="protect", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
+    options = pick_or_pass("protect", targets)
     return t.request(healer, DecisionKind.HEAL, options, Pass())
 
 
@@ -436,11 +405,7 @@ def gargoyle_knife(t: Table, n: int, gargoyle: SeatId, knife: SeatId | None) -> 
     if not armed:
         return knife
     targets = tuple(s for s in t.state.living() if s != gargoyle)
-    options = (
-        ActionOption(action="kill", targets=targets, target_required=True),
-        ActionOption(action="pass"),
-    )
-    answer = yield from t.ask_one(t.request(gargoyle, DecisionKind.KNIFE, options, Pass()))
-    target = answer.target if isinstance(answer, Kill) else None
+    answer = yield from t.ask_pick(gargoyle, DecisionKind.KNIFE, "kill", targets, Kill)
+    target = None if answer is None else answer.target
     t.emit(ev.GargoyleStruck(visibility=to_seats(gargoyle), seat=gargoyle, target=target))
     return target

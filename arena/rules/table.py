@@ -13,10 +13,10 @@ from fractions import Fraction
 from typing import TypeVar
 
 from arena.rules import events as ev
-from arena.rules.actions import Action
+from arena.rules.actions import Action, ActionKind, Pass
 from arena.rules.boards import Board
 from arena.rules.config import GameConfig, RuleSet
-from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, pick_or_pass
 from arena.rules.draw import Draw
 from arena.rules.roles import in_pack, is_wolf, spec
 from arena.rules.state import GameState, evolve, initial_state
@@ -26,6 +26,7 @@ from arena.rules.win import winner
 
 Answers = dict[SeatId, Action]
 T = TypeVar("T")
+A = TypeVar("A", bound=Action)
 Flow = Generator[tuple[DecisionRequest, ...], Answers, T]
 """A piece of the game: yields batches of requests, receives answers, returns a `T`."""
 
@@ -93,6 +94,22 @@ class Table:
         """Ask a single seat and return its answer."""
         answers = yield from self.ask([request])
         return answers[request.seat]
+
+    def ask_pick(
+        self,
+        seat: SeatId,
+        kind: DecisionKind,
+        action: ActionKind,
+        targets: tuple[SeatId, ...],
+        chosen: type[A],
+    ) -> Flow[A | None]:
+        """Ask `seat` to aim a skill at one of `targets` or pass (the default, as a timeout).
+
+        Returns the answer when the skill was used, None when it was passed.
+        """
+        options = pick_or_pass(action, targets)
+        answer = yield from self.ask_one(self.request(seat, kind, options, Pass()))
+        return answer if isinstance(answer, chosen) else None
 
     def weight(self, seat: SeatId) -> Fraction:
         """A voter's weight: the sheriff's badge counts 1.5 (or as the rules say)."""
