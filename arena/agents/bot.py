@@ -17,7 +17,8 @@ workhorse of tests and benchmarks. Three properties matter more than its strengt
   believes, wolves agree on the knife in their channel and sometimes fake the seer, good
   seats weigh claims, checks and votes; the knight duels a seat he is nearly sure of, the
   wolf beauty charms the believed seer, the dreamweaver shields him and never dreams a seat
-  twice running; see the modules of `arena.agents.bots`.
+  twice running; the watchman and the coroner report their results as the seer does once
+  they help; see the modules of `arena.agents.bots`.
 """
 
 from __future__ import annotations
