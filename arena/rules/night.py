@@ -195,9 +195,12 @@ def night(t: Table, n: int) -> Flow[None]:
         answers, acts.knife = yield from _wolf_phase(
             t, wolves, first, lambda a: _emit_early(t, early, actors, a, acts), acts.mist
         )
+    told_after = _status_told_after(t, late)
     for step in late:
         seat = actors.get(step)
-        if acts.fails(seat):
+        if step in told_after:
+            pass  # told once the steps that decide it are done (`_status_told_after`)
+        elif acts.fails(seat):
             assert seat is not None
             t.emit(ev.SkillBlocked(visibility=to_seats(seat), seat=seat))
         elif step == "witch":
@@ -240,9 +243,10 @@ def night(t: Table, n: int) -> Flow[None]:
             acts.watched = watch.target if isinstance(watch, Inspect) else None
         elif step == "coroner" and seat is not None:
             emit_autopsy(t, seat, answers.get(seat))
-        elif step in ("hunter_status", "white_wolf_king_status"):
-            status_role = Role.HUNTER if step == "hunter_status" else Role.WHITE_WOLF_KING
-            _tell_status(t, status_role, acts)
+        elif step in _STATUS_ROLE:
+            _tell_status(t, _STATUS_ROLE[step], acts)
+        for status in (s for s, after in told_after.items() if after == step):
+            _tell_status(t, _STATUS_ROLE[status], acts)
     report_watch(t, acts, t.events[start:])
     _resolve(t, n, acts)
 
@@ -311,6 +315,56 @@ def _emit_early(
             t.emit(swapped)
         elif step == "healer":
             acts.healed = emit_heal(t, seat, answers.get(seat))
+
+
+_STATUS_ROLE: dict[str, Role] = {
+    "hunter_status": Role.HUNTER,
+    "white_wolf_king_status": Role.WHITE_WOLF_KING,
+}
+_POISONERS: frozenset[str] = frozenset({"witch", "lucky_one"})
+"""Steps that may poison: 000:49 被女巫毒死 ❌ (no shot), the lucky one's poison alike."""
+_KILLERS: frozenset[str] = _POISONERS | {
+    "wolf_beauty",
+    "seer",
+    "healer",
+    "gargoyle_knife",
+    "raven_claw",
+    "alchemist_snake",
+    "demon_hunter",
+    "pure_white_maiden",
+    "wolf_witch",
+    "miracle_merchant",
+}
+"""Late steps whose answers can add or remove a night death: the knife's, a poison, a check
+that kills or reflects, a hunt, a strike, a protection, a failed trade, a charm."""
+_LINKERS: frozenset[Role] = frozenset({Role.CUPID, Role.DREAMWEAVER, Role.WOLF_BEAUTY})
+"""Roles whose seats die after another's death (lover, dreamer, charmed seat): none of the
+three deaths lets the hunter shoot (000:51 與情侶殉情 ❌; 001:1667 the dreamer)."""
+
+
+def _status_told_after(t: Table, late: Sequence[str]) -> dict[str, str]:
+    """The status steps to tell later than their place: each with the step it follows.
+
+    The status is a fact about tonight's deaths (001:259 你的開槍狀態; 000:43-51 the cause
+    decides the shot), so it is told only once every step that can change it is done. A
+    poison changes it for the hunter and the white wolf king (000:49 被女巫毒死 ❌); where
+    lovers, a dreamer or a charm are dealt, any death can take the hunter with a cause that
+    does not shoot (000:51), so every killing step decides his. On a custom board the
+    canonical order puts the statuses after the seer (001:95-111) but before the miracle
+    merchant and the lucky one (001:117), whose poison would come too late: those statuses
+    move to just after the last step that decides them. Each built-in board's order already
+    tells them after every such step, so its night is unchanged.
+    """
+    moved: dict[str, str] = {}
+    linked = bool(_LINKERS & set(t.board.roles))
+    for i, step in enumerate(late):
+        if step not in _STATUS_ROLE:
+            continue
+        deciders = _KILLERS if linked and step == "hunter_status" else _POISONERS
+        later = [s for s in late[i + 1 :] if s in deciders]
+        if later:
+            moved[step] = later[-1]
+    return moved
 
 
 def _tell_status(t: Table, role: Role, acts: Acts) -> None:
