@@ -28,6 +28,7 @@ from arena.humans.commands import (
     TITLES,
     Menu,
     build_menu,
+    claim_roles,
     label,
     label_template,
     pass_label,
@@ -36,6 +37,8 @@ from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.observation import Observation
+from arena.rules.roles import spec
+from arena.rules.types import Role
 from arena.text import inert
 from arena.transcript import Lang, render
 
@@ -78,7 +81,7 @@ HELP = {
   我是預言家，3號查殺 | 身份=預言家 查驗=3:狼 懷疑=3,5 信任=7
   標籤：身份=角色（claim=）· 查驗=座位:狼或好（check=3:wolf）
         懷疑=座位,…（suspect=）· 信任=座位,…（trust=）
-  角色：預言家 女巫 獵人 守衛 白癡 平民 狼人 …（英文亦可：seer witch hunter guard …）
+  {roles}
 Ctrl-C 立即結束遊戲（已記錄的部分留在回放檔中）。""",
     "en": """\
 How to answer:
@@ -94,9 +97,36 @@ Full commands work at every prompt (English or Chinese):
 At a speech, just type it; structured claims follow a | as tags:
   I am the seer, #3 is a wolf | claim=seer check=3:wolf suspect=3,5 trust=7
   tags: claim=ROLE · check=SEAT:wolf|good · suspect=SEAT,… · trust=SEAT,…
-  roles: seer witch hunter guard idiot villager werewolf … (Chinese names work too)
+  {roles}
 Ctrl-C ends the game at once (what was played stays in the replay file).""",
 }
+
+_ROLES_LINE = {
+    "zh": (
+        "角色：預言家 女巫 獵人 守衛 白癡 平民 狼人 …（英文亦可：seer witch hunter guard …）",
+        "本局的牌：{zh}（英文亦可：{en}）",
+    ),
+    "en": (
+        "roles: seer witch hunter guard idiot villager werewolf … (Chinese names work too)",
+        "this board's cards: {en} (Chinese names work too)",
+    ),
+}
+
+
+def help_text(lang: Lang, roles: tuple[Role, ...] = ()) -> str:
+    """`help`, whose role line names this board's cards (`claim_roles`) once they are known.
+
+    A claim may name only a card the board deals (the thief's bottom cards and the wolf
+    cards included), so the help lists exactly those, never the whole catalogue.
+    """
+    generic, board_line = _ROLES_LINE[lang]
+    line = generic
+    if roles:
+        line = board_line.format(
+            zh=" ".join(spec(r).zh for r in roles), en=" ".join(r.value for r in roles)
+        )
+    return HELP[lang].replace("{roles}", line)
+
 
 Reader = Callable[[str], str] | Callable[[str], Awaitable[str]]
 
@@ -176,7 +206,8 @@ class TerminalHuman:
         self.catch_up(view)
         if feedback:
             self._write(inert(f"! {feedback}"))
-        menu = build_menu(request, self.lang)
+        roles = claim_roles(view.knowledge.role_counts)
+        menu = build_menu(request, self.lang, roles)
         self._write(describe(menu, self.lang))
         while True:
             try:
@@ -184,7 +215,7 @@ class TerminalHuman:
             except EOFError:
                 return AgentReply(action=None, error=_TEXT[self.lang]["closed"])
             if line.strip().lower() in HELP_WORDS:
-                self._write(HELP[self.lang])
+                self._write(help_text(self.lang, roles))
                 continue
             try:
                 action = menu.pick(line) if line.strip() else request.default
@@ -222,8 +253,15 @@ _ZH_ERRORS = (
 )
 
 
+_NO_CARD = re.compile(r"no (\w+) card on this board in claim=; its cards: (.*)")
+
+
 def explain(message: str, lang: Lang) -> str:
     """An error for the person, in their language (the rules' messages are English)."""
+    if lang == "zh" and (found := _NO_CARD.search(message)):
+        role, cards = found.groups()
+        names = "、".join(spec(Role(c)).zh for c in cards.split(", "))
+        return f"本局沒有{spec(Role(role)).zh}這張牌；本局的牌：{names}"
     if lang == "zh":
         for pattern, text in _ZH_ERRORS:
             if found := pattern.search(message):

@@ -14,6 +14,7 @@ follow a `|`: `claim=ROLE` (`身份=`), `check=SEAT:wolf|good` (`查驗=3:狼`),
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from arena.rules.actions import Action, parse_action
@@ -110,6 +111,18 @@ def _role_names() -> dict[str, Role]:
 ROLE_NAMES = _role_names()
 
 
+def claim_roles(role_counts: Mapping[Role, int]) -> tuple[Role, ...]:
+    """The roles a speech's claim may name on this board: its cards, in `Role` order.
+
+    `role_counts` is the board's public composition (`GameStarted`, in every seat's view),
+    the thief's two bottom cards included: any card of the pack may be claimed, since a
+    card may have been buried or taken (004 底牌), and the wolf cards too, since a wolf may
+    pose as one of his own kind's cards as well as a god. A card the board does not deal
+    is never a sensible claim, so neither the terminal nor the Play page offers it.
+    """
+    return tuple(role for role in Role if role_counts.get(role, 0) > 0)
+
+
 def seat_number(text: str, what: str) -> int:
     """A seat number typed as `3`, `#3` or `3號`.
 
@@ -122,8 +135,10 @@ def seat_number(text: str, what: str) -> int:
     return int(cleaned)
 
 
-def parse_command(line: str) -> Action:
+def parse_command(line: str, roles: tuple[Role, ...] = ()) -> Action:
     """Turn a typed command (English or Chinese words) into an action.
+
+    `roles`: the cards a speech may claim (`claim_roles`); empty: any role.
 
     Raises:
         InvalidActionError: an unknown command or a missing or malformed argument.
@@ -134,7 +149,7 @@ def parse_command(line: str) -> Action:
         raise InvalidActionError(f"unknown command {line.strip()!r}")
     rest = rest.strip()
     if kind in TEXT_KINDS:
-        return parse_speech(kind, rest)
+        return parse_speech(kind, rest, roles)
     args = rest.split()
     if kind in SEAT_KINDS:
         return parse_action({"kind": kind, "target": seat_number(args[0] if args else "", kind)})
@@ -175,11 +190,14 @@ def _pair(kind: str, args: list[str]) -> Action:
     return parse_action({"kind": kind, "targets": [first, second]})
 
 
-def parse_speech(kind: str, rest: str) -> Action:
+def parse_speech(kind: str, rest: str, roles: tuple[Role, ...] = ()) -> Action:
     """A speech or whisper: the text, then optional claim tags after a `|`.
 
+    `roles`: the cards a claim may name (`claim_roles`, this board's); empty: any role.
+
     Raises:
-        InvalidActionError: an unknown tag, role or seat in the tags.
+        InvalidActionError: an unknown tag, role or seat in the tags, or a claimed role
+            the board does not deal.
     """
     text, _, tags = rest.partition("|")
     if kind == "whisper":
@@ -193,6 +211,11 @@ def parse_speech(kind: str, rest: str) -> Action:
                 role = ROLE_NAMES.get(value.lower())
                 if role is None:
                     raise InvalidActionError(f"unknown role {value!r} in claim=")
+                if roles and role not in roles:
+                    cards = ", ".join(r.value for r in roles)
+                    raise InvalidActionError(
+                        f"no {role.value} card on this board in claim=; its cards: {cards}"
+                    )
                 claims["role"] = role
             case "check":
                 seat, _, verdict = value.partition(":")
@@ -229,6 +252,8 @@ class Menu:
     choices: tuple[Choice, ...]
     text_kind: str | None
     """`speak` or `whisper` when the prompt takes free text."""
+    roles: tuple[Role, ...] = ()
+    """The cards a speech's claim may name (`claim_roles`); empty: any role."""
 
     def pick(self, line: str) -> Action:
         """The action a typed line stands for (not yet checked against the rules).
@@ -253,8 +278,8 @@ class Menu:
             raise InvalidActionError(f"{stripped!r} is not one of the choices shown")
         head = stripped.partition(" ")[0].lower()
         if head in WORDS or self.text_kind is None:
-            return parse_command(stripped)
-        return parse_speech(self.text_kind, stripped)
+            return parse_command(stripped, self.roles)
+        return parse_speech(self.text_kind, stripped, self.roles)
 
     def _seat_kind(self) -> str | None:
         kinds = [
@@ -269,8 +294,11 @@ def _is_seat(text: str) -> bool:
     return text.lstrip("#").removesuffix("號").removesuffix("号").isdigit()
 
 
-def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
-    """The menu of `request`: seats by number, `0` for the passive answer, others keyed."""
+def build_menu(request: DecisionRequest, lang: Lang, roles: tuple[Role, ...] = ()) -> Menu:
+    """The menu of `request`: seats by number, `0` for the passive answer, others keyed.
+
+    `roles`: the cards a speech's claim may name (`claim_roles` of the board); empty: any.
+    """
     choices: list[Choice] = []
     others: list[tuple[str, Action, str]] = []
     has_seats = any(
@@ -320,7 +348,7 @@ def build_menu(request: DecisionRequest, lang: Lang) -> Menu:
     for number, (letter, action, text) in enumerate(others, start=1):
         key = letter if has_seats or text_kind is not None else str(number)
         choices.append(Choice(key or str(number), action, text))
-    return Menu(request, tuple(choices), text_kind)
+    return Menu(request, tuple(choices), text_kind, roles)
 
 
 def _table(area: str, lang: Lang, names: tuple[str, ...]) -> dict[str, str]:

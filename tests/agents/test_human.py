@@ -11,8 +11,15 @@ import pytest
 from arena.agents.base import AgentReply
 from arena.agents.bot import BotAgent
 from arena.agents.factory import build_agents, parse_seats
-from arena.agents.human import HELP, TerminalHuman, describe, has_default
-from arena.humans.commands import SEAT_KINDS, build_menu, label_template, parse_command
+from arena.agents.human import HELP, TerminalHuman, describe, explain, has_default, help_text
+from arena.board_file import EXAMPLES, load_board_file
+from arena.humans.commands import (
+    SEAT_KINDS,
+    build_menu,
+    claim_roles,
+    label_template,
+    parse_command,
+)
 from arena.match import Limits, new_header, play, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
@@ -32,13 +39,14 @@ from arena.rules.actions import (
     Speak,
     Vote,
 )
+from arena.rules.boards import Board, board
 from arena.rules.config import GameConfig
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import ArenaError, InvalidActionError
 from arena.rules.observation import Observation, observe
 from arena.rules.referee import Referee
 from arena.rules.types import Direction, Phase, Role
-from arena.rules.visibility import SeatViewer
+from arena.rules.visibility import PUBLIC, SeatViewer
 from arena.transcript import render
 from tests.conftest import BOARD_REFS
 
@@ -182,7 +190,7 @@ def test_bad_input_asks_again_and_never_takes_the_decision_away() -> None:
     assert reply.action == Vote(target=3)
     errors = [line for line in shown if line.startswith("! ")]
     assert len(errors) == 4 and "not a legal target" in errors[1]
-    assert HELP["en"] in shown
+    assert help_text("en") in shown  # no game started in this view: the generic role line
 
 
 def test_enter_takes_the_shown_default() -> None:
@@ -288,3 +296,44 @@ def test_every_action_kind_has_words_in_both_languages() -> None:
         for lang in ("zh", "en"):
             if kind in SEAT_KINDS:
                 assert label_template(kind, lang) != kind, (kind, lang)
+
+
+def started(b: Board) -> Observation:
+    """Seat 4's view of a game on `b` just set (the public composition only)."""
+    start = ev.GameStarted(
+        visibility=PUBLIC, board=b.id, seats=b.seats, role_counts=b.role_counts()
+    )
+    return observe([start], SeatViewer(seat=4))
+
+
+THIEF_BOARD = EXAMPLES / "classic_thief_elder12.yaml"
+
+
+@pytest.mark.parametrize(
+    ("b", "absent", "wolf"),
+    [
+        (board("wwk_guard"), Role.IDIOT, Role.WHITE_WOLF_KING),
+        (load_board_file(THIEF_BOARD), Role.WHITE_WOLF_KING, Role.WEREWOLF),
+    ],
+    ids=["wwk_guard", "classic_thief_elder12"],
+)
+def test_a_speech_claims_only_the_boards_cards(b: Board, absent: Role, wolf: Role) -> None:
+    """The claim offers this board's cards (the thief's bottom cards and the wolf cards
+    too: a wolf may pose as any of them), and refuses a role the board does not deal; the
+    old menu took any `Role`."""
+    roles = claim_roles(b.role_counts())
+    assert set(roles) == set(b.roles) and absent not in roles and wolf in roles
+    assert list(roles) == sorted(roles, key=list(Role).index)
+    human, shown, _ = scripted([f"I am it | claim={absent.value}", f"I am it | claim={wolf.value}"])
+    reply = asyncio.run(human.decide(started(b), SPEECH))
+    assert reply.action == Speak(text="I am it", claims=Claims(role=wolf))
+    assert any(f"no {absent.value} card on this board" in line for line in shown)
+    human, shown, _ = scripted(["help", "x"])
+    asyncio.run(human.decide(started(b), SPEECH))
+    assert help_text("en", roles) in shown
+    assert "this board's cards: " + " ".join(r.value for r in roles) in help_text("en", roles)
+
+
+def test_a_refused_claim_is_explained_in_chinese() -> None:
+    message = "no idiot card on this board in claim=; its cards: seer, werewolf"
+    assert explain(message, "zh") == "本局沒有白痴這張牌；本局的牌：預言家、狼人"

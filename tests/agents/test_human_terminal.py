@@ -14,8 +14,10 @@ import threading
 import time
 from pathlib import Path
 
-from arena.agents.human import HELP
+from arena.agents.human import help_text
+from arena.humans.commands import claim_roles
 from arena.replay_check import check_replay
+from arena.rules.boards import board
 from arena.storage.replay_file import read_header
 
 COMMAND = "import sys; from arena.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -92,7 +94,7 @@ def test_a_person_plays_a_whole_game_at_the_terminal(tmp_path: Path) -> None:
         answered += 1
     assert term.process.wait(LIMIT_S) == 0, term.process.stderr.read()  # type: ignore[union-attr]
     text = term.output
-    assert HELP["en"] in text
+    assert help_text("en", claim_roles(board("std9").role_counts())) in text
     assert "! vote needs a seat number" in text and text.count("> ! ") == 2
     assert answered > 3
     assert text.count("── Night 1 ──") == 1, "the transcript is shown once, never reprinted"

@@ -429,3 +429,59 @@ def test_a_board_files_names_are_not_markdown_on_the_pages(
     assert any("\\*\\*x\\*\\* \\[link\\]\\(http" in c for c in captions), captions
     assert not at.error
     assert not any("[link](" in c or "**x**" in c for c in captions)
+
+
+@pytest.mark.parametrize("ref", ["wwk_guard", "classic_thief_elder12.yaml"])
+def test_a_seat_pages_claim_offers_only_the_boards_cards(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str
+) -> None:
+    """The speech's claim lists the board's cards (bottom cards and wolf cards included),
+    built-in or custom, and sends the one chosen; it used to list every role."""
+    import fakeredis
+
+    from arena.humans.access import seen_line
+    from arena.humans.desk import Pending, SeatPlan, Status
+    from arena.humans.lobby import create_game
+    from arena.humans.redis_desk import RedisDesk
+    from arena.rules import events as ev
+    from arena.rules.actions import Claims, Speak, parse_action
+    from arena.rules.boards import board
+    from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+    from arena.rules.types import Role
+    from arena.rules.visibility import PUBLIC
+    from arena.transcript import role_name
+
+    b = board(ref) if ref in BOARDS else load_board_file(EXAMPLES / ref)
+    server = fakeredis.FakeServer()
+    desk = RedisDesk(fakeredis.FakeRedis(server=server, decode_responses=True))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
+    seats = {s: SeatPlan(kind="bot") for s in range(1, b.seats + 1)}
+    seats[1] = SeatPlan(kind="human", name="ann")
+    game, tokens = create_game(desk, ref if ref in BOARDS else b, seats, lang="en")
+    start = ev.GameStarted(
+        visibility=PUBLIC, board=ref if ref in BOARDS else b, seats=b.seats,
+        role_counts=b.role_counts(),
+    )  # fmt: skip
+    desk.append_view(game, 1, [seen_line(0, start)])
+    options = (ActionOption(action="speak", max_chars=120),)
+    request = DecisionRequest(
+        step=0, seat=1, kind=DecisionKind.SPEECH, day=1, night=False, options=options,
+        default=Speak(text=""),
+    )  # fmt: skip
+    desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
+    desk.set_status(game, Status(state="running", events=1))
+    at = dash(PLAY)
+    at.query_params.update(game=game, seat="1", token=tokens[1])
+    at.run()
+    assert not at.exception, at.exception
+    box = at.selectbox(key="req0_role")
+    cards = [r for r in Role if r in b.roles]
+    assert box.options == [text("play.none", "en"), *(role_name(r, "en") for r in cards)]
+    assert Role.IDIOT not in b.roles and role_name(Role.IDIOT, "en") not in box.options
+    wolf = Role.WEREWOLF
+    box.set_value(wolf).run()
+    next(b_ for b_ in at.main.button if b_.label == text("play.say", "en")).click().run()
+    assert not at.exception, at.exception
+    answer = desk.take(game, 1, 0)
+    assert answer is not None and parse_action(answer) == Speak(text="", claims=Claims(role=wolf))

@@ -33,7 +33,7 @@ from arena.dashboard.i18n import Lang, game_lang, localize, render, text
 from arena.dashboard.session import language, settings
 from arena.dashboard.text import error, escape, plain, visible
 from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, submit
-from arena.humans.commands import build_menu
+from arena.humans.commands import build_menu, claim_roles
 from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
 from arena.humans.lobby import create_game
 from arena.rules.actions import (
@@ -329,11 +329,20 @@ def join_box(lang: Lang) -> None:
             st.rerun()
 
 
+def claim_choices(page: SeatPage) -> list[Role | None]:
+    """The claim form's roles: none, then this board's cards (`claim_roles`).
+
+    From the seat's own view (`GameStarted`'s public composition, the thief's bottom cards
+    and the wolf cards included), so a custom board offers its own cards and nothing else.
+    """
+    return [None, *claim_roles(page.observation.knowledge.role_counts)]
+
+
 def claims_form(page: SeatPage, lang: Lang, shown: Lang, key: str) -> Claims:
     """Optional structured claims under a speech (page words in `lang`, roles in `shown`)."""
     seats = [s for s in range(1, page.seats + 1) if s != page.seat]
     with st.expander(text("play.claims", lang)):
-        roles: list[Role | None] = [None, *Role]
+        roles = claim_choices(page)
         role = st.selectbox(
             text("play.claim_role", lang),
             roles,
