@@ -215,7 +215,7 @@ class LLMAgent:
         self._asking, self._attempts = step, 1
 
     def _reminder(self, request: DecisionRequest, view: Observation) -> str:
-        return reminder(request, self.library, view.knowledge.seats)
+        return reminder(request, self.library, view.knowledge.seats, self._roles(view))
 
     def _safe(self, feedback: str) -> str:
         """What the model may read of a refusal: never a provider error or a URL."""

@@ -212,7 +212,9 @@ def decision_question(
 ) -> str:
     """What `request` asks and its legal answers; `beliefs` asks for a report with it."""
     everyone = "|".join(str(s) for s in range(1, view.knowledge.seats + 1))
-    lines = [lib.ask(request), lib.label("answers"), *options_text(request, lib.tools, everyone)]
+    roles = list(view.knowledge.role_counts)
+    answers = options_text(request, lib.tools, everyone, roles)
+    lines = [lib.ask(request), lib.label("answers"), *answers]
     if beliefs:
         lines.append(lib.label("with_beliefs", field=BELIEF_FIELD, seats=_numbers(beliefs)))
     return "\n".join(lines)
@@ -223,10 +225,13 @@ def belief_question(others: Sequence[SeatId], lib: PromptLibrary) -> str:
     return lib.label("belief", field=BELIEF_FIELD, seats=_numbers(others))
 
 
-def reminder(request: DecisionRequest, lib: PromptLibrary, seats_: int) -> str:
-    """The legal answers again, for a re-ask."""
+def reminder(
+    request: DecisionRequest, lib: PromptLibrary, seats_: int, roles: Sequence[Role] = ()
+) -> str:
+    """The legal answers again, for a re-ask (`roles`: the board's)."""
     everyone = "|".join(str(s) for s in range(1, seats_ + 1))
-    return "\n".join([lib.label("answers"), *options_text(request, lib.tools, everyone)])
+    answers = options_text(request, lib.tools, everyone, roles)
+    return "\n".join([lib.label("answers"), *answers])
 
 
 def state_text(view: Observation, lib: PromptLibrary) -> str:

@@ -203,7 +203,13 @@ def _claims(shape: dict[str, Any]) -> dict[str, Any]:
         result = str(check.get("result", "")).strip().lower()
         if result not in ("wolf", "good"):
             raise InvalidActionError("speak: a claimed check's result must be 'wolf' or 'good'")
-        rows.append({"seat": _number(check.get("seat")), "is_wolf": result == "wolf"})
+        row = {"seat": _number(check.get("seat")), "is_wolf": result == "wolf"}
+        card, acted = check.get("role"), _flag(check.get("acted"))
+        if isinstance(card, str) and card.strip():
+            row["role"] = card.strip().lower()
+        if acted is not None:
+            row["acted"] = acted
+        rows.append(row)
     role = shape.get("claimed_role")
     return {
         "role": role.strip().lower() if isinstance(role, str) and role.strip() else None,
@@ -211,6 +217,16 @@ def _claims(shape: dict[str, Any]) -> dict[str, Any]:
         "suspects": _unique(_number(shape.get("suspects") or [])),
         "trusts": _unique(_number(shape.get("trusts") or [])),
     }
+
+
+def _flag(value: Any) -> bool | None:
+    """A reported watch's yes or no: a JSON boolean, or its spelling as a string (lenient)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    word = str(value).strip().lower()
+    if word not in ("true", "false"):
+        raise InvalidActionError("speak: a claimed check's acted must be true, false or null")
+    return word == "true"
 
 
 def _beliefs_of(shape: dict[str, Any]) -> tuple[dict[SeatId, float] | None, str | None]:

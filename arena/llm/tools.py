@@ -38,6 +38,7 @@ from arena.llm.library import ToolTexts
 from arena.llm.types import ToolSpec
 from arena.rules.actions import Action, Claims
 from arena.rules.decisions import ActionOption, DecisionRequest
+from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role
 
 TOOL_NAME = "act"
@@ -218,22 +219,40 @@ def _field(
 
 
 def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts | None) -> dict[str, Schema]:
-    check = _object(
-        {
-            "seat": {"type": "integer", "enum": seats},
-            "result": {"type": "string", "enum": ["wolf", "good"]},
-        }
-    )
+    check: dict[str, Schema] = {
+        "seat": {"type": "integer", "enum": seats},
+        "result": {"type": "string", "enum": ["wolf", "good"]},
+    }
+    told = reported_fields(roles)
+    if "role" in told:
+        card = {"type": "string", "enum": [r.value for r in roles]}
+        check["role"] = _nullable(card, _words(texts, "check.role") or None)
+    if "acted" in told:
+        check["acted"] = _nullable({"type": "boolean"}, _words(texts, "check.acted") or None)
     seat_list = {"type": "array", "items": {"type": "integer", "enum": seats}}
     return {
         "claimed_role": _nullable(
             {"type": "string", "enum": [r.value for r in roles] or [r.value for r in Role]},
             texts.field("claimed_role") if texts is not None else None,
         ),
-        "claimed_checks": {"type": "array", "items": check, **_named(texts, "claimed_checks")},
+        "claimed_checks": {
+            "type": "array",
+            "items": _object(check),
+            **_named(texts, "claimed_checks"),
+        },
         "suspects": {**seat_list, **_named(texts, "suspects")},
         "trusts": {**seat_list, **_named(texts, "trusts")},
     }
+
+
+def reported_fields(roles: Sequence[Role]) -> frozenset[ReportField]:
+    """What a reported check may tell beyond wolf or good on a board with these roles.
+
+    The board's information roles decide it (`RoleSpec.reports`: the coroner's card, the
+    watchman's watch), so the tool stays the same for every seat of the game and a seat
+    that holds neither may still claim to.
+    """
+    return frozenset(f for r in roles for f in spec(r).reports)
 
 
 def _beliefs(seats: list[int], texts: ToolTexts | None) -> Schema:
@@ -286,8 +305,13 @@ def _describe(text: str) -> dict[str, str]:
     return {"description": text} if text else {}
 
 
-def example(option: ActionOption, seats_hint: str, texts: ToolTexts) -> str:
-    """One legal answer shape written out, e.g. `{"action": "vote", "target": 3|5|7}`."""
+def example(
+    option: ActionOption, seats_hint: str, texts: ToolTexts, roles: Sequence[Role] = ()
+) -> str:
+    """One legal answer shape written out, e.g. `{"action": "vote", "target": 3|5|7}`.
+
+    `roles` are the board's, which decide what a reported check may tell.
+    """
     model = action_models()[option.action]
     parts = [f'"action": "{option.action}"']
     for name, field in model.model_fields.items():
@@ -296,7 +320,7 @@ def example(option: ActionOption, seats_hint: str, texts: ToolTexts) -> str:
         if field.annotation is Claims:
             parts += [
                 '"claimed_role": null|"<role>"',
-                '"claimed_checks": [{"seat": N, "result": "wolf"|"good"}]',
+                f'"claimed_checks": [{{"seat": N, "result": "wolf"|"good"{_told(roles)}}}]',
                 '"suspects": [N, …]',
                 '"trusts": [N, …]',
             ]
@@ -340,11 +364,21 @@ def _enum_values(annotation: Any) -> list[str]:
     )
 
 
-def options_text(request: DecisionRequest, texts: ToolTexts, seat_list: str) -> list[str]:
+def _told(roles: Sequence[Role]) -> str:
+    """The extra fields of a reported check, written out for the question."""
+    told = reported_fields(roles)
+    return (', "role": null|"<role>"' if "role" in told else "") + (
+        ', "acted": null|true|false' if "acted" in told else ""
+    )
+
+
+def options_text(
+    request: DecisionRequest, texts: ToolTexts, seat_list: str, roles: Sequence[Role] = ()
+) -> list[str]:
     """One line per legal option: the answer to give and what it means here."""
     lines = []
     for option in request.options:
         hint = "|".join(str(s) for s in option.targets) if option.targets else ""
-        shape = example(option, hint or seat_list, texts)
+        shape = example(option, hint or seat_list, texts, roles)
         lines.append(f"- {shape} — {texts.action(option.action, request.kind)}")
     return lines

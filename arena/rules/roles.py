@@ -7,6 +7,7 @@ lives in the night and day flows that consult them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from arena.rules.types import DeathCause, Role, Team
 
@@ -26,6 +27,9 @@ self-knife included), exiled, taken by another death skill, the demon hunter's s
 (000:48 被獵魔者反噬: a wolf king he hunts, or the demon hunter's own backlash), the raven
 claw's strike (a wolf's attack, like the knife); never
 poisoned, duelled or dying as a lover."""
+
+ReportField = Literal["role", "acted"]
+"""What a night result can tell beyond wolf or good, as a field of a reported check."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +63,19 @@ class RoleSpec:
     """Self-exploding seals the gods' night abilities that night, and the explosion flips
     the card: blood-moon apostle 血月使徒 (001:1459). He may explode wherever a white wolf
     king may, even where plain wolves may not (his skill is the explosion)."""
+    reports: frozenset[ReportField] = frozenset()
+    """What its results tell beyond wolf or good, so a speech reporting one can say it: the
+    coroner's exact card on a body (`role`, 000:30 得知死者的確切角色), the watchman's
+    whether the watched seat acted (`acted`, 000:29 得知他昨夜有沒有行動)."""
 
     @property
     def death_shot(self) -> bool:
         """Whether it takes a seat on some death."""
         return bool(self.shot_causes)
 
+
+_ACTED: frozenset[ReportField] = frozenset({"acted"})
+_CARD: frozenset[ReportField] = frozenset({"role"})
 
 ROLES: dict[Role, RoleSpec] = {
     spec.role: spec
@@ -121,8 +132,8 @@ ROLES: dict[Role, RoleSpec] = {
         RoleSpec(Role.WHITE_CAT, Team.GOOD, "白貓", "White cat", is_god=True),
         RoleSpec(Role.PHANTOM, Team.WOLF, "魅影", "Phantom", is_wolf=True),
         RoleSpec(Role.HEALER, Team.GOOD, "醫者", "Healer", is_god=True),
-        RoleSpec(Role.WATCHMAN, Team.GOOD, "守夜人", "Watchman", is_god=True),
-        RoleSpec(Role.CORONER, Team.GOOD, "仵作", "Coroner", is_god=True),
+        RoleSpec(Role.WATCHMAN, Team.GOOD, "守夜人", "Watchman", is_god=True, reports=_ACTED),
+        RoleSpec(Role.CORONER, Team.GOOD, "仵作", "Coroner", is_god=True, reports=_CARD),
         RoleSpec(Role.ELDER, Team.GOOD, "長老", "Elder", is_god=True),
         RoleSpec(Role.THIEF, Team.GOOD, "盜賊", "Thief"),
         RoleSpec(

@@ -18,7 +18,7 @@ import pytest
 
 from arena.agents.random_agent import build
 from arena.llm.parsing import parse_answer
-from arena.llm.tools import ANSWER, BELIEF_FIELD, PROBABILITIES, legal_answers
+from arena.llm.tools import ANSWER, BELIEF_FIELD, PROBABILITIES, legal_answers, reported_fields
 from arena.rules.actions import Action, Speak
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest, check_legal
@@ -27,8 +27,8 @@ from tests.conftest import BOARD_REFS, play_random
 from tests.support.stub_policy import sample
 
 
-def as_answer(action: Action) -> dict[str, Any]:
-    """`action` in the `act` tool's answer shape."""
+def as_answer(action: Action, told: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """`action` in the `act` tool's answer shape (`told`: a check's extra fields here)."""
     data = action.model_dump(mode="json")
     answer: dict[str, Any] = {"action": data.pop("kind")}
     if isinstance(action, Speak):
@@ -37,6 +37,7 @@ def as_answer(action: Action) -> dict[str, Any]:
             "claimed_role": claims["role"],
             "claimed_checks": [
                 {"seat": c["seat"], "result": "wolf" if c["is_wolf"] else "good"}
+                | {name: c[name] for name in sorted(told)}
                 for c in claims["checks"]
             ],
             "suspects": claims["suspects"],
@@ -66,7 +67,7 @@ def test_the_schema_admits_exactly_the_legal_answers(board: str) -> None:
             assert action is not None, written
             check_legal(request, action)
         for option in request.options:
-            answer = as_answer(build(option, request, rng))
+            answer = as_answer(build(option, request, rng), reported_fields(roles))
             jsonschema.validate({ANSWER: answer}, schema)
         checked += 1
 

@@ -6,6 +6,7 @@ from arena.llm.parsing import check_beliefs, loads_lenient, parse_answer
 from arena.rules.actions import Pass, Speak, Vote
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.errors import InvalidActionError
+from arena.rules.types import Role
 
 SPEECH = DecisionRequest(
     step=3, seat=2, kind=DecisionKind.SPEECH, day=1, night=False,
@@ -56,6 +57,20 @@ def test_claims_fold_back_into_the_speech() -> None:
     assert (action.claims.suspects, action.claims.trusts) == ((5,), (1,))
 
 
+def test_a_reported_autopsy_or_watch_keeps_its_card_and_its_yes_or_no() -> None:
+    raw = (
+        '{"action": "speak", "text": "I am the coroner", "claimed_role": "coroner", '
+        '"claimed_checks": [{"seat": 4, "result": "good", "role": "Seer", "acted": null}, '
+        '{"seat": 6, "result": "wolf", "role": null, "acted": "true"}]}'
+    )
+    action = parse_answer(raw, SPEECH).action
+    assert isinstance(action, Speak)
+    assert [(c.seat, c.is_wolf, c.role, c.acted) for c in action.claims.checks] == [
+        (4, False, Role.SEER, None),
+        (6, True, None, True),
+    ]
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
@@ -66,6 +81,8 @@ def test_claims_fold_back_into_the_speech() -> None:
         ('{"action": "vote"}', "vote: target"),
         ('{"action": "speak", "text": "x", "claimed_checks": [{"seat": 1, "result": "?"}]}',
          "result must be"),
+        ('{"action": "speak", "text": "x", "claimed_checks": '
+         '[{"seat": 1, "result": "good", "acted": "maybe"}]}', "acted must be"),
     ],
 )  # fmt: skip
 def test_what_cannot_be_read_is_an_invalid_action_naming_the_problem(

@@ -94,3 +94,30 @@ def test_a_list_of_seats_says_or_fewer_only_where_fewer_are_legal() -> None:
     swap = line(DecisionKind.SWAP, "swap")
     assert '"targets": [3|5|7, 3|5|7]}' in swap and "or fewer" not in swap
     assert '"targets": [3|5|7, 3|5|7] (or fewer)' in line(DecisionKind.RECOMMEND, "recommend_exile")
+
+
+def test_a_reported_check_tells_what_the_boards_information_roles_learn() -> None:
+    """A coroner's card (000:30) and a watchman's watch (000:29) fit a claimed check on the
+    boards that deal them; elsewhere the tool stays as it was."""
+    texts = load_library("en").tools
+
+    def check_item(roles: list[Role]) -> dict:
+        speak = shapes(answer_tool(12, roles, texts))["speak"]
+        return speak["properties"]["claimed_checks"]["items"]
+
+    plain = check_item([Role.SEER, Role.WEREWOLF, Role.VILLAGER])
+    assert set(plain["properties"]) == {"seat", "result"}
+    roles = [Role.CORONER, Role.WATCHMAN, Role.WEREWOLF, Role.VILLAGER]
+    item = check_item(roles)
+    assert set(item["required"]) == {"seat", "result", "role", "acted"}
+    assert item["properties"]["role"]["anyOf"][0]["enum"] == [r.value for r in roles]
+    assert item["properties"]["acted"]["anyOf"] == [{"type": "boolean"}, {"type": "null"}]
+    assert "coroner" in item["properties"]["role"]["description"]
+    request = DecisionRequest(
+        step=1, seat=2, kind=DecisionKind.SPEECH, day=1, night=False,
+        options=(ActionOption(action="speak", max_chars=600),), default=Pass(),
+    )  # fmt: skip
+    (line,) = options_text(request, texts, "1|2", roles)
+    assert '"result": "wolf"|"good", "role": null|"<role>", "acted": null|true|false}]' in line
+    (line,) = options_text(request, texts, "1|2", [Role.SEER])
+    assert '"result": "wolf"|"good"}]' in line
