@@ -26,12 +26,14 @@ from arena.humans.commands import (
     HELP_WORDS,
     SEAT_KINDS,
     TITLES,
+    ClaimRefused,
     Menu,
     build_menu,
     claim_roles,
     label,
     label_template,
     pass_label,
+    report_fields,
 )
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest, check_legal
@@ -39,7 +41,7 @@ from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.observation import Observation
 from arena.rules.roles import spec
 from arena.rules.types import Role
-from arena.text import inert
+from arena.text import inert, t
 from arena.transcript import Lang, render
 
 _TEXT = {
@@ -81,7 +83,7 @@ HELP = {
   我是預言家，3號查殺 | 身份=預言家 查驗=3:狼 懷疑=3,5 信任=7
   標籤：身份=角色（claim=）· 查驗=座位:狼或好（check=3:wolf）
         懷疑=座位,…（suspect=）· 信任=座位,…（trust=）
-  {roles}
+{reports}  {roles}
 Ctrl-C 立即結束遊戲（已記錄的部分留在回放檔中）。""",
     "en": """\
 How to answer:
@@ -97,7 +99,7 @@ Full commands work at every prompt (English or Chinese):
 At a speech, just type it; structured claims follow a | as tags:
   I am the seer, #3 is a wolf | claim=seer check=3:wolf suspect=3,5 trust=7
   tags: claim=ROLE · check=SEAT:wolf|good · suspect=SEAT,… · trust=SEAT,…
-  {roles}
+{reports}  {roles}
 Ctrl-C ends the game at once (what was played stays in the replay file).""",
 }
 
@@ -117,7 +119,10 @@ def help_text(lang: Lang, roles: tuple[Role, ...] = ()) -> str:
     """`help`, whose role line names this board's cards (`claim_roles`) once they are known.
 
     A claim may name only a card the board deals (the thief's bottom cards and the wolf
-    cards included), so the help lists exactly those, never the whole catalogue.
+    cards included), so the help lists exactly those, never the whole catalogue; and what
+    a check may add after its verdict (catalog `claim_help`) only where the board deals the
+    role that learns it (`report_fields`: a coroner's card found, a watchman's acted or
+    idle). Before the board is known it lists both.
     """
     generic, board_line = _ROLES_LINE[lang]
     line = generic
@@ -125,7 +130,11 @@ def help_text(lang: Lang, roles: tuple[Role, ...] = ()) -> str:
         line = board_line.format(
             zh=" ".join(spec(r).zh for r in roles), en=" ".join(r.value for r in roles)
         )
-    return HELP[lang].replace("{roles}", line)
+    fields = report_fields(roles) if roles else frozenset(("role", "acted"))
+    reports = "".join(
+        f"        {t(f'claim_help.{f}', lang)}\n" for f in ("role", "acted") if f in fields
+    )
+    return HELP[lang].replace("{reports}", reports).replace("{roles}", line)
 
 
 Reader = Callable[[str], str] | Callable[[str], Awaitable[str]]
@@ -221,7 +230,11 @@ class TerminalHuman:
                 action = menu.pick(line) if line.strip() else request.default
                 check_legal(request, action)
             except (InvalidActionError, IllegalActionError) as exc:
-                self._write(f"! {explain(str(exc), self.lang)}  ({_TEXT[self.lang]['help']})")
+                if isinstance(exc, ClaimRefused):
+                    why = exc.say(self.lang)  # the board's refusal, in the catalog's words
+                else:
+                    why = explain(str(exc), self.lang)
+                self._write(f"! {why}  ({_TEXT[self.lang]['help']})")
                 continue
             return AgentReply(action=action)
 

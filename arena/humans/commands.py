@@ -9,13 +9,17 @@ request's default, and any prompt also accepts the full command words of `help`
 
 Speech and wolf-talk prompts take the typed line as the text itself; structured claims
 follow a `|`: `claim=ROLE` (`身份=`), `check=SEAT:wolf|good` (`查驗=3:狼`),
-`suspect=3,5` (`懷疑=`), `trust=7` (`信任=`).
+`suspect=3,5` (`懷疑=`), `trust=7` (`信任=`). A check may add, after its verdict, what a
+reported result tells beyond it where the board deals the role that learns it
+(`report_fields`): the card a coroner found (`check=5:good:seer`, `查驗=5:好:預言家`),
+whether a watched seat acted (`check=5:wolf:acted`, `check=5:good:idle`, `查驗=5:狼:有行動`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from arena.rules.actions import Action, parse_action
 from arena.rules.decisions import DecisionKind, DecisionRequest
@@ -86,6 +90,11 @@ TAGS = {
     "suspect": "suspect", "懷疑": "suspect", "怀疑": "suspect", "踩": "suspect",
     "trust": "trust", "信任": "trust", "保": "trust",
 }  # fmt: skip
+ACTED_WORDS = frozenset({"acted", "act", "有行動", "有行动", "行動", "行动", "有動", "有动"})
+IDLE_WORDS = frozenset({
+    "idle", "still", "沒行動", "没行动", "沒有行動", "没有行动", "未行動", "未行动", "沒動", "没动",
+})  # fmt: skip
+"""Words after a check's verdict saying whether the watched seat acted (`check=5:wolf:acted`)."""
 WOLF_WORDS = frozenset({"wolf", "w", "狼", "狼人", "查殺", "查杀", "bad"})
 GOOD_WORDS = frozenset({"good", "g", "好", "好人", "金水", "villager"})
 SEAT_KINDS = (
@@ -121,6 +130,50 @@ def claim_roles(role_counts: Mapping[Role, int]) -> tuple[Role, ...]:
     is never a sensible claim, so neither the terminal nor the Play page offers it.
     """
     return tuple(role for role in Role if role_counts.get(role, 0) > 0)
+
+
+ReportField = Literal["role", "acted"]
+"""What a reported check may tell beyond wolf or good: the card found, whether it acted."""
+_REPORTS: dict[Role, ReportField] = {Role.CORONER: "role", Role.WATCHMAN: "acted"}
+"""The roles whose results tell more than a verdict: the coroner the exact card on a body
+(000:30 得知死者的確切角色), the watchman whether the watched seat acted (000:29)."""
+
+
+def report_fields(roles: Iterable[Role]) -> frozenset[ReportField]:
+    """What a claimed check may tell beyond wolf or good on a board with these cards.
+
+    The board decides, not the speaker's card: a card found needs a coroner dealt, an
+    acted-or-not a watchman, and any seat may claim either (a wolf posing as the coroner
+    too), just as a claim may name any of the board's cards. On a board with neither the
+    fields would only ever be lies no card could back, so they are not offered.
+    """
+    return frozenset(_REPORTS[r] for r in roles if r in _REPORTS)
+
+
+class ClaimRefused(InvalidActionError):
+    """A speech tag the board cannot back, said in either language (catalog `claim_error`).
+
+    The message (`str`) is the English one; `say(lang)` is the one a person reads. Values
+    that are roles or tuples of roles are named in the language asked for.
+    """
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(self.say("en"))
+
+    def say(self, lang: Lang) -> str:
+        """The refusal in `lang`, one line."""
+
+        def name(role: Role) -> str:
+            return spec(role).zh if lang == "zh" else role.value
+
+        shown = {
+            k: t("claim_error.sep", lang).join(map(name, v)) if isinstance(v, tuple)
+            else name(v) if isinstance(v, Role) else v
+            for k, v in self.values.items()
+        }  # fmt: skip
+        return t(f"claim_error.{self.key}", lang, **shown)
 
 
 def seat_number(text: str, what: str) -> int:
@@ -196,8 +249,8 @@ def parse_speech(kind: str, rest: str, roles: tuple[Role, ...] = ()) -> Action:
     `roles`: the cards a claim may name (`claim_roles`, this board's); empty: any role.
 
     Raises:
-        InvalidActionError: an unknown tag, role or seat in the tags, or a claimed role
-            the board does not deal.
+        InvalidActionError: an unknown tag, role or seat in the tags, or a claimed role,
+            a check's card or a check's field the board does not deal (`_check`).
     """
     text, _, tags = rest.partition("|")
     if kind == "whisper":
@@ -218,12 +271,7 @@ def parse_speech(kind: str, rest: str, roles: tuple[Role, ...] = ()) -> Action:
                     )
                 claims["role"] = role
             case "check":
-                seat, _, verdict = value.partition(":")
-                if verdict.lower() not in WOLF_WORDS | GOOD_WORDS:
-                    raise InvalidActionError(f"check= needs SEAT:wolf or SEAT:good, got {value!r}")
-                checks.append(
-                    {"seat": seat_number(seat, "check"), "is_wolf": verdict.lower() in WOLF_WORDS}
-                )
+                checks.append(_check(value, roles))
             case "suspect" | "trust" as which:
                 claims[which + "s"] = [seat_number(s, which) for s in value.split(",") if s]
             case _:
@@ -233,6 +281,44 @@ def parse_speech(kind: str, rest: str, roles: tuple[Role, ...] = ()) -> Action:
     if checks:
         claims["checks"] = checks
     return parse_action({"kind": kind, "text": text.strip(), "claims": claims})
+
+
+def _check(value: str, roles: tuple[Role, ...]) -> dict[str, object]:
+    """One `check=` value: `SEAT:wolf|good`, then optionally `:CARD` and `:acted|idle`.
+
+    `roles`: the board's cards (`claim_roles`); empty: any card and either field. A card
+    found needs a coroner on the board and must be one of its cards; acted or idle needs a
+    watchman (`report_fields`).
+
+    Raises:
+        InvalidActionError: a bad seat or verdict, an unknown word, a word given twice, or
+            a card or field the board does not have (`ClaimRefused`, in both languages).
+    """
+    seat, _, rest = value.partition(":")
+    verdict, *extras = rest.split(":")
+    if verdict.lower() not in WOLF_WORDS | GOOD_WORDS:
+        raise ClaimRefused("verdict", value=value)
+    check: dict[str, object] = {
+        "seat": seat_number(seat, "check"), "is_wolf": verdict.lower() in WOLF_WORDS,
+    }  # fmt: skip
+    fields = report_fields(roles) if roles else frozenset[ReportField](("role", "acted"))
+    for word in extras:
+        lowered = word.lower()
+        if lowered in ACTED_WORDS | IDLE_WORDS:
+            field: ReportField = "acted"
+            found: object = lowered in ACTED_WORDS
+        elif (card := ROLE_NAMES.get(lowered)) is not None:
+            field, found = "role", card
+        else:
+            raise ClaimRefused("unknown", word=word, value=value)
+        if field in check:
+            raise ClaimRefused("twice", value=value)
+        if field not in fields:
+            raise ClaimRefused("no_coroner" if field == "role" else "no_watchman", value=value)
+        if field == "role" and roles and found not in roles:
+            raise ClaimRefused("no_card", role=found, cards=roles)
+        check[field] = found
+    return check
 
 
 @dataclass(frozen=True, slots=True)

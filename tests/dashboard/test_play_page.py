@@ -485,3 +485,91 @@ def test_a_seat_pages_claim_offers_only_the_boards_cards(
     assert not at.exception, at.exception
     answer = desk.take(game, 1, 0)
     assert answer is not None and parse_action(answer) == Speak(text="", claims=Claims(role=wolf))
+
+
+def speech_page(dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str) -> tuple[AppTest, Any, str]:
+    """Seat 1's page of a game on `ref` (a built-in board or an example file), asked to
+    speak: (the page, its Redis desk, the game id)."""
+    import fakeredis
+
+    from arena.humans.access import seen_line
+    from arena.humans.desk import Pending, SeatPlan, Status
+    from arena.humans.lobby import create_game
+    from arena.humans.redis_desk import RedisDesk
+    from arena.rules import events as ev
+    from arena.rules.actions import Speak
+    from arena.rules.boards import board
+    from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+    from arena.rules.visibility import PUBLIC
+
+    b = board(ref) if ref in BOARDS else load_board_file(EXAMPLES / ref)
+    chosen = ref if ref in BOARDS else b
+    desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
+    seats = {s: SeatPlan(kind="bot") for s in range(1, b.seats + 1)}
+    seats[1] = SeatPlan(kind="human", name="ann")
+    game, tokens = create_game(desk, chosen, seats, lang="en")
+    start = ev.GameStarted(
+        visibility=PUBLIC, board=chosen, seats=b.seats, role_counts=b.role_counts()
+    )
+    desk.append_view(game, 1, [seen_line(0, start)])
+    request = DecisionRequest(
+        step=0, seat=1, kind=DecisionKind.SPEECH, day=1, night=False,
+        options=(ActionOption(action="speak", max_chars=120),), default=Speak(text=""),
+    )  # fmt: skip
+    desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
+    desk.set_status(game, Status(state="running", events=1))
+    at = dash(PLAY)
+    at.query_params.update(game=game, seat="1", token=tokens[1])
+    at.run()
+    assert not at.exception, at.exception
+    return at, desk, game
+
+
+READERS = "site_watchman_coroner12.yaml"
+"""An example board with a coroner and a watchman (000:29-30)."""
+
+
+@pytest.mark.parametrize("what", ["card", "acted"])
+def test_a_seat_page_reports_a_checks_card_or_whether_it_acted(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    """On a board with a coroner the check may name the card found (the board's cards to
+    choose from); with a watchman, whether the seat acted; the old form sent neither."""
+    from arena.rules.actions import CheckClaim, Claims, Speak, parse_action
+    from arena.rules.types import Role
+    from arena.transcript import role_name
+
+    at, desk, game = speech_page(dash, monkeypatch, READERS)
+    b = load_board_file(EXAMPLES / READERS)
+    card = at.selectbox(key="req0_card")
+    assert card.options == [
+        text("play.none", "en"),
+        *(role_name(r, "en") for r in Role if r in b.roles),
+    ]
+    acted = at.selectbox(key="req0_acted")
+    assert acted.options == [text(k, "en") for k in ("play.none", "claim.acted", "claim.idle")]
+    at.selectbox(key="req0_check").set_value(5)
+    if what == "card":
+        at.checkbox(key="req0_wolf").check()
+        card.set_value(Role.WEREWOLF)
+        expected = CheckClaim(seat=5, is_wolf=True, role=Role.WEREWOLF)
+    else:
+        acted.set_value(False)
+        expected = CheckClaim(seat=5, is_wolf=False, acted=False)
+    at.run()
+    next(b_ for b_ in at.main.button if b_.label == text("play.say", "en")).click().run()
+    assert not at.exception, at.exception
+    answer = desk.take(game, 1, 0)
+    assert answer is not None
+    assert parse_action(answer) == Speak(text="", claims=Claims(checks=(expected,)))
+
+
+@pytest.mark.parametrize("ref", ["std9", "wwk_guard"])
+def test_a_board_without_coroner_or_watchman_offers_neither_field(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str
+) -> None:
+    at, _, _ = speech_page(dash, monkeypatch, ref)
+    keys = {w.key for w in at.main.selectbox}
+    assert "req0_check" in keys and not keys & {"req0_card", "req0_acted"}

@@ -33,7 +33,7 @@ from arena.dashboard.i18n import Lang, game_lang, localize, render, text
 from arena.dashboard.session import language, settings
 from arena.dashboard.text import error, escape, plain, visible
 from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, submit
-from arena.humans.commands import build_menu, claim_roles
+from arena.humans.commands import build_menu, claim_roles, report_fields
 from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
 from arena.humans.lobby import create_game
 from arena.rules.actions import (
@@ -355,6 +355,7 @@ def claims_form(page: SeatPage, lang: Lang, shown: Lang, key: str) -> Claims:
             format_func=lambda s: text("play.none", lang) if s is None else seat_label(s, shown),
         )  # fmt: skip
         wolf = cols[1].checkbox(text("play.check_wolf", lang), key=f"{key}_wolf")
+        card, acted = check_details(page, lang, shown, key)
 
         def named(s: int) -> str:
             return seat_label(s, shown)
@@ -365,8 +366,39 @@ def claims_form(page: SeatPage, lang: Lang, shown: Lang, key: str) -> Claims:
         trusts = st.multiselect(
             text("play.trusts", lang), seats, key=f"{key}_trusts", format_func=named
         )
-    checks = () if check is None else (CheckClaim(seat=check, is_wolf=wolf),)
+    checks = (
+        () if check is None else (CheckClaim(seat=check, is_wolf=wolf, role=card, acted=acted),)
+    )
     return Claims(role=role, checks=checks, suspects=tuple(suspects), trusts=tuple(trusts))
+
+
+def check_details(
+    page: SeatPage, lang: Lang, shown: Lang, key: str
+) -> tuple[Role | None, bool | None]:
+    """What the check adds beyond its verdict, where the board deals the role that learns it.
+
+    The card found on the body (a coroner dealt; the board's cards to choose from) and
+    whether the seat acted that night (a watchman dealt), as the terminal's
+    `check=5:good:seer` and `check=5:wolf:acted` (`report_fields`). Any seat may report
+    either, since any seat may claim the role; a board without that role offers neither.
+    """
+    cards = claim_roles(page.observation.knowledge.role_counts)
+    fields = report_fields(cards)
+    card: Role | None = None
+    acted: bool | None = None
+    cols = st.columns(2)
+    if "role" in fields:
+        card = cols[0].selectbox(
+            text("play.check_card", lang), [None, *cards], key=f"{key}_card",
+            format_func=lambda r: text("play.none", lang) if r is None else role_text(r, shown),
+        )  # fmt: skip
+    if "acted" in fields:
+        words = {None: "play.none", True: "claim.acted", False: "claim.idle"}
+        acted = cols[1].selectbox(
+            text("play.check_acted", lang), [None, True, False], key=f"{key}_acted",
+            format_func=lambda a: text(words[a], lang),
+        )  # fmt: skip
+    return card, acted
 
 
 def role_text(role: Role, lang: Lang) -> str:
