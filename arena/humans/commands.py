@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
 
 from arena.rules.actions import Action, parse_action
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import InvalidActionError
-from arena.rules.roles import spec
+from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role
 from arena.text import LANGS, Lang, has, keys, t
 
@@ -132,22 +131,17 @@ def claim_roles(role_counts: Mapping[Role, int]) -> tuple[Role, ...]:
     return tuple(role for role in Role if role_counts.get(role, 0) > 0)
 
 
-ReportField = Literal["role", "acted"]
-"""What a reported check may tell beyond wolf or good: the card found, whether it acted."""
-_REPORTS: dict[Role, ReportField] = {Role.CORONER: "role", Role.WATCHMAN: "acted"}
-"""The roles whose results tell more than a verdict: the coroner the exact card on a body
-(000:30 得知死者的確切角色), the watchman whether the watched seat acted (000:29)."""
-
-
 def report_fields(roles: Iterable[Role]) -> frozenset[ReportField]:
     """What a claimed check may tell beyond wolf or good on a board with these cards.
 
-    The board decides, not the speaker's card: a card found needs a coroner dealt, an
-    acted-or-not a watchman, and any seat may claim either (a wolf posing as the coroner
-    too), just as a claim may name any of the board's cards. On a board with neither the
-    fields would only ever be lies no card could back, so they are not offered.
+    The board decides, not the speaker's card (`RoleSpec.reports`, as the model seats'
+    tool: `arena.llm.tools.reported_fields`): a card found needs a coroner dealt (000:30
+    得知死者的確切角色), an acted-or-not a watchman (000:29), and any seat may claim either
+    (a wolf posing as the coroner too), just as a claim may name any of the board's cards.
+    On a board with neither the fields would only ever be lies no card could back, so they
+    are not offered.
     """
-    return frozenset(_REPORTS[r] for r in roles if r in _REPORTS)
+    return frozenset(f for r in roles for f in spec(r).reports)
 
 
 class ClaimRefused(InvalidActionError):
