@@ -11,33 +11,30 @@ cores.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
-from arena.agents.factory import EndpointSettings, MatchSpec, build_agents, parse_seats, preflight
 from arena.call_view import replay_calls
-from arena.match import Limits, new_header, run_game
 from arena.replay_check import check_replay
 from arena.rules.config import GameConfig
+from arena.rules.decisions import DecisionKind
+from arena.rules.types import Role
 from arena.storage.replay_file import read_replay
+from tests.support.model_games import (
+    PROVIDERS,
+    SHORT,
+    answers_by_kind,
+    play_model_seat,
+    seat_one_holds,
+)
 
 pytestmark = [pytest.mark.real_model, pytest.mark.timeout(2400)]
 
-CONFIG = GameConfig(
-    board="std9",
-    overrides={
-        "max_days": 2,
-        "speech_chars": 240,
-        "sheriff_speech_chars": 240,
-        "last_words_chars": 160,
-    },
-)
-SPECS = {"openai": "openai:smollm2", "langchain": "langchain:openai:smollm2"}
+CONFIG = GameConfig(board="std9", overrides=SHORT)
 
 
-@pytest.mark.parametrize("provider", sorted(SPECS))
+@pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_real_model_plays_its_own_decisions(
     llama_url: str, tmp_path: Path, provider: str
 ) -> None:
@@ -50,22 +47,11 @@ def test_a_real_model_plays_its_own_decisions(
     assert own >= 0.9 * decisions, f"{provider}: {own} of {decisions} decisions own"
 
 
-def _play(url: str, path: Path, provider: str, lang: str, seed: int) -> tuple[int, int]:
-    """Play one game; (decisions the model made, decisions it was asked)."""
-    options = {"api_key": "not-needed"} if provider == "langchain" else {}
-    settings = EndpointSettings(
-        base_url=url, timeout_s=240, retries=1, max_tokens=200,
-        decision_timeout_s=300, history_tokens=2500, options=options,
-    )  # fmt: skip
-    spec = MatchSpec(lang=lang, endpoints={provider: settings})
-    agents = build_agents(parse_seats([f"1={SPECS[provider]}"], 9), CONFIG, seed, spec)
-
-    async def go() -> None:
-        endpoints = await preflight(agents, timeout_s=900)
-        header = new_header("real", CONFIG, seed, agents, endpoints=endpoints)
-        await run_game(header, agents, path, limits=Limits(call_timeout_s=300, beliefs="daily"))
-
-    asyncio.run(go())
+def _play(
+    url: str, path: Path, provider: str, lang: str, seed: int, config: GameConfig = CONFIG
+) -> tuple[int, int]:
+    """Play one game, the model in seat 1; (decisions the model made, decisions it was asked)."""
+    play_model_seat(url, path, provider, lang, seed, config)
     replay = read_replay(path)
     assert replay.header.result is not None and not replay.header.result.void
     (endpoint,) = replay.header.endpoints.values()
@@ -85,3 +71,28 @@ def _play(url: str, path: Path, provider: str, lang: str, seed: int) -> tuple[in
     why = [a.defaulted for a in mine if a.defaulted]
     print(f"{provider}/{lang} seed {seed}: {len(own)} of {len(mine)} decisions own {why}")
     return len(own), len(mine)
+
+
+NEW_ROLES = [
+    ("wolfking_magician", Role.MAGICIAN, DecisionKind.SWAP, "en"),
+    ("mist_raven", Role.ALCHEMIST_WITCH, DecisionKind.MIST, "zh"),
+]
+"""Roles of the seeds' newer boards whose night skill takes several seats at once (the
+magician swaps two, 001:113; the alchemist witch mists three, 001:123): the shapes a
+grammar-constrained server must accept and a small model must fill."""
+
+
+@pytest.mark.parametrize(("board", "role", "kind", "lang"), NEW_ROLES)
+def test_a_real_model_holds_a_new_role_and_answers_its_skill_itself(
+    llama_url: str, tmp_path: Path, board: str, role: Role, kind: DecisionKind, lang: str
+) -> None:
+    """The model in seat 1 holds `role` (a fixed deal); it is asked the role's skill and
+    answers it itself every time (using it or passing is its choice, not asserted)."""
+    config = seat_one_holds(board, role, seed=5)
+    path = tmp_path / f"{board}.jsonl"
+    own, decisions = _play(llama_url, path, "openai", lang, 5, config)
+    assert own >= 0.9 * decisions, f"{board}: {own} of {decisions} decisions own"
+    skill = answers_by_kind(read_replay(path), config, seat=1).get(kind, [])
+    print(f"{board}: {kind} asked {len(skill)}x, answered {[a.action.kind for a in skill]}")
+    assert skill, f"seat 1 ({role}) was never asked to {kind}"
+    assert all(a.defaulted is None for a in skill), [a.defaulted for a in skill]
