@@ -25,6 +25,13 @@ LIMIT_S = 240.0
 """Bound on a whole game (a failure, never a measurement)."""
 
 
+def _as_a_foreground_job() -> None:
+    """Ctrl-C as a terminal's foreground job has it: a shell starts a background job (`cmd &`,
+    as CI scripts may run the suite) with SIGINT ignored, and a child inherits that, so the
+    game would never hear the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """A subprocess whose output is read in the background."""
 
@@ -36,6 +43,7 @@ class Terminal:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
+            preexec_fn=_as_a_foreground_job,
         )
         self.output = ""
         self._lock = threading.Lock()
