@@ -4,7 +4,7 @@
 #   make test   — add the dev tools, start Redis if needed, install Debian chromium if
 #                 missing, install the real small model and its llama.cpp server
 #                 (scripts/real-model.sh: built once, then cached), then run ruff, mypy
-#                 and the whole pytest suite
+#                 and the whole pytest suite (lint: ruff check, ruff format --check, mypy)
 # Each install is remembered by a stamp named after pyproject.toml's hash, so editing
 # pyproject.toml reinstalls and nothing else does.
 VENV ?= .venv
@@ -36,6 +36,7 @@ model:
 
 lint: $(DEV)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 test: $(DEV) services model lint
