@@ -4,10 +4,18 @@
 file) and a scenario's `board:` (relative to the scenario) name a board either by a
 built-in id or by a file; `board_ref` tells the two apart. Once read, the board travels
 whole (`GameConfig.board`), so a replay or a queued job never needs the file again.
+
+The example board files (`arena/boards/*.yaml`) ship in the package and are read with
+`importlib.resources`, so an installed wheel has them as a checkout does. Each is named by
+its id, which is its file name: `--board cupid12` plays the bundled file, `arena boards`
+lists them after the built-in boards and says where they are, to copy one.
 """
 
 from __future__ import annotations
 
+import functools
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import yaml
@@ -25,24 +33,34 @@ def is_board_file(ref: str) -> bool:
 
 
 def board_ref(ref: str, base: Path | None = None) -> str | Board:
-    """A built-in board's id as given, or the board of the file `ref` names.
+    """A built-in board's id as given, or the board of the example or of the file `ref` names.
 
-    A relative path is taken from `base` (the folder of the file that names it), else from
-    the working folder.
+    An example board (`example_boards`) is named by its id, and comes whole, as a file's
+    board does. A relative path is taken from `base` (the folder of the file that names
+    it), else from the working folder.
 
     Raises:
-        ConfigError: an unknown board id, or a file that cannot be read or is not a board.
+        ConfigError: an unknown board id (the message lists the examples after the built-in
+            boards), or a file that cannot be read or is not a board.
     """
-    if ref in BOARDS or not is_board_file(ref):
-        return board(ref).id
+    if ref in BOARDS:
+        return ref
+    examples = example_boards()
+    if ref in examples:
+        return examples[ref]
+    if not is_board_file(ref):
+        try:
+            return board(ref).id
+        except ConfigError as exc:
+            raise ConfigError(f"{exc}; example boards: {', '.join(examples)}") from None
     path = Path(ref)
     if base is not None and not path.is_absolute():
         path = base / path
     return load_board_file(path)
 
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "boards"
-"""The example board files of a source checkout (docs/boards.md); an installed wheel has none."""
+EXAMPLES: Traversable = resources.files("arena") / "boards"
+"""The example board files (docs/boards.md): package data, in a checkout and in a wheel."""
 MAX_BYTES = 64 * 1024
 """The largest board file taken from a browser: the longest example is under 2 KB."""
 
@@ -103,12 +121,24 @@ def parse_board_text(text: str, name: str) -> Board:
         raise ConfigError(f"{name}: {exc}") from None
 
 
-def example_boards(folder: Path = EXAMPLES) -> dict[str, Board]:
-    """The example boards by file name, in name order (none where the folder is absent).
+def example_boards() -> dict[str, Board]:
+    """The example boards by id (each file is named after its board's id), in name order.
 
     Raises:
         ConfigError: an example that is not a board (a bug: the tests play every one).
     """
-    if not folder.is_dir():
-        return {}
-    return {p.name: load_board_file(p) for p in sorted(folder.glob("*.yaml"))}
+    return dict(_example_boards())
+
+
+@functools.cache
+def _example_boards() -> tuple[tuple[str, Board], ...]:
+    """The example boards, read once per process (package data does not change)."""
+    files = sorted((f for f in EXAMPLES.iterdir() if f.name.endswith(SUFFIXES)), key=_name)
+    boards = (
+        parse_board_text(f.read_text(encoding="utf-8"), f"arena/boards/{f.name}") for f in files
+    )
+    return tuple((b.id, b) for b in boards)
+
+
+def _name(entry: Traversable) -> str:
+    return entry.name

@@ -37,11 +37,11 @@ GOLDEN_GAMES: tuple[tuple[str, str | None, int], ...] = (
     ("miracle_merchant", None, 14),
     ("secret_admirer", None, 15),
     ("animal_dream", None, 30),
-    ("examples/boards/site_phantom_healer12.yaml", None, 15),
-    ("examples/boards/site_watchman_coroner12.yaml", None, 20),
-    ("examples/boards/classic_thief_elder12.yaml", None, 27),
+    ("site_phantom_healer12", None, 15),
+    ("site_watchman_coroner12", None, 20),
+    ("classic_thief_elder12", None, 27),
 )
-"""(board id or board file, preset, seed) of every golden game."""
+"""(board id, example board id or board file, preset, seed) of every golden game."""
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 
 

@@ -37,7 +37,7 @@ from pydantic import (
     model_validator,
 )
 
-from arena.board_file import board_ref, is_board_file
+from arena.board_file import board_ref, example_boards, is_board_file
 from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
 from arena.queue.seating import check_spec
 from arena.rules.boards import Board, PresetName, board
@@ -104,14 +104,18 @@ class TournamentSpec(BaseModel):
     @field_validator("boards", mode="before")
     @classmethod
     def _boards(cls, value: Any, info: ValidationInfo) -> Any:
-        """Bare ids become entries; board files are read, relative to the tournament file."""
+        """Bare ids become entries; board files and example boards are read into them.
+
+        A file is relative to the tournament file; an example board is named by its id.
+        Either way the entry holds the custom board whole, as a queued job does.
+        """
         if not isinstance(value, list | tuple):
             return value
         base = (info.context or {}).get("base")
         entries = [{"board": v} if isinstance(v, str) else v for v in value]
         for index, entry in enumerate(entries):
             ref = entry.get("board") if isinstance(entry, dict) else None
-            if isinstance(ref, str) and is_board_file(ref):
+            if isinstance(ref, str) and (is_board_file(ref) or ref in example_boards()):
                 try:
                     entries[index] = {**entry, "board": board_ref(ref, base)}
                 except ConfigError as exc:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from pathlib import Path
 
 from arena.agents.random_agent import random_action
-from arena.board_file import load_board_file
+from arena.board_file import example_boards
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest
@@ -15,13 +14,8 @@ from arena.rules.referee import Referee
 
 Hook = Callable[[Referee, DecisionRequest], None]
 
-EXAMPLE_BOARDS: dict[str, Board] = {
-    b.id: b
-    for b in map(
-        load_board_file, sorted((Path(__file__).parents[1] / "examples" / "boards").glob("*.yaml"))
-    )
-}
-"""The example board files (examples/boards/), custom boards that users copy."""
+EXAMPLE_BOARDS: dict[str, Board] = example_boards()
+"""The example board files (arena/boards/), custom boards that users play or copy."""
 BOARD_REFS: dict[str, str | Board] = {**{b: b for b in BOARDS}, **EXAMPLE_BOARDS}
 """Every board a test should play: the built-in ones by id, the example files whole."""
 

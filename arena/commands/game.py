@@ -27,7 +27,7 @@ from arena.agents.factory import (
     with_endpoint_flags,
 )
 from arena.agents.human import TerminalHuman
-from arena.board_file import board_ref, load_board_file
+from arena.board_file import EXAMPLES, board_ref, example_boards, load_board_file
 from arena.call_view import print_calls, replay_calls
 from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
@@ -184,7 +184,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=Path,
         nargs="*",
         metavar="FILE",
-        help="board files to check and list after the built-in boards (docs/boards.md)",
+        help="board files to check and list after the built-in and example boards (docs/boards.md)",
     )
     boards.add_argument("--json", action="store_true", help="machine-readable output")
     boards.add_argument("--lang", choices=["zh", "en"], default="zh", help="language of the table")
@@ -451,32 +451,52 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _boards(args: argparse.Namespace) -> int:
-    listed = [*BOARDS.values(), *(load_board_file(path) for path in args.files)]
+    """The built-in boards, then the bundled examples, then the files named.
+
+    The examples come under a line saying where they are (to copy one); each file named is
+    checked, and a bad one is the command's one-line error.
+    """
+    examples = list(example_boards().values())
+    files = [load_board_file(path) for path in args.files]
     if args.json:
-        json.dump([_board_row(b) for b in listed], sys.stdout, ensure_ascii=False, indent=2)
+        data = [_board_row(b) for b in [*BOARDS.values(), *examples, *files]]
+        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 0
     lang: Lang = args.lang
-    rows = [
-        (
-            b.id,
-            b.zh if lang == "zh" else b.en,
-            t("board.seats", lang, n=b.seats),
-            t(f"win_mode.{b.win}", lang),
-            b.preset,
-            t("seat.sep", lang).join(
-                t("board.role_count", lang, role=role_name(r, lang), n=n)
-                if n > 1
-                else role_name(r, lang)
-                for r, n in b.role_counts().items()
-            ),
-        )
-        for b in listed
+    sections = [
+        ([], list(BOARDS.values())),
+        (["", t("board.examples", lang, path=str(EXAMPLES))], examples),
+        ([""], files),
     ]
-    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    for row in rows:
-        print("  ".join([*(_pad(cell, w) for cell, w in zip(row, widths, strict=False)), row[-1]]))
+    lines = [[_board_cells(b, lang) for b in listed] for _, listed in sections]
+    every = [row for rows in lines for row in rows]
+    widths = [max(_width(row[i]) for row in every) for i in range(len(every[0]) - 1)]
+    for (heading, listed), rows in zip(sections, lines, strict=True):
+        if listed:
+            for line in heading:
+                print(line)
+            for row in rows:
+                cells = [*(_pad(cell, w) for cell, w in zip(row, widths, strict=False)), row[-1]]
+                print("  ".join(cells))
     return 0
+
+
+def _board_cells(b: Board, lang: Lang) -> tuple[str, ...]:
+    """One board's line of `arena boards`: id, name, seats, win, preset, cards."""
+    return (
+        b.id,
+        b.zh if lang == "zh" else b.en,
+        t("board.seats", lang, n=b.seats),
+        t(f"win_mode.{b.win}", lang),
+        b.preset,
+        t("seat.sep", lang).join(
+            t("board.role_count", lang, role=role_name(r, lang), n=n)
+            if n > 1
+            else role_name(r, lang)
+            for r, n in b.role_counts().items()
+        ),
+    )
 
 
 def _width(text: str) -> int:

@@ -44,7 +44,7 @@ def test_a_lovers_win_is_counted_as_the_lovers() -> None:
 
 def test_a_thief_who_takes_a_wolf_plays_with_the_wolves_agent() -> None:
     """In `bot good` the wolves are random: so is a thief once he holds a wolf's card."""
-    board = board_ref("examples/boards/classic_thief_elder12.yaml")
+    board = board_ref("classic_thief_elder12")
     assert isinstance(board, Board)
     dealt = [
         ev.GameStarted(

@@ -12,12 +12,13 @@ from arena.board_file import MAX_BYTES, example_boards, load_board_file, parse_b
 from arena.cli import main
 from arena.dashboard.catalog import row_of
 from arena.ratings.results import game_result
+from arena.rules.boards import BOARDS
 from arena.rules.errors import ConfigError
 from arena.scenario import load_scenario, run_scenario
 from arena.storage.replay_file import read_header, read_replay
 from arena.tournament import load_spec, schedule
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "boards" / "guard_city10.yaml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "arena" / "boards" / "guard_city10.yaml"
 SMALL = """\
 id: small7
 zh: 7人小局
@@ -206,6 +207,65 @@ def test_an_upload_that_is_not_a_text_file_is_refused_in_one_line(
 
 def test_an_uploaded_example_is_the_board_of_the_file() -> None:
     board = parse_board_upload(EXAMPLE.read_bytes(), EXAMPLE.name)
-    assert board == load_board_file(EXAMPLE) == example_boards()[EXAMPLE.name]
-    assert sorted(example_boards()) == sorted(p.name for p in EXAMPLE.parent.glob("*.yaml"))
-    assert example_boards(EXAMPLE.parent / "none") == {}
+    assert board == load_board_file(EXAMPLE) == example_boards()[EXAMPLE.stem]
+    assert sorted(example_boards()) == sorted(p.stem for p in EXAMPLE.parent.glob("*.yaml"))
+
+
+def test_each_example_is_named_by_its_id_which_is_its_file_name() -> None:
+    """`--board ID` finds an example by its id, so the id must be the file's name and
+    must not shadow a built-in board."""
+    for path in sorted(EXAMPLE.parent.glob("*.yaml")):
+        assert load_board_file(path).id == path.stem
+    assert not set(example_boards()) & set(BOARDS)
+
+
+def test_an_example_board_plays_by_its_id_from_any_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bundled examples are package data: found by id wherever the command runs (a
+    wheel has no `examples/` folder beside it), and the game carries the board whole."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["play", "--board", "guard_city10", "--seed", "3", "--out", "g.jsonl", "--quiet"]
+    assert main(argv) == 0
+    header = read_header(tmp_path / "g.jsonl")
+    assert header.config.board_spec == load_board_file(EXAMPLE)
+    assert main(["validate", "g.jsonl"]) == 0
+    capsys.readouterr()
+    assert main(["play", "--board", "guard_city11"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown board 'guard_city11'" in err and "example boards: " in err
+    assert "guard_city10" in err and err.count("\n") == 1
+
+
+def test_boards_lists_the_examples_after_the_built_in_boards_and_says_where_they_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["boards", "--lang", "en"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ids = [line.split()[0] for line in lines if line and not line.startswith("Example")]
+    assert ids == [*BOARDS, *example_boards()]
+    (where,) = [line for line in lines if line.startswith("Example board files")]
+    assert str(EXAMPLE.parent) in where and "--board ID" in where
+    assert main(["boards", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == [*BOARDS, *example_boards()]
+
+
+def test_a_tournament_and_a_scenario_name_an_example_by_its_id(tmp_path: Path) -> None:
+    spec_file = tmp_path / "t.yaml"
+    spec_file.write_text(
+        "name: t\nagents: {a: bot, b: random}\nboards: [guard_city10]\ngames_per_pairing: 1\n"
+    )
+    jobs = schedule(load_spec(spec_file))
+    assert jobs and all(j.config.board_spec == load_board_file(EXAMPLE) for j in jobs)
+    case = tmp_path / "case.yaml"
+    deal = (
+        "[seer, witch, guard, hunter, villager, villager, villager, werewolf, werewolf, wolf_king]"
+    )
+    case.write_text(
+        SCENARIO.replace("board: {board}", "board: guard_city10")
+        .replace("[seer, witch, villager, villager, villager, werewolf, werewolf]", deal)
+        .replace("{{knife: 3}}", "{knife: 3}")
+    )
+    result = run_scenario(load_scenario(case))
+    assert result.passed, result.mismatches

@@ -395,7 +395,7 @@ def test_a_custom_board_goes_whole_on_the_card_with_its_seats(
     if how == "upload":
         upload(at, "mine.yaml", path.read_bytes())
     else:
-        at.selectbox(key="play_board").set_value(path.name).run()
+        at.selectbox(key="play_board").set_value(path.stem).run()
     assert not at.error, [e.value for e in at.error]
     kinds = [b for b in at.selectbox if str(b.key).startswith("play_kind_")]
     assert len(kinds) == board.seats == 10

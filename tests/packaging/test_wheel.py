@@ -93,6 +93,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
 def test_the_wheel_holds_the_package_data(installed: Installed) -> None:
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert {"arena/text/en.yaml", "arena/text/zh.yaml", "arena/dashboard/app.py"} <= names
+    boards = {n.removeprefix("arena/") for n in names if n.startswith("arena/boards/")}
+    assert boards == {str(p.relative_to(ROOT / "arena")) for p in (ROOT / "arena/boards").iterdir()}
     prompts = {n for n in names if n.startswith("arena/llm/prompts/")}
     assert any(n.endswith(".yaml") for n in prompts) and any(n.endswith(".md") for n in prompts)
     metadata = zipfile.ZipFile(installed.wheel).read(
@@ -113,6 +115,24 @@ def test_a_bot_game_plays_and_validates(installed: Installed) -> None:
                cwd=installed.cwd)  # fmt: skip
     assert "Night 1" in out and "replay written to bots.jsonl" in out
     assert "intact" in _run(installed.arena, "validate", "bots.jsonl", cwd=installed.cwd)
+
+
+def test_the_bundled_example_boards_are_listed_and_play(installed: Installed) -> None:
+    """The examples are package data: `arena boards` lists them and says where they are
+    (inside the install), the Play page's list (`example_boards`) has them, and one plays by
+    its id."""
+    listed = _run(installed.arena, "boards", "--lang", "en", cwd=installed.cwd)
+    (where,) = [line for line in listed.splitlines() if line.startswith("Example board files")]
+    folder = Path(where.removeprefix("Example board files, in ").split(": play one")[0])
+    assert folder.is_relative_to(installed.python.parents[1])
+    assert (folder / "guard_city10.yaml").is_file() and "\ncupid12 " in listed
+    script = "from arena.board_file import example_boards; print(*example_boards())"
+    shown = _run(installed.python, "-c", script, cwd=installed.cwd).split()
+    assert shown == sorted(p.stem for p in (ROOT / "arena/boards").glob("*.yaml"))
+    out = _run(installed.arena, "play", "--board", "guard_city10", "--seed", "3", "--lang", "en",
+               "--out", "example.jsonl", cwd=installed.cwd)  # fmt: skip
+    assert "10-player guard + wolf king (city)" in out and "replay written to example.jsonl" in out
+    assert "intact" in _run(installed.arena, "validate", "example.jsonl", cwd=installed.cwd)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

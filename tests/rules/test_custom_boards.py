@@ -182,7 +182,7 @@ def test_a_board_carried_whole_is_checked_again() -> None:
 
 
 def test_the_example_boards_play_to_the_end() -> None:
-    assert EXAMPLE_BOARDS, "examples/boards/ holds the files users copy"
+    assert EXAMPLE_BOARDS, "arena/boards/ holds the files users play or copy"
     for b in EXAMPLE_BOARDS.values():
         referee = play_random(GameConfig(board=b), seed=1)
         assert referee.finished and referee.winner is not None

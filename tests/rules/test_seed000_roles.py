@@ -21,7 +21,7 @@ from arena.rules.types import Role
 from arena.rules.visibility import to_seats
 from tests.conftest import EXAMPLE_BOARDS
 
-EXAMPLE_PATH = Path(__file__).resolve().parents[2] / "examples" / "boards"
+EXAMPLE_PATH = Path(__file__).resolve().parents[2] / "arena" / "boards"
 V = to_seats(3)
 ACTING: list[tuple[ev.Event, int | None]] = [
     (ev.GuardProtected(visibility=V, seat=3, target=5), 3),

@@ -107,12 +107,12 @@ def board_cards(spec: Board, lang: Lang) -> str:
 
 @st.cache_resource(show_spinner=False)
 def examples() -> dict[str, Board]:
-    """The example board files, read once per process (an installed wheel has none)."""
+    """The example board files (package data, in a wheel too), read once per process."""
     return example_boards()
 
 
 def board_options() -> dict[str, Board]:
-    """The boards the picker lists: the built-in ones by id, then the examples by file."""
+    """The boards the picker lists: the built-in ones, then the examples, each by id."""
     return {**BOARDS, **examples()}
 
 
