@@ -144,7 +144,7 @@ def project(loaded: Loaded, viewer: Viewer, step: int, lang: Lang) -> View:
         step=step,
         total=len(replay.events),
         observation=obs,
-        seats=seat_cards(replay, obs, viewer),
+        seats=seat_cards(replay, obs, viewer, step),
         groups=groups(obs.seen, lang),
         speeches=speeches(obs.seen),
         ballots=ballots(obs.seen),
@@ -161,14 +161,17 @@ def project(loaded: Loaded, viewer: Viewer, step: int, lang: Lang) -> View:
     )
 
 
-def seat_cards(replay: Replay, obs: Observation, viewer: Viewer) -> tuple[SeatCard, ...]:
+def seat_cards(replay: Replay, obs: Observation, viewer: Viewer, step: int) -> tuple[SeatCard, ...]:
     """The seat board: presence, sheriff and the roles the viewer knows.
 
-    Who plays which seat is shown only to god, or once the game is over: in a tournament
-    one agent plays every wolf, so its label would tell the sides apart.
+    Who plays which seat is shown only to god, or at the end of a finished game: in a
+    tournament one agent plays every wolf, so its label would tell the sides apart. A
+    finished replay watched at an earlier step is that earlier moment, when nobody at the
+    table knew the sides, so the labels wait for its last step.
     """
     k = obs.knowledge
-    shown = isinstance(viewer, GodViewer) or replay.header.result is not None
+    over = replay.header.result is not None and step >= len(replay.events)
+    shown = isinstance(viewer, GodViewer) or over
     players = {s.seat: agent_label(s.agent, s.model) for s in replay.header.seats if shown}
     me = viewer.seat if isinstance(viewer, SeatViewer) else None
     return tuple(

@@ -127,3 +127,15 @@ def test_god_view_calls_are_whole_when_a_belief_question_continued_the_conversat
     view = project(load(path), GodViewer(), 10**6, "en")
     assert [c.messages for c in view.traces] == [tuple(turns[:2]), tuple(turns)]
     assert all(MISSING not in c.notes and c.base == 0 for c in view.traces)
+
+
+def test_who_plays_each_seat_waits_for_the_end_of_a_finished_game(game: Loaded) -> None:
+    """In a tournament one agent holds every wolf, so before the last step of a finished
+    replay only god sees the seats' agents (the table did not know them at that moment)."""
+    total = len(game.replay.events)
+    labels = {c.player for c in project(game, GodViewer(), 1, "en").seats}
+    assert "" not in labels and len(labels) > 1
+    for viewer in (PublicViewer(), TeamViewer(team=Team.WOLF), SeatViewer(seat=2)):
+        for step in (1, total // 2, total - 1):
+            assert {c.player for c in project(game, viewer, step, "en").seats} == {""}
+        assert {c.player for c in project(game, viewer, total, "en").seats} == labels
