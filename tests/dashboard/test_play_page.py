@@ -18,10 +18,11 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from arena.board_file import EXAMPLES, example_boards, load_board_file
+from arena.board_file import EXAMPLES, board_ref, example_boards, load_board_file
 from arena.dashboard.hans import to_hans
 from arena.dashboard.i18n import LANGS, Lang, text
 from arena.rules.boards import BOARDS
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 
 PLAY = "screens/play.py"
 Dash = Callable[..., AppTest]
@@ -295,22 +296,9 @@ def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
 ) -> None:
     """The magician and cupid pick two seats, the merchant a seat and a gift, the alchemist
     witch three seats, then sends them."""
-    import fakeredis
-
-    from arena.humans.desk import Pending, SeatPlan, Status
-    from arena.humans.lobby import create_game
-    from arena.humans.redis_desk import RedisDesk
     from arena.rules.actions import Link, Mist, Pass, Swap, Trade, parse_action
-    from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
     from arena.rules.types import Gift
 
-    server = fakeredis.FakeServer()
-    desk = RedisDesk(fakeredis.FakeRedis(server=server, decode_responses=True))
-    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
-    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
-    seats = {s: SeatPlan(kind="bot") for s in range(1, 10)}
-    seats[1] = SeatPlan(kind="human", name="ann")
-    game, tokens = create_game(desk, "std9", seats, lang="en")
     options = (
         ActionOption(action=kind, targets=(2, 3, 5), target_required=True),
         ActionOption(action="pass"),
@@ -324,12 +312,7 @@ def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
     request = DecisionRequest(
         step=0, seat=1, kind=decision, day=1, night=True, options=options, default=Pass()
     )
-    desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
-    desk.set_status(game, Status(state="running", events=1))
-    at = dash(PLAY)
-    at.query_params.update(game=game, seat="1", token=tokens[1])
-    at.run()
-    assert not at.exception, at.exception
+    at, desk, game = asked_page(dash, monkeypatch, "std9", request)
     if kind == "swap":
         at.multiselect(key="req0_swap").set_value([3, 5]).run()
         label, expected = text("play.swap", "en"), Swap(targets=(3, 5))
@@ -431,50 +414,19 @@ def test_a_board_files_names_are_not_markdown_on_the_pages(
     assert not any("[link](" in c or "**x**" in c for c in captions)
 
 
-@pytest.mark.parametrize("ref", ["wwk_guard", "classic_thief_elder12.yaml"])
+@pytest.mark.parametrize("ref", ["wwk_guard", "classic_thief_elder12"])
 def test_a_seat_pages_claim_offers_only_the_boards_cards(
     dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str
 ) -> None:
     """The speech's claim lists the board's cards (bottom cards and wolf cards included),
     built-in or custom, and sends the one chosen; it used to list every role."""
-    import fakeredis
-
-    from arena.humans.access import seen_line
-    from arena.humans.desk import Pending, SeatPlan, Status
-    from arena.humans.lobby import create_game
-    from arena.humans.redis_desk import RedisDesk
-    from arena.rules import events as ev
     from arena.rules.actions import Claims, Speak, parse_action
     from arena.rules.boards import board
-    from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
     from arena.rules.types import Role
-    from arena.rules.visibility import PUBLIC
     from arena.transcript import role_name
 
-    b = board(ref) if ref in BOARDS else load_board_file(EXAMPLES / ref)
-    server = fakeredis.FakeServer()
-    desk = RedisDesk(fakeredis.FakeRedis(server=server, decode_responses=True))
-    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
-    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
-    seats = {s: SeatPlan(kind="bot") for s in range(1, b.seats + 1)}
-    seats[1] = SeatPlan(kind="human", name="ann")
-    game, tokens = create_game(desk, ref if ref in BOARDS else b, seats, lang="en")
-    start = ev.GameStarted(
-        visibility=PUBLIC, board=ref if ref in BOARDS else b, seats=b.seats,
-        role_counts=b.role_counts(),
-    )  # fmt: skip
-    desk.append_view(game, 1, [seen_line(0, start)])
-    options = (ActionOption(action="speak", max_chars=120),)
-    request = DecisionRequest(
-        step=0, seat=1, kind=DecisionKind.SPEECH, day=1, night=False, options=options,
-        default=Speak(text=""),
-    )  # fmt: skip
-    desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
-    desk.set_status(game, Status(state="running", events=1))
-    at = dash(PLAY)
-    at.query_params.update(game=game, seat="1", token=tokens[1])
-    at.run()
-    assert not at.exception, at.exception
+    at, desk, game = speech_page(dash, monkeypatch, ref)
+    b = board(board_ref(ref))
     box = at.selectbox(key="req0_role")
     cards = [r for r in Role if r in b.roles]
     assert box.options == [text("play.none", "en"), *(role_name(r, "en") for r in cards)]
@@ -487,9 +439,12 @@ def test_a_seat_pages_claim_offers_only_the_boards_cards(
     assert answer is not None and parse_action(answer) == Speak(text="", claims=Claims(role=wolf))
 
 
-def speech_page(dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str) -> tuple[AppTest, Any, str]:
-    """Seat 1's page of a game on `ref` (a built-in board or an example file), asked to
-    speak: (the page, its Redis desk, the game id)."""
+def asked_page(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str, request: DecisionRequest
+) -> tuple[AppTest, Any, str]:
+    """Seat 1's page of a game on `ref` (a built-in board's or an example board's id),
+    the other seats bots, the game started and seat 1 asked `request`: (the page, its
+    Redis desk, the game id)."""
     import fakeredis
 
     from arena.humans.access import seen_line
@@ -497,13 +452,11 @@ def speech_page(dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str) -> tuple[
     from arena.humans.lobby import create_game
     from arena.humans.redis_desk import RedisDesk
     from arena.rules import events as ev
-    from arena.rules.actions import Speak
     from arena.rules.boards import board
-    from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
     from arena.rules.visibility import PUBLIC
 
-    b = board(ref) if ref in BOARDS else load_board_file(EXAMPLES / ref)
-    chosen = ref if ref in BOARDS else b
+    chosen = board_ref(ref)
+    b = board(chosen)
     desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
     monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
     monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
@@ -514,10 +467,6 @@ def speech_page(dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str) -> tuple[
         visibility=PUBLIC, board=chosen, seats=b.seats, role_counts=b.role_counts()
     )
     desk.append_view(game, 1, [seen_line(0, start)])
-    request = DecisionRequest(
-        step=0, seat=1, kind=DecisionKind.SPEECH, day=1, night=False,
-        options=(ActionOption(action="speak", max_chars=120),), default=Speak(text=""),
-    )  # fmt: skip
     desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
     desk.set_status(game, Status(state="running", events=1))
     at = dash(PLAY)
@@ -527,7 +476,18 @@ def speech_page(dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str) -> tuple[
     return at, desk, game
 
 
-READERS = "site_watchman_coroner12.yaml"
+def speech_page(dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str) -> tuple[AppTest, Any, str]:
+    """`asked_page` with seat 1 asked to speak (day 1)."""
+    from arena.rules.actions import Speak
+
+    request = DecisionRequest(
+        step=0, seat=1, kind=DecisionKind.SPEECH, day=1, night=False,
+        options=(ActionOption(action="speak", max_chars=120),), default=Speak(text=""),
+    )  # fmt: skip
+    return asked_page(dash, monkeypatch, ref, request)
+
+
+READERS = "site_watchman_coroner12"
 """An example board with a coroner and a watchman (000:29-30)."""
 
 
@@ -542,7 +502,7 @@ def test_a_seat_page_reports_a_checks_card_or_whether_it_acted(
     from arena.transcript import role_name
 
     at, desk, game = speech_page(dash, monkeypatch, READERS)
-    b = load_board_file(EXAMPLES / READERS)
+    b = example_boards()[READERS]
     card = at.selectbox(key="req0_card")
     assert card.options == [
         text("play.none", "en"),
