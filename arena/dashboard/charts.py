@@ -18,6 +18,10 @@ from arena.rules.types import Team
 
 CIRCLE_PX = 420
 """Width and height of the seating circle."""
+TIMELINE_PX = 320
+"""The least height of the beliefs-over-time chart."""
+LEGEND_ROW_PX = 32
+"""Height one legend entry takes in Streamlit's chart theme (its title takes one more)."""
 
 
 def seat_name(n: int | None, lang: Lang) -> str:
@@ -218,7 +222,9 @@ def belief_timeline(rows: Sequence[Belief], wolves: Collection[int], lang: Lang)
     """How suspected each seat was over the game, one line per seat (wolves dashed).
 
     Each point is the mean wolf probability the other seats gave the seat in one round
-    of belief reports.
+    of belief reports. The chart is at least as tall as its legend (one entry per seat):
+    Streamlit cuts a legend taller than its chart, which lost #12 on a twelve-seat table.
+    Colours come from a twenty-colour scheme: with the theme's ten, #12 had #1's colour.
     """
     sums: dict[tuple[int, int], list[float]] = {}
     for b in rows:
@@ -241,10 +247,12 @@ def belief_timeline(rows: Sequence[Belief], wolves: Collection[int], lang: Lang)
         .encode(
             x=alt.X("step:Q", title=t("step", lang)),
             y=alt.Y("p:Q", title=t("mean_p_wolf", lang), scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color("seat:N", title=t("call_seat", lang), sort=None),
+            color=alt.Color(
+                "seat:N", title=t("call_seat", lang), sort=None, scale=alt.Scale(scheme="tableau20")
+            ),
             strokeDash=alt.StrokeDash("wolf:N", legend=None),
             tooltip=["seat", "step", alt.Tooltip("p:Q", format=".2f")],
         )
-        .properties(height=320)
+        .properties(height=max(TIMELINE_PX, LEGEND_ROW_PX * (frame["seat"].nunique() + 1)))
     )
     return chart
