@@ -8,9 +8,11 @@ nothing written half-way.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from arena import __version__
 from arena.rules.errors import ArenaError
@@ -57,12 +59,43 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    _remember_parsers(top)
     return top
+
+
+def _remember_parsers(given: argparse.ArgumentParser) -> None:
+    """Each (sub)command's parser becomes its own `parser` default, innermost last.
+
+    An unknown flag is found by the subcommand's parser but reported by the top one, with
+    the top one's usage (`arena [-h] [--version] COMMAND`): `main` reports it with the
+    subcommand's usage instead, the one that lists the flags it takes.
+    """
+    given.set_defaults(parser=given)
+    for action in given._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _remember_parsers(child)
+
+
+def _refuse(command: argparse.ArgumentParser, extra: list[str]) -> NoReturn:
+    """Exit 2 naming the unknown arguments, with the nearest flag the command takes."""
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    flags = [f for a in command._actions for f in a.option_strings if f.startswith("--")]
+    for word in extra:
+        if word.startswith("--"):
+            near = difflib.get_close_matches(word.split("=", 1)[0], flags, n=1)
+            if near:
+                message += f" (did you mean {near[0]}?)"
+                break
+    command.error(message)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code."""
-    args = parser().parse_args(argv)
+    top = parser()
+    args, extra = top.parse_known_args(argv)
+    if extra:
+        _refuse(args.parser, extra)
     try:
         code = args.handler(args)
     except ArenaError as exc:

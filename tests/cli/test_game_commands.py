@@ -90,6 +90,26 @@ def test_a_wrong_flag_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -
     assert "unrecognized arguments: --bored" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "usage", "hint"),
+    [
+        (["play", "--bord", "std9"], "usage: arena play ", "(did you mean --board?)"),
+        (["replay", "x.jsonl", "--untill", "3"], "usage: arena replay ", "--until?"),
+        (["tournament", "status", "t.yaml", "--jsn"], "usage: arena tournament status", ""),
+    ],
+)
+def test_an_unknown_flag_shows_the_commands_usage_and_the_nearest_flag(
+    capsys: pytest.CaptureFixture[str], argv: list[str], usage: str, hint: str
+) -> None:
+    """It used to show `arena [-h] [--version] COMMAND ...`, which lists no flag at all."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage) and hint in err.splitlines()[-1]
+    assert err.splitlines()[-1].startswith(f"{usage.split()[1]} {usage.split()[2]}")
+
+
 def test_beliefs_can_be_asked_after_every_speech(tmp_path: Path) -> None:
     from arena.storage.replay_file import read_replay
 
