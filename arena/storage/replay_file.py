@@ -386,6 +386,9 @@ def _collect(header: ReplayHeader, body: Iterable[tuple[int, dict[str, Any]]], p
     beliefs: list[BeliefReport] = []
     for number, obj in body:
         kind = obj.get("type")
+        if kind is None:  # was `unknown line type None`, which named neither key nor types
+            *most, last = LINE_KEYS
+            raise bad(path, number, f'a line without a "type" ({", ".join(most)} or {last})')
         if not isinstance(kind, str) or kind not in LINE_KEYS:
             raise bad(path, number, f"unknown line type {_short(kind)}")
         check_keys(obj, LINE_KEYS[kind], path, number)

@@ -166,6 +166,12 @@ CORRUPTIONS: tuple[Corruption, ...] = (
         "unknown line type 'comment'",
     ),
     Corruption(
+        "unknown-line-no-type",  # a line type: read_replay checks it, not iter_lines
+        lambda ls: _join([*ls[:2], '{"seq": 1}', *ls[2:]]),
+        lambda _: 3,
+        'a line without a "type" (event, answer, trace or belief)',
+    ),
+    Corruption(
         "torn-last-line",
         lambda ls: _join(ls[:-1]) + ls[-1][:25].encode(),
         lambda ls: len(ls),
