@@ -80,7 +80,8 @@ ICONS: dict[Role, str] = {
 }
 """Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
 UNKNOWN_ICON = "👤"
-CARDS_PER_ROW = 6
+CARD_PX = 140
+"""A seat card's width: six fit a row beside the sidebar on a 1400 px window."""
 
 
 def role_icon(role: Role | None) -> str:
@@ -171,12 +172,15 @@ def card_text(card: SeatCard, lang: Lang) -> tuple[str, str]:
 
 
 def seat_board(cards: Sequence[SeatCard], lang: Lang) -> None:
-    """The table as cards, six to a row."""
-    for row in range(0, len(cards), CARDS_PER_ROW):
-        columns = st.columns(CARDS_PER_ROW)
-        for column, card in zip(columns, cards[row : row + CARDS_PER_ROW], strict=False):
+    """The table as cards of one width, as many to a row as the page has room for.
+
+    Not six columns: on a narrow window (800 px, the sidebar open) six columns left a
+    card about 45 px of text, so a seat's name and agent broke a letter or two a line.
+    """
+    with st.container(horizontal=True, key="seat_board"):
+        for card in cards:
             title, detail = card_text(card, lang)
-            with column.container(border=True, key=f"card_{card.seat}"):
+            with st.container(border=True, key=f"card_{card.seat}", width=CARD_PX):
                 st.markdown(title)
                 st.caption(detail)
                 plain(card.player, one_line=True)

@@ -266,3 +266,27 @@ def test_the_live_page_notices_new_and_finished_games(page: Any, server: str, fo
     finally:
         client.zrem(INDEX_KEY, first, second)
         client.delete(stream_key(first), stream_key(second))
+
+
+def test_seat_cards_keep_their_width_on_a_narrow_window(server: str, browser: Any) -> None:
+    """Six to a row beside the sidebar at 1400 px; at 800 px fewer to a row, not narrower
+    (six columns there left about 45 px, breaking `bot`-length names a letter a line)."""
+    rows: dict[int, list[float]] = {}
+    for width in (WIDTH, 800):
+        tab = browser.new_page(viewport={"width": width, "height": 1000})
+        tab.set_default_timeout(30_000)
+        tab.goto(f"{server}/player?game=marked.jsonl&view=god&step=40")
+        tab.locator(".st-key-play button").wait_for()  # the page above the cards is drawn
+        boxes: list[Any] = []
+        for _ in range(50):  # the cards move while the page settles: read until they stay
+            seen = [tab.locator(f".st-key-card_{n}").bounding_box() for n in range(1, 13)]
+            if seen == boxes:
+                break
+            boxes = seen
+            tab.wait_for_timeout(300)
+        shoot(tab, f"9-seat-cards-{width}")
+        assert all(b is not None and b["width"] >= 130 for b in boxes), (width, boxes)
+        rows[width] = [b["y"] for b in boxes if b is not None]
+        tab.close()
+    assert len({round(y) for y in rows[WIDTH][:6]}) == 1, ("six cards to a row at 1400 px", rows)
+    assert len({round(y) for y in rows[800]}) > 2, "more rows on a narrow window"
