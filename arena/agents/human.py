@@ -195,6 +195,8 @@ class TerminalHuman:
         self._read: Reader = read if read is not None else StdinLines()
         self._write = write
         self._shown = 0
+        self._closed = False
+        """Standard input has ended: no line will come, so nothing more is asked."""
 
     @property
     def name(self) -> str:
@@ -211,8 +213,15 @@ class TerminalHuman:
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
-        """Show what is new in the seat's view, then read until a legal answer comes."""
+        """Show what is new in the seat's view, then read until a legal answer comes.
+
+        Once standard input has ended every decision is refused at once (the recorded
+        default follows) and only the game goes on being shown: asking again, with the
+        menu, after each refusal and for every later decision printed menus nobody reads.
+        """
         self.catch_up(view)
+        if self._closed:
+            return AgentReply(action=None, error=_TEXT[self.lang]["closed"])
         if feedback:
             self._write(inert(f"! {feedback}"))
         roles = claim_roles(view.knowledge.role_counts)
@@ -222,6 +231,7 @@ class TerminalHuman:
             try:
                 line = await self._line("> ")
             except EOFError:
+                self._closed = True
                 return AgentReply(action=None, error=_TEXT[self.lang]["closed"])
             if line.strip().lower() in HELP_WORDS:
                 self._write(help_text(self.lang, roles))

@@ -193,6 +193,24 @@ def test_bad_input_asks_again_and_never_takes_the_decision_away() -> None:
     assert help_text("en") in shown  # no game started in this view: the generic role line
 
 
+def test_after_standard_input_ends_nothing_more_is_asked() -> None:
+    """A closed terminal (Ctrl-D, a file of answers run out) used to be asked again with
+    the whole menu after each refusal and at every later decision, for the whole game."""
+    shown: list[str] = []
+
+    def read(prompt: str) -> str:
+        shown.append(prompt)
+        raise EOFError
+
+    human = TerminalHuman(lang="en", read=read, write=shown.append)
+    view = observe([], SeatViewer(seat=4))
+    for request, feedback in ((VOTE, None), (VOTE, "the terminal closed"), (SPEECH, None)):
+        reply = asyncio.run(human.decide(view, request, feedback=feedback))  # as match asks
+        assert reply.action is None and reply.error == "the terminal closed"
+    assert shown.count("> ") == 1
+    assert not [line for line in shown if line.startswith("! ")]
+
+
 def test_enter_takes_the_shown_default() -> None:
     human, shown, _ = scripted([""])
     reply = asyncio.run(human.decide(observe([], SeatViewer(seat=4)), SPEECH))
