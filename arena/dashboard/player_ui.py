@@ -175,7 +175,7 @@ def seat_board(cards: Sequence[SeatCard], lang: Lang) -> None:
     """The table as cards of one width, as many to a row as the page has room for.
 
     Not six columns: on a narrow window (800 px, the sidebar open) six columns left a
-    card about 45 px of text, so a seat's name and agent broke a letter or two a line.
+    card about 65 px, so a seat's role and agent broke a few letters a line.
     """
     with st.container(horizontal=True, key="seat_board"):
         for card in cards:

@@ -270,7 +270,7 @@ def test_the_live_page_notices_new_and_finished_games(page: Any, server: str, fo
 
 def test_seat_cards_keep_their_width_on_a_narrow_window(server: str, browser: Any) -> None:
     """Six to a row beside the sidebar at 1400 px; at 800 px fewer to a row, not narrower
-    (six columns there left about 45 px, breaking `bot`-length names a letter a line)."""
+    (six columns there left about 65 px, breaking a role or agent a few letters a line)."""
     rows: dict[int, list[float]] = {}
     for width in (WIDTH, 800):
         tab = browser.new_page(viewport={"width": width, "height": 1000})
