@@ -35,9 +35,9 @@ def is_board_file(ref: str) -> bool:
 def board_ref(ref: str, base: Path | None = None) -> str | Board:
     """A built-in board's id as given, or the board of the example or of the file `ref` names.
 
-    An example board (`example_boards`) is named by its id, and comes whole, as a file's
-    board does. A relative path is taken from `base` (the folder of the file that names
-    it), else from the working folder.
+    An example board (`example_boards`) is named by its id or its Chinese name, as a
+    built-in board is, and comes whole, as a file's board does. A relative path is taken
+    from `base` (the folder of the file that names it), else from the working folder.
 
     Raises:
         ConfigError: an unknown board id (the message lists the examples after the built-in
@@ -46,8 +46,9 @@ def board_ref(ref: str, base: Path | None = None) -> str | Board:
     if ref in BOARDS:
         return ref
     examples = example_boards()
-    if ref in examples:
-        return examples[ref]
+    found = examples.get(ref) or next((b for b in examples.values() if b.zh == ref), None)
+    if found is not None:
+        return found
     if not is_board_file(ref):
         try:
             return board(ref).id

@@ -230,6 +230,9 @@ def test_an_example_board_plays_by_its_id_from_any_folder(
     header = read_header(tmp_path / "g.jsonl")
     assert header.config.board_spec == load_board_file(EXAMPLE)
     assert main(["validate", "g.jsonl"]) == 0
+    argv = ["play", "--board", "10人守衛狼王屠城局", "--seed", "3", "--out", "zh.jsonl", "--quiet"]
+    assert main(argv) == 0  # by its Chinese name, as a built-in board
+    assert read_header(tmp_path / "zh.jsonl").config.board_spec == header.config.board_spec
     capsys.readouterr()
     assert main(["play", "--board", "guard_city11"]) == 2
     err = capsys.readouterr().err
