@@ -23,6 +23,7 @@ from arena.dashboard.hans import to_hans
 from arena.dashboard.i18n import LANGS, Lang, text
 from arena.rules.boards import BOARDS
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from tests.dashboard.games import APP
 
 PLAY = "screens/play.py"
 Dash = Callable[..., AppTest]
@@ -48,13 +49,20 @@ def switch(at: AppTest, lang: Lang) -> None:
 
 
 def create(
-    at: AppTest, lang: Lang, models: dict[int, str] | None = None, where: str = "here"
+    at: AppTest,
+    lang: Lang,
+    models: dict[int, str] | None = None,
+    where: str = "here",
+    game: str | None = None,
 ) -> dict[str, str]:
     """Create an unpaced std9 game, seat 1 a person (`ann`), `models` model seats.
 
+    `game` is the game's language (default: the form's default, the page's language).
     Returns seat 1's join query (empty: no join links were shown).
     """
     switch(at, lang)
+    if game is not None:
+        at.radio(key="play_lang").set_value(game)
     at.text_input(key="play_name_1").input("ann")
     for seat, name in (models or {}).items():
         at.selectbox(key=f"play_kind_{seat}").set_value("model")
@@ -114,11 +122,29 @@ def test_the_create_form_speaks_the_dashboard_language(dash: Dash, lang: Lang) -
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_new_games_language_defaults_to_the_pages(dash: Dash, lang: Lang) -> None:
+    want = "en" if lang == "en" else "zh"
+    dash()  # the fixture's settings (replay folder, no Redis)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["lang"] = lang  # a page opened in `lang` (the URL's `?lang=`)
+    at.run()
+    at.switch_page(PLAY).run()
+    assert not at.exception, at.exception
+    assert at.radio(key="play_lang").value == want
+    at.switch_page("screens/leaderboard.py").run()
+    at.switch_page(PLAY).run()  # and back from another page
+    assert at.radio(key="play_lang").value == want
+    at = dash(PLAY)
+    switch(at, lang)  # or switched to `lang` in the sidebar
+    assert at.radio(key="play_lang").value == want
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_seat_page_speaks_the_dashboard_language_in_a_chinese_game(
     dash: Dash, lang: Lang
 ) -> None:
     at = dash(PLAY)
-    query = create(at, lang)
+    query = create(at, lang, game="zh")
     assert query, "the game was created"
     at.query_params.update(query)
     deadline = time.monotonic() + WAIT_S
@@ -383,7 +409,7 @@ def test_a_custom_board_goes_whole_on_the_card_with_its_seats(
     kinds = [b for b in at.selectbox if str(b.key).startswith("play_kind_")]
     assert len(kinds) == board.seats == 10
     assert any("10 seats · city · " in str(c.value) for c in at.caption)
-    query = create(at, "en", where="worker")
+    query = create(at, "en", where="worker", game="zh")  # a Chinese game on an English page
     assert query and query["game"].startswith("guard_city10-") and desk.next_queued(0)
     table = desk.table(query["game"])
     assert table is not None and table.board == board and len(table.seats) == 10
@@ -405,7 +431,7 @@ def test_a_board_files_names_are_not_markdown_on_the_pages(
     data = data.replace("zh: 10人守衛狼王屠城局".encode(), f"zh: {hostile}".encode())
     at, _ = redis_page(dash, monkeypatch)
     upload(at, "mine.yaml", data)
-    query = create(at, "en", where="worker")
+    query = create(at, "en", where="worker", game="zh")
     at.query_params.update(query)
     at.run()
     captions = [str(c.value) for c in at.caption]

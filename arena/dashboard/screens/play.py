@@ -56,6 +56,7 @@ REFRESH_S = 0.5
 KINDS = ("human", "bot", "random", "model")
 PRESETS = (None, "tournament", "site", "classic")
 UPLOAD = "upload"  # the board picker's last entry: a board file from the creator's computer
+GAME_LANGS = ("zh", "en")  # a new game's languages; the default is the page's (`game_lang`)
 CHECK_LIMIT_S = 150.0  # the wait for a model seat's preflight (its probes time out sooner)
 # (no bare strings at the top level of a page: Streamlit's magic would show them)
 
@@ -151,6 +152,20 @@ def seat_label(seat: int | None, lang: Lang) -> str:
     return text("seat.one", lang, n=seat) if seat else text("seat.nobody", lang)
 
 
+def follow_page_lang(lang: Lang) -> None:
+    """Default a new game's language to the page's, also after the page's language changes.
+
+    Streamlit keeps a keyed widget's value across reruns (a changed `index` is ignored), so
+    when the page switches between English and Chinese the form's game language is set to
+    the new page's; a switch within Chinese scripts (zh-Hans, zh-Hant) keeps the choice.
+    """
+    default = game_lang(lang)
+    known = "play_lang" in st.session_state  # Streamlit drops it while another page is shown
+    if not known or st.session_state.get("play_lang_default") != default:
+        st.session_state["play_lang_default"] = default
+        st.session_state["play_lang"] = default
+
+
 def create_form(lang: Lang) -> None:
     """Board, preset, seats, language, limits and pace; then the join links."""
     spec = pick_board(lang)
@@ -159,15 +174,16 @@ def create_form(lang: Lang) -> None:
     st.caption(escape(board_cards(spec, lang)))  # a board file's names are its author's text
     seats = spec.seats
     chosen_board: str | Board = spec.id if BOARDS.get(spec.id) == spec else spec
+    follow_page_lang(lang)
     with st.form("play_create"):
         preset = st.selectbox(
             text("play.preset", lang),
             PRESETS,
             format_func=lambda p: text(f"play.preset_{p or 'default'}", lang),
         )
-        chosen = st.radio(
+        chosen = st.radio(  # the game's language defaults to the page's (zh page: zh game)
             text("play.lang", lang),
-            ["zh", "en"],
+            GAME_LANGS,
             horizontal=True,
             key="play_lang",
             format_func=lambda x: text(f"play.lang_{x}", lang),
