@@ -16,6 +16,41 @@ SIDES = ("overall", "wolf", "good")
 SIDE_COLORS = alt.Scale(domain=list(SIDES), range=["#4c78a8", "#e45756", "#54a24b"])
 
 
+RATING_FORMAT = ".1~f"
+"""Ratings (mu about 25) to one decimal at most: `24`, `24.5`."""
+SHARE_FORMAT = ".0%"
+"""Shares and probabilities (win rates, suspicion) as percentages: `47%`."""
+SCORE_FORMAT = ".2f"
+"""Brier scores (0 to 1, not a share) to two decimals: `0.17`."""
+COUNT_FORMAT = "~s"
+"""Token counts on an axis in SI units (`100k`, `1.5M`): separated digits crowd the ticks."""
+TITLE_LINE = 28
+"""Width of an axis title (a CJK character counts two) before it is broken in lines."""
+
+
+def cost_format(most: float) -> str:
+    """The d3 format of dollar amounts up to `most`: cents from $1, else four decimals.
+
+    A game's cost is often a fraction of a cent, which `$.2f` would show as `$0.00`.
+    """
+    return "$,.2f" if most >= 1 else "$.4f"
+
+
+def title_lines(title: str) -> str | list[str]:
+    """A long axis title as lines (Vega-Lite draws a list as lines), else as it is.
+
+    A vertical axis title longer than its chart is cut with an ellipsis, so a long one is
+    broken before its parenthetical (`(…)` or the Chinese `（…）`).
+    """
+    if sum(2 if ord(c) >= 0x2E80 else 1 for c in title) <= TITLE_LINE:  # CJK: two wide
+        return title
+    for mark in ("（", " ("):
+        head, found, tail = title.partition(mark)
+        if found and head:
+            return [head, found.strip() + tail]
+    return title
+
+
 def skill_frame(report: Report) -> pd.DataFrame:
     """One row per (agent, side) rating: mu and its interval."""
     rows = []
@@ -47,7 +82,11 @@ def win_frame(report: Report) -> pd.DataFrame:
 def interval_chart(
     frame: pd.DataFrame, value: str, title: str, lang: Lang
 ) -> alt.LayerChart | alt.FacetChart:
-    """Points with error bars, one row per agent, offset by side."""
+    """Points with error bars, one row per agent, offset by side.
+
+    A win rate (`rate`) reads as a percentage, a rating to one decimal at most.
+    """
+    number = SHARE_FORMAT if value == "rate" else RATING_FORMAT
     order = list(dict.fromkeys(frame["agent"]))
     sides = [t(f"side_{s}", lang) for s in SIDES]
     data = frame.assign(side=[t(f"side_{s}", lang) for s in frame["side"]])
@@ -57,10 +96,23 @@ def interval_chart(
         color=alt.Color(
             "side:N", scale=alt.Scale(domain=sides, range=SIDE_COLORS.range), title=t("side", lang)
         ),
-        tooltip=["agent", "side", alt.Tooltip(f"{value}:Q", format=".3g"), "low", "high", "games"],
+        tooltip=[
+            "agent",
+            "side",
+            alt.Tooltip(f"{value}:Q", format=number),
+            alt.Tooltip("low:Q", format=number),
+            alt.Tooltip("high:Q", format=number),
+            "games",
+        ],
     )
     bars = base.mark_rule(strokeWidth=2).encode(
-        x=alt.X("low:Q", title=title, scale=alt.Scale(zero=False)), x2="high:Q"
+        x=alt.X(
+            "low:Q",
+            title=title,
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(format=number, titleLimit=0),
+        ),
+        x2="high:Q",
     )
     points = base.mark_point(filled=True, size=70).encode(x=f"{value}:Q")
     return alt.layer(bars, points, height=alt.Step(14))
@@ -80,12 +132,28 @@ def deception_chart(frame: pd.DataFrame, lang: Lang) -> alt.LayerChart | alt.Fac
     """
     data = frame.dropna(subset=["wolf_suspicion", "brier"])
     base = alt.Chart(data).encode(
-        x=alt.X("wolf_suspicion:Q", title=t("deception_x", lang), scale=alt.Scale(zero=False)),
-        y=alt.Y("brier:Q", title=t("deception_y", lang), scale=alt.Scale(zero=False)),
+        x=alt.X(
+            "wolf_suspicion:Q",
+            title=title_lines(t("deception_x", lang)),
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(format=SHARE_FORMAT, titleLimit=0),
+        ),
+        y=alt.Y(
+            "brier:Q",
+            title=title_lines(t("deception_y", lang)),
+            scale=alt.Scale(zero=False),
+            axis=alt.Axis(format=SCORE_FORMAT, titleLimit=0),
+        ),
     )
     dots = base.mark_circle(size=120).encode(
         color=alt.Color("agent:N", title=t("agent", lang), legend=alt.Legend(orient="bottom")),
-        tooltip=["agent", "games", "wolf_suspicion", "brier", "god_claim_rate"],
+        tooltip=[
+            "agent",
+            "games",
+            alt.Tooltip("wolf_suspicion:Q", format=SHARE_FORMAT),
+            alt.Tooltip("brier:Q", format=".3f"),
+            alt.Tooltip("god_claim_rate:Q", format=SHARE_FORMAT),
+        ],
     )
     names = base.mark_text(align="left", dx=9, dy=-6, fontSize=11).encode(text="agent:N")
     return alt.layer(dots, names)
@@ -94,18 +162,28 @@ def deception_chart(frame: pd.DataFrame, lang: Lang) -> alt.LayerChart | alt.Fac
 def cost_chart(frame: pd.DataFrame, lang: Lang) -> alt.Chart:
     """Tokens per game as bars, labelled with the dollars per game."""
     data = frame[frame["tokens_per_game"] > 0]
+    dollars = cost_format(float(data["cost_per_game_usd"].max()) if len(data) else 0.0)
     chart: alt.Chart = (
         alt.Chart(data)
         .mark_bar()
         .encode(
-            x=alt.X("tokens_per_game:Q", title=t("tokens_per_game", lang)),
+            x=alt.X(
+                "tokens_per_game:Q",
+                title=t("tokens_per_game", lang),
+                axis=alt.Axis(format=COUNT_FORMAT),
+            ),
             y=alt.Y("agent:N", sort="-x", title=None, axis=alt.Axis(labelLimit=0)),
             color=alt.Color(
                 "cost_per_game_usd:Q",
                 title=t("usd_per_game", lang),
                 scale=alt.Scale(scheme="goldorange"),
+                legend=alt.Legend(format=dollars),
             ),
-            tooltip=["agent", "tokens_per_game", alt.Tooltip("cost_per_game_usd:Q", format="$.4f")],
+            tooltip=[
+                "agent",
+                alt.Tooltip("tokens_per_game:Q", format=",.0f"),
+                alt.Tooltip("cost_per_game_usd:Q", format="$.4f"),
+            ],
         )
     )
     return chart

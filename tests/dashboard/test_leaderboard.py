@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from arena.dashboard.standings import cost_format, title_lines
 from arena.ratings import loader
 from tests.dashboard.games import APP, make_game, page_text
 
@@ -76,3 +77,42 @@ def test_a_changed_folder_reads_only_the_new_file(
     assert not at.exception
     assert [m.value for m in at.metric][0] == "3"
     assert calls[first:] == [folder / "new.jsonl"], "only the new file is verified"
+
+
+def test_the_charts_format_their_numbers_and_keep_their_titles_whole(
+    dash: Callable[..., AppTest],
+) -> None:
+    """Ratings to one decimal, shares as %, Brier to two decimals, costs in dollars.
+
+    Vega-Lite's default shows raw floats (`0.170673`) and a legend of `0.000000`; a long
+    vertical title is cut at the chart's height unless it is broken into lines.
+    """
+    at = dash(LEADERBOARD)
+    at.number_input(key="bootstrap").set_value(0).run()
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    rating, wins, scatter, cost = specs
+    assert rating["layer"][0]["encoding"]["x"]["axis"]["format"] == ".1~f"
+    assert wins["layer"][0]["encoding"]["x"]["axis"]["format"] == ".0%"
+    x, y = (scatter["layer"][0]["encoding"][k] for k in ("x", "y"))
+    assert x["axis"]["format"] == ".0%" and y["axis"]["format"] == ".2f"
+    assert y["title"] == ["Brier of its good seats", "(lower: better detector)"]
+    assert cost["encoding"]["color"]["legend"]["format"] in {"$.4f", "$,.2f"}
+    assert cost["encoding"]["x"]["axis"]["format"] == "~s"
+
+
+def test_costs_and_titles_are_shaped_for_their_size() -> None:
+    assert cost_format(0.0) == "$.4f" and cost_format(0.0123) == "$.4f"
+    assert cost_format(2.5) == "$,.2f"
+    assert title_lines("tokens per game") == "tokens per game"
+    assert title_lines("其好人的 Brier 分數（越低越會識破）") == [
+        "其好人的 Brier 分數",
+        "（越低越會識破）",
+    ]
+
+
+def test_the_per_model_table_shows_dollars(dash: Callable[..., AppTest]) -> None:
+    at = dash(LEADERBOARD)
+    at.number_input(key="bootstrap").set_value(0).run()
+    per_model = next(d for d in at.dataframe if "USD / game" in d.value.columns)
+    config = json.loads(per_model.proto.columns)
+    assert config["USD / game"]["type_config"]["format"] == "$%.4f"

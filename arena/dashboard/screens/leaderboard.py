@@ -36,6 +36,7 @@ from arena.ratings.folder import folder_report
 from arena.rules.errors import ArenaError
 
 ALL = "—"  # the tournament choice meaning "every game"
+USD_CELL = "$%.4f"  # dollars per game: often a fraction of a cent, so four decimals
 
 
 def folder_stamp(folder: Path) -> str:
@@ -139,6 +140,7 @@ def metrics(rep: Report, folder: Path, lang: Lang) -> None:
             t("usd_per_game", lang): [m.cost_per_game for m in rep.models],
         }),
         hide_index=True,
+        column_config={t("usd_per_game", lang): st.column_config.NumberColumn(format=USD_CELL)},
     )  # fmt: skip
     st.subheader(t("every_number", lang))
     st.dataframe(frame, hide_index=True)
