@@ -27,6 +27,9 @@ COUNT_FORMAT = "~s"
 TITLE_LINE = 28
 """Width of an axis title (a CJK character counts two) before it is broken in lines."""
 
+TITLE_LINE_PX = 24
+"""Line height of a broken axis title: the default lets Chinese lines touch."""
+
 
 def cost_format(most: float) -> str:
     """The d3 format of dollar amounts up to `most`: cents from $1, else four decimals.
@@ -136,13 +139,13 @@ def deception_chart(frame: pd.DataFrame, lang: Lang) -> alt.LayerChart | alt.Fac
             "wolf_suspicion:Q",
             title=title_lines(t("deception_x", lang)),
             scale=alt.Scale(zero=False),
-            axis=alt.Axis(format=SHARE_FORMAT, titleLimit=0),
+            axis=alt.Axis(format=SHARE_FORMAT, titleLimit=0, titleLineHeight=TITLE_LINE_PX),
         ),
         y=alt.Y(
             "brier:Q",
             title=title_lines(t("deception_y", lang)),
             scale=alt.Scale(zero=False),
-            axis=alt.Axis(format=SCORE_FORMAT, titleLimit=0),
+            axis=alt.Axis(format=SCORE_FORMAT, titleLimit=0, titleLineHeight=TITLE_LINE_PX),
         ),
     )
     dots = base.mark_circle(size=120).encode(

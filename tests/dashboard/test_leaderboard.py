@@ -96,6 +96,7 @@ def test_the_charts_format_their_numbers_and_keep_their_titles_whole(
     x, y = (scatter["layer"][0]["encoding"][k] for k in ("x", "y"))
     assert x["axis"]["format"] == ".0%" and y["axis"]["format"] == ".2f"
     assert y["title"] == ["Brier of its good seats", "(lower: better detector)"]
+    assert y["axis"]["titleLineHeight"] >= 16  # the lines of a broken title do not touch
     assert cost["encoding"]["color"]["legend"]["format"] in {"$.4f", "$,.2f"}
     assert cost["encoding"]["x"]["axis"]["format"] == "~s"
 
