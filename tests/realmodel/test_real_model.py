@@ -5,13 +5,15 @@ probed with the game's real request shapes and answers in mode `json_legal` (the
 enforces each request's legal answers with a grammar), at least 90 % of the model's
 decisions are its own (not the referee's defaults) over an English and a Chinese game
 per provider, every request of the seat extends the previous one, and the replays
-validate. The games are short (`max_days`) with small speeches, so they fit in CI on two
-cores.
+validate. Through the OpenAI provider the model holds a role of the seeds' newer boards
+whose night skill takes several seats at once, and must answer that skill itself. The
+games are short (`max_days`) with small speeches, so they fit in CI on two cores.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -31,7 +33,28 @@ from tests.support.model_games import (
 
 pytestmark = [pytest.mark.real_model, pytest.mark.timeout(2400)]
 
-CONFIG = GameConfig(board="std9", overrides=SHORT)
+
+class Game(NamedTuple):
+    """One short game with the model in seat 1."""
+
+    lang: str
+    seed: int
+    config: GameConfig
+    skill: DecisionKind | None = None
+    """A decision the model's role must be asked and answer itself, if any."""
+
+
+STD9 = GameConfig(board="std9", overrides=SHORT)
+GAMES: dict[str, tuple[Game, Game]] = {
+    # The magician swaps two seats (001:113); the alchemist witch mists three (001:123):
+    # the shapes a grammar-constrained server must accept and a small model must fill.
+    "openai": (
+        Game("en", 5, seat_one_holds("wolfking_magician", Role.MAGICIAN, 5), DecisionKind.SWAP),
+        Game("zh", 5, seat_one_holds("mist_raven", Role.ALCHEMIST_WITCH, 5), DecisionKind.MIST),
+    ),
+    "langchain": (Game("en", 11, STD9), Game("zh", 12, STD9)),
+}
+"""Two games per provider (English and Chinese); each of the four is a few minutes here."""
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -39,19 +62,23 @@ def test_a_real_model_plays_its_own_decisions(
     llama_url: str, tmp_path: Path, provider: str
 ) -> None:
     own, decisions = 0, 0
-    for lang, seed in (("en", 11), ("zh", 12)):
-        mine, taken = _play(llama_url, tmp_path / f"real-{lang}.jsonl", provider, lang, seed)
+    for game in GAMES[provider]:
+        path = tmp_path / f"real-{game.lang}.jsonl"
+        mine, taken = _play(llama_url, path, provider, game)
         own, decisions = own + mine, decisions + taken
+        if game.skill is not None:
+            skill = answers_by_kind(read_replay(path), game.config, seat=1).get(game.skill, [])
+            print(f"{provider}/{game.lang}: {game.skill} answered {[a.action.kind for a in skill]}")
+            assert skill, f"seat 1 was never asked to {game.skill}"
+            assert all(a.defaulted is None for a in skill), [a.defaulted for a in skill]
     print(f"{provider}: {own} of {decisions} decisions the model's own")
     assert decisions >= 8
     assert own >= 0.9 * decisions, f"{provider}: {own} of {decisions} decisions own"
 
 
-def _play(
-    url: str, path: Path, provider: str, lang: str, seed: int, config: GameConfig = CONFIG
-) -> tuple[int, int]:
+def _play(url: str, path: Path, provider: str, game: Game) -> tuple[int, int]:
     """Play one game, the model in seat 1; (decisions the model made, decisions it was asked)."""
-    play_model_seat(url, path, provider, lang, seed, config)
+    play_model_seat(url, path, provider, game.lang, game.seed, game.config)
     replay = read_replay(path)
     assert replay.header.result is not None and not replay.header.result.void
     (endpoint,) = replay.header.endpoints.values()
@@ -69,30 +96,5 @@ def _play(
     mine = [a for a in replay.answers if a.seat == 1]
     own = [a for a in mine if a.defaulted is None]
     why = [a.defaulted for a in mine if a.defaulted]
-    print(f"{provider}/{lang} seed {seed}: {len(own)} of {len(mine)} decisions own {why}")
+    print(f"{provider}/{game.lang} seed {game.seed}: {len(own)} of {len(mine)} decisions own {why}")
     return len(own), len(mine)
-
-
-NEW_ROLES = [
-    ("wolfking_magician", Role.MAGICIAN, DecisionKind.SWAP, "en"),
-    ("mist_raven", Role.ALCHEMIST_WITCH, DecisionKind.MIST, "zh"),
-]
-"""Roles of the seeds' newer boards whose night skill takes several seats at once (the
-magician swaps two, 001:113; the alchemist witch mists three, 001:123): the shapes a
-grammar-constrained server must accept and a small model must fill."""
-
-
-@pytest.mark.parametrize(("board", "role", "kind", "lang"), NEW_ROLES)
-def test_a_real_model_holds_a_new_role_and_answers_its_skill_itself(
-    llama_url: str, tmp_path: Path, board: str, role: Role, kind: DecisionKind, lang: str
-) -> None:
-    """The model in seat 1 holds `role` (a fixed deal); it is asked the role's skill and
-    answers it itself every time (using it or passing is its choice, not asserted)."""
-    config = seat_one_holds(board, role, seed=5)
-    path = tmp_path / f"{board}.jsonl"
-    own, decisions = _play(llama_url, path, "openai", lang, 5, config)
-    assert own >= 0.9 * decisions, f"{board}: {own} of {decisions} decisions own"
-    skill = answers_by_kind(read_replay(path), config, seat=1).get(kind, [])
-    print(f"{board}: {kind} asked {len(skill)}x, answered {[a.action.kind for a in skill]}")
-    assert skill, f"seat 1 ({role}) was never asked to {kind}"
-    assert all(a.defaulted is None for a in skill), [a.defaulted for a in skill]
