@@ -72,7 +72,7 @@ class EndpointSettings(BaseModel):
     """The reply's token limit (the server's default when omitted)."""
     decision_timeout_s: float | None = Field(None, gt=0)
     """The time limit of one decision of a seat on this endpoint (the match's otherwise)."""
-    history_tokens: int = Field(12_000, gt=0)
+    history_tokens: int = Field(24_000, gt=0)
     """The conversation's budget in the endpoint's tokens; older days are condensed past it."""
     options: dict[str, Any] = Field(default_factory=dict)
     """Extra keyword arguments for `init_chat_model` (LangChain seats)."""

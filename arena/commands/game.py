@@ -120,7 +120,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=_positive(int),
         default=None,
         metavar="N",
-        help="model seats: conversation budget before older days are condensed (default 12000)",
+        help="model seats: conversation budget before older days are condensed (default 24000)",
     )
     play.add_argument(
         "--out",

@@ -32,6 +32,7 @@ from arena.llm.conversation import (
     reminder,
 )
 from arena.llm.library import DEFAULT_VERSION, load_library
+from arena.llm.overflow import is_overflow, refit_budget
 from arena.llm.parsing import Parsed, check_beliefs, parse_answer
 from arena.llm.tokens import TokenGauge
 from arena.llm.tools import TOOL_NAME, answer_tool, legal_answers
@@ -64,7 +65,7 @@ class LLMAgent:
         rules: RuleSet | None = None,
         label: str | None = None,
         prompt_version: str = DEFAULT_VERSION,
-        history_tokens: int = 12_000,
+        history_tokens: int = 24_000,
         belief_retries: int = 1,
         explosion_windows: bool = False,
         beliefs: Beliefs = "daily",
@@ -137,24 +138,30 @@ class LLMAgent:
         async with self._lock:
             seat = _seat(view)
             others = _others(view) if self.folds_beliefs and is_exile_vote(request) else []
+            before: Conversation | None = None
             if feedback is not None and self._asking == request.step:
                 self._attempts += 1
                 self.conversation.refuse(self._safe(feedback), self._reminder(request, view))
             else:
                 self._open(view, request.step)
                 question = decision_question(view, request, self.library, beliefs=others)
+                before = self.conversation.snapshot()
                 self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
             legal = legal_answers(request, view.knowledge.seats, self._roles(view), beliefs=others)
             record, reply = await self._call(view, seat, request.step, legal)
+            earlier: tuple[ModelCallRecord, ...] = ()
+            if reply is None and before is not None and self._refit(before, view, question, record):
+                earlier = (record,)
+                record, reply = await self._call(view, seat, request.step, legal)
             if reply is None:
-                return AgentReply(action=None, error=record.error, calls=(record,))
+                return AgentReply(action=None, error=record.error, calls=(*earlier, record))
             try:
                 parsed = parse_answer(_raw(reply), request)
                 if parsed.action is None:
                     raise InvalidActionError("this question needs one of the legal answers")
             except InvalidActionError as exc:
                 record = record.model_copy(update={"error": str(exc)})
-                return AgentReply(action=None, error=str(exc), calls=(record,))
+                return AgentReply(action=None, error=str(exc), calls=(*earlier, record))
             assert parsed.action is not None
             self._gave_action = True
             record = record.model_copy(
@@ -164,7 +171,7 @@ class LLMAgent:
                 }
             )
             belief = self._report(view, parsed, others)
-            return AgentReply(action=parsed.action, calls=(record,), belief=belief)
+            return AgentReply(action=parsed.action, calls=(*earlier, record), belief=belief)
 
     async def believe(self, view: Observation) -> BeliefReport | None:
         """Private wolf probabilities for every other present seat, in the same chat.
@@ -206,6 +213,23 @@ class LLMAgent:
             self._trace.unwritten(calls)
             self._asking = None
             return None
+
+    def _refit(
+        self, before: Conversation, view: Observation, question: str, refused: ModelCallRecord
+    ) -> bool:
+        """After a refusal for length: condense, shrink the budget, ask the question again.
+
+        True when the question is asked again (in a shorter chat); False when the refusal
+        was of another kind or there was nothing to condense (`arena.llm.overflow`).
+        """
+        if not is_overflow(refused.error):
+            return False
+        assert refused.error is not None
+        sent = int(self.conversation.estimate() * self.gauge.ratio)
+        refitted = self.conversation.refit(before, view, refit_budget(refused.error, sent))
+        self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
+        self._attempts += refitted
+        return refitted
 
     def _open(self, view: Observation, step: int) -> None:
         """Start a new question, first telling how the previous answer was settled."""

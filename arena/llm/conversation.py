@@ -37,7 +37,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from string import Template
 
 from arena.llm.library import PromptLibrary
@@ -115,6 +115,27 @@ class Conversation:
         self.reply = None
         self._say("\n".join(parts))
 
+    def snapshot(self) -> Conversation:
+        """A copy of the chat as it is now, to go back to (`refit`)."""
+        return replace(self, messages=list(self.messages))
+
+    def refit(self, before: Conversation, view: Observation, budget_tokens: int) -> bool:
+        """The endpoint refused the chat as longer than its window: back to `before`, condensed.
+
+        The question asked since `before` is taken back (the caller asks it again), the
+        budget shrinks to `budget_tokens` (it never grows) and the older rounds are
+        condensed now, not only at a day's first question (`arena.llm.overflow`). False
+        when there is nothing to condense (one round so far): asking again would only be
+        refused again.
+        """
+        for f in fields(self):
+            setattr(self, f.name, getattr(before, f.name))
+        self.budget_tokens = min(self.budget_tokens, budget_tokens)
+        summarized = self.summarized
+        if self.messages and len(_rounds(view.seen)) >= 2:
+            self._condense(view)
+        return self.summarized != summarized
+
     def _role_text(self, role: Role) -> str:
         """The guide of a card taken during the game (the system message has the dealt one)."""
         name = role_name(role, self.lib.lang)
@@ -178,6 +199,7 @@ class Conversation:
         self.messages.append(ChatMessage(role="user", content=summary))
         self.messages.append(ChatMessage(role="assistant", content=self.lib.label("noted")))
         self.kept, self.summarized = len(self.messages), last
+        self.answered = True  # the chat ends with the acknowledgement of the summary
         first_of_round = rounds[-1][1][0].seq
         self.seen = min(self.seen, first_of_round)
         self.answers_from = view.log_length

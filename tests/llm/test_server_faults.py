@@ -139,7 +139,38 @@ def test_a_context_window_too_small_for_the_game_fails_the_preflight(provider: s
     with StubServer(capabilities={"tiny": StubModel(context_tokens=2048)}) as server:
         message = one_line_failure(PROVIDERS[provider](server.url, "tiny", mode=None))
         assert server.requests_for("tiny")
-    assert "cannot play" in message and "context window" in message
+    assert "cannot play" in message and "maximum context length" in message
+
+
+WINDOW = 9000
+"""A context window the probe's ~4k-token prompt fits and a game's chats outgrow by day 3."""
+
+
+@pytest.mark.parametrize("provider", sorted(PROVIDERS))
+def test_a_window_the_game_outgrows_is_met_by_condensing_and_asking_again(
+    provider: str, tmp_path: Path
+) -> None:
+    """Past the window a seat's request is refused for length (HTTP 400): the seat
+    condenses at once and asks again in a chat that fits; no decision is lost."""
+    speech = ("I weigh every claim at this table before I vote, and so should you. " * 9)[:600]
+    caps = {"llama": StubModel(context_tokens=WINDOW)}
+    policy = random_legal(7, text=lambda: speech)
+    with StubServer(models={"llama": policy}, capabilities=caps) as server:
+        model = PROVIDERS[provider](server.url, "llama", mode=None)
+        agents = {seat: LLMAgent(model, lang="en") for seat in range(1, 10)}
+        endpoints = asyncio.run(preflight(agents))
+        referee, replay = play_game(agents, tmp_path / "game.jsonl", endpoints=endpoints)
+    refused = [t for t in replay.traces if t.error and "maximum context length" in t.error]
+    assert refused, "no request outgrew the window: this game proves nothing"
+    assert referee.finished and not replay.header.result.void
+    assert not [d for seat in agents for d in defaults(referee, seat)]
+    for t in refused:
+        (retry,) = [
+            u
+            for u in replay.traces
+            if (u.seat, u.step, u.attempt) == (t.seat, t.step, t.attempt + 1)
+        ]
+        assert retry.error is None and retry.parsed_action, retry.error
 
 
 # An HTTP 200 whose body is not JSON: a provider fault, never a crash.

@@ -182,7 +182,7 @@ def test_a_long_max_length_crashes_and_a_long_request_exceeds_the_context() -> N
         assert post(server, {"model": "grammar", "messages": [], "tools": [VOTE_TOOL]})[0] == 200
         big = [{"role": "user", "content": "word " * 500}]
         status, body, _ = post(server, {"model": "small", "messages": big})
-        assert status == 400 and "context window" in body["error"]["message"]
+        assert status == 400 and "maximum context length" in body["error"]["message"]
         assert post(server, {"model": "small", "messages": big[:0]})[0] == 200
 
 

@@ -235,7 +235,10 @@ def _refusal(body: dict[str, Any], caps: StubModel) -> tuple[int, str] | None:
     if caps.context_tokens is not None:
         size = estimate_tokens(json.dumps([tools, body.get("messages")], ensure_ascii=False))
         if size > caps.context_tokens:
-            return 400, f"the request exceeds the context window ({size} > {caps.context_tokens})"
+            return 400, (  # the words of OpenAI, vLLM and llama-cpp-python's server
+                f"This model's maximum context length is {caps.context_tokens} tokens. "
+                f"However, you requested {size} tokens. Please reduce the length of the messages."
+            )
     return None
 
 
