@@ -226,9 +226,11 @@ class LLMAgent:
             return False
         assert refused.error is not None
         sent = int(self.conversation.estimate() * self.gauge.ratio)
-        refitted = self.conversation.refit(before, view, refit_budget(refused.error, sent))
+        self.conversation = before  # the chat before the refused question, which is asked again
+        refitted = self.conversation.condense_now(view, refit_budget(refused.error, sent))
         self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
-        self._attempts += refitted
+        if refitted:
+            self._attempts += 1
         return refitted
 
     def _open(self, view: Observation, step: int) -> None:

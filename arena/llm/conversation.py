@@ -37,7 +37,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from string import Template
 
 from arena.llm.library import PromptLibrary
@@ -116,20 +116,18 @@ class Conversation:
         self._say("\n".join(parts))
 
     def snapshot(self) -> Conversation:
-        """A copy of the chat as it is now, to go back to (`refit`)."""
+        """A copy of the chat as it is now, to go back to (`condense_now`)."""
         return replace(self, messages=list(self.messages))
 
-    def refit(self, before: Conversation, view: Observation, budget_tokens: int) -> bool:
-        """The endpoint refused the chat as longer than its window: back to `before`, condensed.
+    def condense_now(self, view: Observation, budget_tokens: int) -> bool:
+        """The endpoint refused the chat as longer than its window: condense now, shrunk.
 
-        The question asked since `before` is taken back (the caller asks it again), the
-        budget shrinks to `budget_tokens` (it never grows) and the older rounds are
-        condensed now, not only at a day's first question (`arena.llm.overflow`). False
-        when there is nothing to condense (one round so far): asking again would only be
-        refused again.
+        Called on the chat as it was before the refused question (`snapshot`; the caller
+        asks it again): the budget shrinks to `budget_tokens` (it never grows) and the older
+        rounds are condensed now, not only at a day's first question (`arena.llm.overflow`).
+        False when there is nothing to condense (one round so far): asking again would only
+        be refused again.
         """
-        for f in fields(self):
-            setattr(self, f.name, getattr(before, f.name))
         self.budget_tokens = min(self.budget_tokens, budget_tokens)
         summarized = self.summarized
         if self.messages and len(_rounds(view.seen)) >= 2:
