@@ -154,7 +154,7 @@ def test_a_window_the_game_outgrows_is_met_by_condensing_and_asking_again(
     condenses at once and asks again in a chat that fits; no decision is lost."""
     speech = ("I weigh every claim at this table before I vote, and so should you. " * 9)[:600]
     caps = {"llama": StubModel(context_tokens=WINDOW)}
-    policy = random_legal(7, text=lambda: speech)
+    policy = random_legal(7, text=lambda: speech, reproducible=True)  # the same game every run
     with StubServer(models={"llama": policy}, capabilities=caps) as server:
         model = PROVIDERS[provider](server.url, "llama", mode=None)
         agents = {seat: LLMAgent(model, lang="en") for seat in range(1, 10)}
