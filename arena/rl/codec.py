@@ -1,0 +1,385 @@
+"""The environment's actions: one fixed `Discrete` space, an index per concrete answer.
+
+Every answer a seat can give to any request of any board is one index of a flat space laid
+out in blocks, one block per action kind (`BLOCKS`). The layout is sized for the largest
+table a board may have (`MAX_SEATS`), so a policy trained on one board keeps its action
+meanings on every other; `legal_mask` marks the indices a `DecisionRequest` allows.
+
+Blocks and their indices (seats are 1-based, `N = MAX_SEATS`):
+
+- `pass`, `run_for_sheriff`, `withdraw`, `tear_badge`, `save`, `reveal`: one index each;
+- `self_explode`: taking nobody, then taking seat 1..N;
+- one block of N per action aimed at one seat (`vote`, `shoot`, `kill`, `inspect`, …);
+- `take_card`: bottom card 1, 2;
+- `choose_order`: ascending then descending, each with no start, then start at seat 1..N;
+- `recommend_exile`: one seat (N), then a pair of seats for a PK (every pair a < b);
+- `trade`: seat × gift (check, poison, shield);
+- `swap`, `link`: every pair a < b; `mist`: every triple a < b < c;
+- `speak`: structured claim templates (`SpeechTemplate`): say nothing of note, claim a
+  role, claim the seer with a check of seat k (good or wolf), suspect seat k, trust seat k;
+- `whisper`: propose the knife on seat k (wolf talk; `pass` stays silent).
+
+A speech's text is rendered from its claims (the bots' own wording, `lang`), so what a
+policy says and what it claims never disagree, and other seats read it as a speech.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.agents.bots.talk import speech_text, whisper_text
+from arena.rules.actions import (
+    Action,
+    ActionKind,
+    CheckClaim,
+    ChooseOrder,
+    Claims,
+    Link,
+    Mist,
+    Pass,
+    RecommendExile,
+    Reveal,
+    RunForSheriff,
+    Save,
+    SelfExplode,
+    Speak,
+    Swap,
+    TakeCard,
+    TearBadge,
+    Trade,
+    Whisper,
+    Withdraw,
+)
+from arena.rules.boards import BOTTOM_CARDS
+from arena.rules.composition import MAX_SEATS
+from arena.rules.decisions import ActionOption, DecisionRequest
+from arena.rules.errors import IllegalActionError
+from arena.rules.types import Direction, Gift, Role, SeatId
+
+Lang = Literal["zh", "en"]
+
+N = MAX_SEATS
+ROLES: tuple[Role, ...] = tuple(Role)
+"""Every role, in `Role` order: the one-hot order of the observation and the claim block."""
+GIFTS: tuple[Gift, ...] = tuple(Gift)
+DIRECTIONS: tuple[Direction, ...] = (Direction.ASCENDING, Direction.DESCENDING)
+
+SINGLE_SEAT: tuple[ActionKind, ...] = (
+    "vote",
+    "shoot",
+    "pass_badge",
+    "protect",
+    "kill",
+    "poison",
+    "inspect",
+    "charm",
+    "dream",
+    "duel",
+    "fear",
+    "hunt",
+    "block",
+    "mask",
+    "admire",
+    "confuse",
+)
+"""Actions aimed at exactly one seat: one index per seat."""
+NO_TARGET: tuple[ActionKind, ...] = (
+    "pass",
+    "run_for_sheriff",
+    "withdraw",
+    "tear_badge",
+    "save",
+    "reveal",
+)
+_PLAIN: dict[str, Action] = {
+    "pass": Pass(),
+    "run_for_sheriff": RunForSheriff(),
+    "withdraw": Withdraw(),
+    "tear_badge": TearBadge(),
+    "save": Save(),
+    "reveal": Reveal(),
+}
+PAIRS: tuple[tuple[SeatId, SeatId], ...] = tuple(itertools.combinations(range(1, N + 1), 2))
+TRIPLES: tuple[tuple[SeatId, SeatId, SeatId], ...] = tuple(
+    itertools.combinations(range(1, N + 1), 3)
+)
+_PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
+_TRIPLE_INDEX = {triple: i for i, triple in enumerate(TRIPLES)}
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechTemplate:
+    """One structured speech: what it claims (`role`, a `check`, a `suspect`, a `trust`)."""
+
+    role: Role | None = None
+    check: tuple[SeatId, bool] | None = None
+    """(seat, is_wolf): the seer's claimed check; the template also claims the seer."""
+    suspect: SeatId | None = None
+    trust: SeatId | None = None
+
+    def claims(self) -> Claims:
+        """The speech's `Claims`."""
+        if self.check is not None:
+            seat, wolf = self.check
+            return Claims(role=Role.SEER, checks=(CheckClaim(seat=seat, is_wolf=wolf),))
+        return Claims(
+            role=self.role,
+            suspects=(self.suspect,) if self.suspect is not None else (),
+            trusts=(self.trust,) if self.trust is not None else (),
+        )
+
+    def seat(self) -> SeatId | None:
+        """The seat the template names, if any."""
+        if self.check is not None:
+            return self.check[0]
+        return self.suspect if self.suspect is not None else self.trust
+
+
+SPEECHES: tuple[SpeechTemplate, ...] = (
+    SpeechTemplate(),
+    *(SpeechTemplate(role=r) for r in ROLES),
+    *(SpeechTemplate(check=(s, False)) for s in range(1, N + 1)),
+    *(SpeechTemplate(check=(s, True)) for s in range(1, N + 1)),
+    *(SpeechTemplate(suspect=s) for s in range(1, N + 1)),
+    *(SpeechTemplate(trust=s) for s in range(1, N + 1)),
+)
+"""The `speak` block, in order: nothing of note, a role claim per role, a seer's check of
+each seat as good, then as wolf, a suspicion of each seat, trust in each seat."""
+
+
+def _sizes() -> list[tuple[str, int]]:
+    sizes: list[tuple[str, int]] = [(kind, 1) for kind in NO_TARGET]
+    sizes.append(("self_explode", 1 + N))
+    sizes += [(kind, N) for kind in SINGLE_SEAT]
+    sizes += [
+        ("take_card", BOTTOM_CARDS),
+        ("choose_order", len(DIRECTIONS) * (1 + N)),
+        ("recommend_exile", N + len(PAIRS)),
+        ("trade", N * len(GIFTS)),
+        ("swap", len(PAIRS)),
+        ("link", len(PAIRS)),
+        ("mist", len(TRIPLES)),
+        ("speak", len(SPEECHES)),
+        ("whisper", N),
+    ]
+    return sizes
+
+
+BLOCKS: dict[str, tuple[int, int]] = {}
+"""Action kind → (first index, size) of its block."""
+_start = 0
+for _kind, _size in _sizes():
+    BLOCKS[_kind] = (_start, _size)
+    _start += _size
+ACTION_COUNT = _start
+"""The size of the `Discrete` action space (the same for every board)."""
+_STARTS = sorted((start, kind) for kind, (start, _) in BLOCKS.items())
+_START_INDEX = [start for start, _ in _STARTS]
+
+
+def block_of(index: int) -> tuple[str, int]:
+    """The action kind of `index` and its offset within the kind's block."""
+    if not 0 <= index < ACTION_COUNT:
+        raise IllegalActionError(f"action {index} is outside 0..{ACTION_COUNT - 1}")
+    start, kind = _STARTS[bisect.bisect_right(_START_INDEX, index) - 1]
+    return kind, index - start
+
+
+def legal_mask(
+    request: DecisionRequest, seats: int, claimable: Sequence[Role] = ROLES
+) -> npt.NDArray[np.int8]:
+    """1 at every index `request` allows, 0 elsewhere.
+
+    `seats` bounds the seats a speech or a whisper may name (the board's), and `claimable`
+    the roles a speech may claim (the board's cards; every role by default).
+    """
+    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+    for option in request.options:
+        mask[_option_indices(option, request.seat, seats, tuple(claimable))] = 1
+    return mask
+
+
+def _option_indices(
+    option: ActionOption, me: SeatId, seats: int, claimable: tuple[Role, ...]
+) -> list[int] | npt.NDArray[np.intp]:
+    kind = option.action
+    start, _ = BLOCKS[kind]
+    targets = option.targets
+    if kind in _PLAIN:
+        return [start]
+    if kind in SINGLE_SEAT or kind == "take_card" or kind == "whisper":
+        if kind == "whisper":
+            targets = tuple(s for s in range(1, seats + 1) if s != me)
+        return [start + t - 1 for t in targets]
+    if kind == "self_explode":
+        return ([] if option.target_required else [start]) + [start + t for t in targets]
+    if kind == "choose_order":
+        starts = [] if option.target_required and targets else [0]
+        starts += list(targets)
+        return [start + d * (1 + N) + s for d in range(len(DIRECTIONS)) for s in starts]
+    if kind == "recommend_exile":
+        pairs = itertools.combinations(sorted(targets), 2)
+        return [start + t - 1 for t in targets] + [start + N + _PAIR_INDEX[p] for p in pairs]
+    if kind == "trade":
+        return [start + (t - 1) * len(GIFTS) + g for t in targets for g in range(len(GIFTS))]
+    if kind in ("swap", "link"):
+        return [start + _PAIR_INDEX[p] for p in itertools.combinations(sorted(targets), 2)]
+    if kind == "mist":
+        return [start + _TRIPLE_INDEX[c] for c in itertools.combinations(sorted(targets), 3)]
+    if kind == "speak":
+        return _speech_indices(start, me, seats, claimable)
+    raise AssertionError(f"no action block for {kind}")
+
+
+@cache
+def _speech_indices(
+    start: int, me: SeatId, seats: int, claimable: tuple[Role, ...]
+) -> npt.NDArray[np.intp]:
+    allowed = set(claimable)
+    return np.array(
+        [
+            start + i
+            for i, t in enumerate(SPEECHES)
+            if (t.role is None or t.role in allowed)
+            and (t.seat() is None or (t.seat() != me and t.seat() <= seats))  # type: ignore[operator]
+        ],
+        dtype=np.intp,
+    )
+
+
+def to_action(index: int, request: DecisionRequest, lang: Lang = "en") -> Action:
+    """The concrete `Action` of `index` for `request` (not yet checked against it).
+
+    Raises:
+        IllegalActionError: `index` is outside the space.
+    """
+    kind, offset = block_of(int(index))
+    if kind in _PLAIN:
+        return _PLAIN[kind]
+    if kind in SINGLE_SEAT:
+        return _single(kind, offset + 1)
+    match kind:
+        case "self_explode":
+            return SelfExplode(target=offset or None)
+        case "take_card":
+            return TakeCard(target=offset + 1)
+        case "choose_order":
+            direction, start = divmod(offset, 1 + N)
+            return ChooseOrder(direction=DIRECTIONS[direction], start=start or None)
+        case "recommend_exile":
+            seats = (offset + 1,) if offset < N else PAIRS[offset - N]
+            return RecommendExile(targets=seats)
+        case "trade":
+            seat, gift = divmod(offset, len(GIFTS))
+            return Trade(target=seat + 1, gift=GIFTS[gift])
+        case "swap":
+            return Swap(targets=PAIRS[offset])
+        case "link":
+            return Link(targets=PAIRS[offset])
+        case "mist":
+            return Mist(targets=TRIPLES[offset])
+        case "speak":
+            option = request.option("speak")
+            limit = option.max_chars if option is not None else None
+            claims = SPEECHES[offset].claims()
+            context = request.context or "day"
+            return Speak(text=speech_text(claims, lang, context, None, limit), claims=claims)
+        case "whisper":
+            option = request.option("whisper")
+            limit = option.max_chars if option is not None else None
+            return Whisper(text=whisper_text(offset + 1, False, lang, limit))
+    raise AssertionError(f"no action for block {kind}")
+
+
+@cache
+def _single(kind: str, seat: SeatId) -> Action:
+    from arena.rules.actions import ACTION_ADAPTER
+
+    return ACTION_ADAPTER.validate_python({"kind": kind, "target": seat})
+
+
+def to_index(action: Action) -> int | None:
+    """The index of `action`, or None when no index says it exactly.
+
+    A free speech or whisper maps to the template that says the same claims, when one
+    does (no claims: index of "nothing of note"); a speech claiming several things, and a
+    whisper, map to None.
+    """
+    kind = action.kind
+    start, _ = BLOCKS[kind]
+    if kind in _PLAIN:
+        return start
+    target = getattr(action, "target", None)
+    if kind in SINGLE_SEAT or kind == "take_card":
+        return start + target - 1 if isinstance(target, int) else None
+    match action:
+        case SelfExplode(target=seat):
+            return start + (seat or 0)
+        case ChooseOrder(direction=direction, start=first):
+            return start + DIRECTIONS.index(direction) * (1 + N) + (first or 0)
+        case RecommendExile(targets=seats):
+            if len(seats) == 1:
+                return start + seats[0] - 1
+            return start + N + _PAIR_INDEX[_sorted_pair(seats)]
+        case Trade(target=seat, gift=gift):
+            return start + (seat - 1) * len(GIFTS) + GIFTS.index(gift)
+        case Swap(targets=seats) | Link(targets=seats):
+            return start + _PAIR_INDEX[_sorted_pair(seats)]
+        case Mist(targets=seats):
+            a, b, c = sorted(seats)
+            return start + _TRIPLE_INDEX[(a, b, c)]
+        case Speak(claims=claims):
+            template = _template_of(claims)
+            return None if template is None else start + SPEECHES.index(template)
+    return None
+
+
+def _sorted_pair(seats: tuple[SeatId, ...]) -> tuple[SeatId, SeatId]:
+    a, b = sorted(seats)
+    return a, b
+
+
+def _template_of(claims: Claims) -> SpeechTemplate | None:
+    """The template whose claims equal `claims`, if one does."""
+    if claims.checks:
+        c = claims.checks[0]
+        exact = Claims(role=Role.SEER, checks=(CheckClaim(seat=c.seat, is_wolf=c.is_wolf),))
+        return SpeechTemplate(check=(c.seat, c.is_wolf)) if claims == exact else None
+    named = [
+        SpeechTemplate(role=claims.role) if claims.role is not None else None,
+        *(SpeechTemplate(suspect=s) for s in claims.suspects),
+        *(SpeechTemplate(trust=s) for s in claims.trusts),
+    ]
+    present = [t for t in named if t is not None]
+    if not present:
+        return SpeechTemplate()
+    return present[0] if len(present) == 1 else None
+
+
+def describe(index: int) -> str:
+    """A short label of `index`, for logs and docs (`vote 3`, `speak: suspect 5`)."""
+    kind, offset = block_of(index)
+    if kind in _PLAIN:
+        return kind
+    if kind in SINGLE_SEAT or kind == "whisper":
+        return f"{kind} {offset + 1}"
+    if kind == "speak":
+        t = SPEECHES[offset]
+        if t.check is not None:
+            return f"speak: seer, {t.check[0]} {'wolf' if t.check[1] else 'good'}"
+        if t.role is not None:
+            return f"speak: claim {t.role.value}"
+        if t.suspect is not None:
+            return f"speak: suspect {t.suspect}"
+        if t.trust is not None:
+            return f"speak: trust {t.trust}"
+        return "speak: nothing of note"
+    return f"{kind} #{offset}"

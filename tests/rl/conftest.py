@@ -1,0 +1,4 @@
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
