@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "arena.commands.dashboard",
     "arena.commands.tournament",
     "arena.commands.leaderboard",
+    "arena.commands.export",
 )
 """Modules that add subcommands, in help order."""
 

@@ -306,12 +306,14 @@ def _single(kind: str, seat: SeatId) -> Action:
     return ACTION_ADAPTER.validate_python({"kind": kind, "target": seat})
 
 
-def to_index(action: Action) -> int | None:
+def to_index(action: Action, *, nearest: bool = False) -> int | None:
     """The index of `action`, or None when no index says it exactly.
 
-    A free speech or whisper maps to the template that says the same claims, when one
-    does (no claims: index of "nothing of note"); a speech claiming several things, and a
-    whisper, map to None.
+    A free speech maps to the template that says the same claims, when one does (no
+    claims: "nothing of note"); a whisper to its template when it is one's text, word for
+    word. A speech claiming several things and any other whisper map to None, unless
+    `nearest`: then a speech maps to the template of its first claim (a check, else the
+    role, else the first suspect, else the first trust).
     """
     kind = action.kind
     start, _ = BLOCKS[kind]
@@ -337,9 +339,22 @@ def to_index(action: Action) -> int | None:
             a, b, c = sorted(seats)
             return start + _TRIPLE_INDEX[(a, b, c)]
         case Speak(claims=claims):
-            template = _template_of(claims)
+            template = _nearest(claims) if nearest else _template_of(claims)
             return None if template is None else start + SPEECHES.index(template)
+        case Whisper(text=text):
+            seat = _whispers().get(text)
+            return None if seat is None else start + seat - 1
     return None
+
+
+@cache
+def _whispers() -> dict[str, SeatId]:
+    """The whisper templates' texts (both languages) → the seat they propose."""
+    return {
+        whisper_text(seat, False, lang, None): seat
+        for seat in range(1, N + 1)
+        for lang in ("zh", "en")
+    }
 
 
 def _sorted_pair(seats: tuple[SeatId, ...]) -> tuple[SeatId, SeatId]:
@@ -362,6 +377,19 @@ def _template_of(claims: Claims) -> SpeechTemplate | None:
     if not present:
         return SpeechTemplate()
     return present[0] if len(present) == 1 else None
+
+
+def _nearest(claims: Claims) -> SpeechTemplate:
+    """The template of the speech's first claim, in the order check, role, suspect, trust."""
+    if claims.checks:
+        return SpeechTemplate(check=(claims.checks[0].seat, claims.checks[0].is_wolf))
+    if claims.role is not None:
+        return SpeechTemplate(role=claims.role)
+    if claims.suspects:
+        return SpeechTemplate(suspect=claims.suspects[0])
+    if claims.trusts:
+        return SpeechTemplate(trust=claims.trusts[0])
+    return SpeechTemplate()
 
 
 def describe(index: int) -> str:

@@ -23,8 +23,7 @@ def _every_masked_index_is_legal(env: WerewolfEnv, agent: str) -> None:
     for index in legal:
         action = to_action(int(index), request, "zh")
         check_legal(request, action)
-        if action.kind not in ("whisper",):
-            assert to_index(action) == index, describe(int(index))
+        assert to_index(action) == index, describe(int(index))
 
 
 @pytest.mark.parametrize("board", list(BOARDS))
@@ -60,7 +59,11 @@ def test_free_speech_maps_to_a_template_only_when_one_says_it() -> None:
     assert to_index(Speak(text="hello")) == BLOCKS["speak"][0]
     assert to_index(Speak(text="x", claims=Claims(suspects=(4,)))) is not None
     assert to_index(Speak(text="x", claims=Claims(suspects=(4, 5)))) is None
-    assert to_index(Whisper(text="knife 3")) is None
+    both = Claims(role=Role.WITCH, suspects=(4, 5))
+    assert to_index(Speak(text="x", claims=both), nearest=True) == to_index(
+        Speak(text="x", claims=Claims(role=Role.WITCH))
+    )
+    assert to_index(Whisper(text="knife 3, please")) is None
     assert to_index(Vote(target=3)) == BLOCKS["vote"][0] + 2
 
 
