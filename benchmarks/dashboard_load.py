@@ -47,7 +47,7 @@ from arena.rules.decisions import DecisionRequest  # noqa: E402
 from arena.rules.observation import Observation  # noqa: E402
 from arena.rules.visibility import GodViewer, SeatViewer  # noqa: E402
 
-APP = ROOT / "arena" / "dashboard" / "app.py"
+APP = ROOT / "dashboard" / "app.py"
 PROMPT = "你是狼人殺玩家。" * 1000
 
 

@@ -1,4 +1,4 @@
-"""Regenerate `arena/dashboard/hans.py`, the Traditional → Simplified character table.
+"""Regenerate `dashboard/hans.py`, the Traditional → Simplified character table.
 
 Run: .venv/bin/pip install opencc-purepy && .venv/bin/python scripts/dashboard_hans.py
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "arena" / "dashboard" / "hans.py"
+OUT = Path(__file__).resolve().parents[1] / "dashboard" / "hans.py"
 WIDTH = 48
 
 

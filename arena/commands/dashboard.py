@@ -1,6 +1,6 @@
 """`arena dashboard`: serve the Streamlit dashboard over a replay folder (and Redis).
 
-The dashboard is a Streamlit script shipped inside the package (`arena/dashboard/app.py`,
+The dashboard is a Streamlit script shipped inside the package (`dashboard/app.py`,
 found with `importlib.resources`, so it works from a wheel as from a checkout); this
 command checks the arguments, then becomes `streamlit run` on it (exec), passing the
 folder and the Redis URL as script arguments.

@@ -1,7 +1,7 @@
 """The prompt data of model seats: one versioned library per language, shipped in the package.
 
-`arena/llm/prompts/<version>/<lang>/` holds the system prompt template, the rules
-sentences, the role guides, what each decision asks and the words of the answer tool
+`prompts/<version>/<lang>/` (installed as `arena.prompts`) holds the system prompt template,
+the rules sentences, the role guides, what each decision asks and the words of the answer tool
 (`prompts/README.md` lists the files). It is read with `importlib.resources`, so an
 installed wheel finds it wherever it is installed. Everything a model seat says to its
 model in words comes from here; the code only assembles it.
@@ -86,8 +86,8 @@ class PromptLibrary:
 
 
 def prompt_root() -> Traversable:
-    """The installed `prompts/` folder."""
-    return resources.files("arena.llm") / "prompts"
+    """The prompt library: the top-level `prompts/` folder, installed as `arena.prompts`."""
+    return resources.files("arena.prompts")
 
 
 @functools.cache

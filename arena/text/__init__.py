@@ -5,7 +5,7 @@ beside this module, shipped in the wheel) and fills its `{fields}`. A key missin
 language is a test failure (`tests/text/`), never a raw identifier on screen.
 
 `inert(text)` makes untrusted text (player speech, anything read from a replay file) safe
-to write to a terminal. Model prompts are versioned data of their own (`arena/llm/prompts`).
+to write to a terminal. Model prompts are versioned data of their own (`prompts/`).
 """
 
 from arena.text.catalog import LANGS, Lang, MissingText, has, keys, t

@@ -24,7 +24,7 @@ from arena.rules.observation import Observation
 from arena.rules.types import Role
 from arena.rules.visibility import SeatViewer
 
-APP = Path(__file__).resolve().parents[2] / "arena" / "dashboard" / "app.py"
+APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
 
 
 class MarkerAgent:

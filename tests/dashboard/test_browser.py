@@ -1,6 +1,6 @@
 """The dashboard in a real browser: Debian chromium driven by playwright.
 
-Starts `streamlit run arena/dashboard/app.py` on a free loopback port over a temporary
+Starts `streamlit run dashboard/app.py` on a free loopback port over a temporary
 replay folder, and uses it as a person would: opens a replay from the list, plays it,
 drives it from the keyboard, switches viewpoint and language, reads a hostile speech and
 watches a live game start and end. Screenshots go under `screenshots/` (git-ignored) at

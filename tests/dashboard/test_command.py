@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import arena
+import arena.dashboard
 from arena.cli import main, parser
 from arena.commands.dashboard import app_path, streamlit_command
 from arena.rules.errors import ArenaError
@@ -25,7 +25,7 @@ def test_command_runs_streamlit_on_the_entry_file_with_the_folder(tmp_path: Path
     assert command[command.index("--") :] == ["--", "--replays", str(tmp_path.resolve())]
     with_redis = streamlit_command(args("--replays", str(tmp_path), "--redis", "redis://h:1/2"))
     assert with_redis[-2:] == ["--redis", "redis://h:1/2"]
-    assert app_path() == Path(arena.__file__).parent / "dashboard" / "app.py"
+    assert app_path() == Path(arena.dashboard.__file__).parent / "app.py"
 
 
 @pytest.mark.parametrize(

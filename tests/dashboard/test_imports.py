@@ -25,7 +25,7 @@ def imported(path: Path) -> set[str]:
 
 
 def test_no_dashboard_module_imports_agents_providers_or_workers() -> None:
-    files = sorted((ROOT / "arena" / "dashboard").rglob("*.py"))
+    files = sorted((ROOT / "dashboard").rglob("*.py"))
     assert len(files) > 10
     for path in files:
         bad = {n for n in imported(path) if n.startswith(FORBIDDEN) and n not in ALLOWED}

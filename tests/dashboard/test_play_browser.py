@@ -1,6 +1,6 @@
 """A person plays a whole game in one seat against bots by clicking through the Play page.
 
-Debian chromium driven by playwright against `streamlit run arena/dashboard/app.py` on a
+Debian chromium driven by playwright against `streamlit run dashboard/app.py` on a
 free loopback port, with the game hosted in the dashboard's own process.
 """
 

@@ -218,7 +218,7 @@ def _literal_parts(node: ast.expr) -> list[ast.expr]:
 @pytest.mark.parametrize("script", ["screens/play.py", "app.py"])
 def test_the_play_page_writes_no_words_of_its_own(script: str) -> None:
     """Every shown text on the Play page is a catalog lookup, so a missing one fails."""
-    path = Path(__file__).resolve().parents[2] / "arena" / "dashboard" / script
+    path = Path(__file__).resolve().parents[2] / "dashboard" / script
     found = []
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -232,7 +232,7 @@ def test_the_play_page_writes_no_words_of_its_own(script: str) -> None:
 
 def test_the_play_page_keeps_no_table_of_words() -> None:
     """No Chinese in the page's code: its words (in any language) live in the catalog."""
-    path = Path(__file__).resolve().parents[2] / "arena" / "dashboard" / "screens" / "play.py"
+    path = Path(__file__).resolve().parents[2] / "dashboard" / "screens" / "play.py"
     tree = ast.parse(path.read_text("utf-8"))
     docstrings = {
         id(n.value)

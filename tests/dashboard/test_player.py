@@ -22,7 +22,7 @@ from tests.dashboard.games import page_text
 
 Dash = Callable[..., AppTest]
 PLAYER = "screens/player.py"
-SCREENS = Path(__file__).resolve().parents[2] / "arena" / "dashboard" / "screens"
+SCREENS = Path(__file__).resolve().parents[2] / "dashboard" / "screens"
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from arena.dashboard.i18n import LANGS, Lang, parse_lang, t, viewpoint_label, vi
 from arena.text import LANGS as CATALOG_LANGS
 from arena.text import keys
 
-DASHBOARD = Path(__file__).resolve().parents[2] / "arena" / "dashboard"
+DASHBOARD = Path(__file__).resolve().parents[2] / "dashboard"
 
 
 def used_keys() -> tuple[set[str], set[str]]:

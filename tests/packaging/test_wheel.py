@@ -84,6 +84,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
                      cwd=work).strip())  # fmt: skip
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    ours |= {p for p in sys.path if p.endswith("site-packages")}  # a venv chained by a .pth
     (site / "test_dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
     outside = work / "elsewhere"
     outside.mkdir()
@@ -95,8 +96,18 @@ def test_the_wheel_holds_the_package_data(installed: Installed) -> None:
     assert {"arena/text/en.yaml", "arena/text/zh.yaml", "arena/dashboard/app.py"} <= names
     boards = {n.removeprefix("arena/") for n in names if n.startswith("arena/boards/")}
     assert boards == {str(p.relative_to(ROOT / "arena")) for p in (ROOT / "arena/boards").iterdir()}
-    prompts = {n for n in names if n.startswith("arena/llm/prompts/")}
+    # The card's top-level homes ship whole, inside the package: dashboard/ → arena/dashboard/,
+    # prompts/ → arena/prompts/.
+    for home in ("dashboard", "prompts"):
+        sources = {
+            f"arena/{p.relative_to(ROOT)}"
+            for p in (ROOT / home).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        }
+        assert sources <= names, sorted(sources - names)
+    prompts = {n for n in names if n.startswith("arena/prompts/v")}
     assert any(n.endswith(".yaml") for n in prompts) and any(n.endswith(".md") for n in prompts)
+    assert not any(n.startswith(("dashboard/", "prompts/")) for n in names), "no top-level names"
     metadata = zipfile.ZipFile(installed.wheel).read(
         next(n for n in names if n.endswith(".dist-info/METADATA"))
     )

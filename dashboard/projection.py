@@ -15,9 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.call_view import expanded_traces
-from arena.dashboard.catalog import agent_label
-from arena.dashboard.i18n import Lang, localize, render, t
-from arena.dashboard.loading import Loaded
 from arena.llm.types import ModelCallRecord
 from arena.rules import events as ev
 from arena.rules.actions import Claims
@@ -26,6 +23,10 @@ from arena.rules.roles import spec
 from arena.rules.types import Role, SeatId, SpeechContext
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer
 from arena.storage.replay_file import Replay
+
+from .catalog import agent_label
+from .i18n import Lang, localize, render, t
+from .loading import Loaded
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.dashboard.loading import Loaded, trace_steps
 from arena.storage.replay_file import parse_replay_lines
+
+from .loading import Loaded, trace_steps
 
 INDEX_KEY = "arena:live:index"
 """Sorted set of running game ids (score: when the game started, as Unix seconds)."""

@@ -11,10 +11,11 @@ from collections.abc import Collection, Sequence
 import altair as alt
 import pandas as pd
 
-from arena.dashboard.i18n import Lang, t, text
-from arena.dashboard.projection import BallotRow, Belief, SeatCard
 from arena.rules.roles import spec
 from arena.rules.types import Team
+
+from .i18n import Lang, t, text
+from .projection import BallotRow, Belief, SeatCard
 
 CIRCLE_PX = 420
 """Width and height of the seating circle."""

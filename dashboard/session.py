@@ -4,7 +4,7 @@ Both caches hold viewer-independent data: the header index of the replay folder,
 parsed replay files keyed by path, size and mtime. They are shared by every browser
 session, which is safe precisely because no projection is ever stored in them.
 
-Settings come from the script's arguments (`streamlit run arena/dashboard/app.py -- --replays
+Settings come from the script's arguments (`streamlit run dashboard/app.py -- --replays
 DIR --redis URL`, which is what `arena dashboard` runs), else from the environment
 (`ARENA_REPLAYS`, `ARENA_REDIS_URL`), else the defaults.
 """
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from arena.dashboard.catalog import HeaderIndex
-from arena.dashboard.i18n import Lang, parse_lang
-from arena.dashboard.loading import Loaded, fingerprint, load
+from .catalog import HeaderIndex
+from .i18n import Lang, parse_lang
+from .loading import Loaded, fingerprint, load
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,10 @@ from typing import Literal
 
 from arena import text as catalog
 from arena import transcript
-from arena.dashboard.hans import to_hans
 from arena.rules import events as ev
 from arena.rules.visibility import Viewer, parse_viewer
+
+from .hans import to_hans
 
 Lang = Literal["en", "zh-Hans", "zh-Hant"]
 """A display language of the dashboard."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from arena.dashboard.i18n import Lang, t
 from arena.ratings import Report, Skill, WinRate, agent_rows
+
+from .i18n import Lang, t
 
 SIDES = ("overall", "wolf", "good")
 SIDE_COLORS = alt.Scale(domain=list(SIDES), range=["#4c78a8", "#e45756", "#54a24b"])

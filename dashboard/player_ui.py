@@ -11,7 +11,13 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from arena.dashboard.charts import (
+from arena.llm.types import ModelCallRecord
+from arena.rules.actions import Claims
+from arena.rules.roles import spec
+from arena.rules.types import Role, Team
+from arena.transcript import claims_text
+
+from .charts import (
     ballot_frame,
     ballot_rounds,
     belief_picture,
@@ -21,7 +27,7 @@ from arena.dashboard.charts import (
     seat_name,
     vote_picture,
 )
-from arena.dashboard.i18n import (
+from .i18n import (
     Lang,
     context_label,
     localize,
@@ -29,13 +35,8 @@ from arena.dashboard.i18n import (
     viewpoint_label,
     viewpoints,
 )
-from arena.dashboard.projection import BallotRow, SeatCard, View, role_label
-from arena.dashboard.text import error, plain, visible
-from arena.llm.types import ModelCallRecord
-from arena.rules.actions import Claims
-from arena.rules.roles import spec
-from arena.rules.types import Role, Team
-from arena.transcript import claims_text
+from .projection import BallotRow, SeatCard, View, role_label
+from .text import error, plain, visible
 
 ICONS: dict[Role, str] = {
     Role.VILLAGER: "🧑‍🌾",

@@ -1,7 +1,7 @@
-"""Werewolf Arena dashboard: `arena dashboard` (`streamlit run arena/dashboard/app.py -- ...`).
+"""Werewolf Arena dashboard: `arena dashboard` (`streamlit run dashboard/app.py -- ...`).
 
 The entry page sets up the sidebar (language) and the navigation; each page is a script
-in `arena/dashboard/screens/` (not `pages/`: Streamlit runs a `pages/` folder's scripts
+in `dashboard/screens/` (not `pages/`: Streamlit runs a `pages/` folder's scripts
 without the entry file, which would skip the navigation and settings set up here).
 """
 
@@ -11,9 +11,13 @@ import importlib.util
 import sys
 from pathlib import Path
 
-_ROOT = Path(__file__).resolve().parents[2]
+_ROOT = Path(__file__).resolve().parents[1]
 if importlib.util.find_spec("arena") is None:  # a source checkout run without installing
     sys.path.insert(0, str(_ROOT))
+if importlib.util.find_spec("arena.dashboard") is None:  # ditto: no wheel maps dashboard/
+    import arena
+
+    arena.__path__.append(str(_ROOT))  # arena.dashboard → dashboard/, arena.prompts → prompts/
 
 import streamlit as st  # noqa: E402
 
