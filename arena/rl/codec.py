@@ -25,7 +25,6 @@ policy says and what it claims never disagree, and other seats read it as a spee
 
 from __future__ import annotations
 
-import bisect
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,7 +61,7 @@ from arena.rules.boards import BOTTOM_CARDS
 from arena.rules.composition import MAX_SEATS
 from arena.rules.decisions import ActionOption, DecisionRequest
 from arena.rules.errors import IllegalActionError
-from arena.rules.types import Direction, Gift, Role, SeatId
+from arena.rules.types import Direction, Gift, Role, SeatId, SpeechContext
 
 Lang = Literal["zh", "en"]
 
@@ -99,6 +98,8 @@ NO_TARGET: tuple[ActionKind, ...] = (
     "save",
     "reveal",
 )
+_SEAT_KINDS = frozenset(SINGLE_SEAT) | {"take_card"}
+"""Kinds whose index is their block's start plus `target - 1`."""
 _PLAIN: dict[str, Action] = {
     "pass": Pass(),
     "run_for_sheriff": RunForSheriff(),
@@ -153,6 +154,7 @@ SPEECHES: tuple[SpeechTemplate, ...] = (
 )
 """The `speak` block, in order: nothing of note, a role claim per role, a seer's check of
 each seat as good, then as wolf, a suspicion of each seat, trust in each seat."""
+_SPEECH_INDEX = {template: i for i, template in enumerate(SPEECHES)}
 
 
 def _sizes() -> list[tuple[str, int]]:
@@ -181,16 +183,16 @@ for _kind, _size in _sizes():
     _start += _size
 ACTION_COUNT = _start
 """The size of the `Discrete` action space (the same for every board)."""
-_STARTS = sorted((start, kind) for kind, (start, _) in BLOCKS.items())
-_START_INDEX = [start for start, _ in _STARTS]
+_BLOCK_OF: list[tuple[str, int]] = [
+    (kind, offset) for kind, (_, size) in BLOCKS.items() for offset in range(size)
+]
 
 
 def block_of(index: int) -> tuple[str, int]:
     """The action kind of `index` and its offset within the kind's block."""
     if not 0 <= index < ACTION_COUNT:
         raise IllegalActionError(f"action {index} is outside 0..{ACTION_COUNT - 1}")
-    start, kind = _STARTS[bisect.bisect_right(_START_INDEX, index) - 1]
-    return kind, index - start
+    return _BLOCK_OF[index]
 
 
 def legal_mask(
@@ -201,21 +203,23 @@ def legal_mask(
     `seats` bounds the seats a speech or a whisper may name (the board's), and `claimable`
     the roles a speech may claim (the board's cards; every role by default).
     """
-    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+    mask = bytearray(ACTION_COUNT)  # set entry by entry: cheaper than numpy for a few dozen
+    claim = tuple(claimable)
     for option in request.options:
-        mask[_option_indices(option, request.seat, seats, tuple(claimable))] = 1
-    return mask
+        for index in _option_indices(option, request.seat, seats, claim):
+            mask[index] = 1
+    return np.frombuffer(mask, dtype=np.int8)
 
 
 def _option_indices(
     option: ActionOption, me: SeatId, seats: int, claimable: tuple[Role, ...]
-) -> list[int] | npt.NDArray[np.intp]:
+) -> Sequence[int]:
     kind = option.action
     start, _ = BLOCKS[kind]
     targets = option.targets
     if kind in _PLAIN:
         return [start]
-    if kind in SINGLE_SEAT or kind == "take_card" or kind == "whisper":
+    if kind in _SEAT_KINDS or kind == "whisper":
         if kind == "whisper":
             targets = tuple(s for s in range(1, seats + 1) if s != me)
         return [start + t - 1 for t in targets]
@@ -242,29 +246,54 @@ def _option_indices(
 @cache
 def _speech_indices(
     start: int, me: SeatId, seats: int, claimable: tuple[Role, ...]
-) -> npt.NDArray[np.intp]:
+) -> tuple[int, ...]:
     allowed = set(claimable)
-    return np.array(
-        [
-            start + i
-            for i, t in enumerate(SPEECHES)
-            if (t.role is None or t.role in allowed)
-            and (t.seat() is None or (t.seat() != me and t.seat() <= seats))  # type: ignore[operator]
-        ],
-        dtype=np.intp,
+    return tuple(
+        start + i
+        for i, t in enumerate(SPEECHES)
+        if (t.role is None or t.role in allowed)
+        and (t.seat() is None or (t.seat() != me and t.seat() <= seats))  # type: ignore[operator]
     )
 
 
 def to_action(index: int, request: DecisionRequest, lang: Lang = "en") -> Action:
     """The concrete `Action` of `index` for `request` (not yet checked against it).
 
+    Actions are frozen, so each is built once and shared (a speech per template, context,
+    language and length limit).
+
     Raises:
         IllegalActionError: `index` is outside the space.
     """
     kind, offset = block_of(int(index))
+    if kind == "speak":
+        option = request.option("speak")
+        limit = option.max_chars if option is not None else None
+        return _speech(offset, request.context or "day", lang, limit)
+    if kind == "whisper":
+        option = request.option("whisper")
+        limit = option.max_chars if option is not None else None
+        return _whisper(offset + 1, lang, limit)
+    return _action(kind, offset)
+
+
+@cache
+def _speech(offset: int, context: SpeechContext, lang: Lang, limit: int | None) -> Speak:
+    claims = SPEECHES[offset].claims()
+    return Speak(text=speech_text(claims, lang, context, None, limit), claims=claims)
+
+
+@cache
+def _whisper(seat: SeatId, lang: Lang, limit: int | None) -> Whisper:
+    return Whisper(text=whisper_text(seat, False, lang, limit))
+
+
+@cache
+def _action(kind: str, offset: int) -> Action:
+    """The action of a block without text: the same for every request."""
     if kind in _PLAIN:
         return _PLAIN[kind]
-    if kind in SINGLE_SEAT:
+    if kind in _SEAT_KINDS and kind != "take_card":
         return _single(kind, offset + 1)
     match kind:
         case "self_explode":
@@ -286,16 +315,6 @@ def to_action(index: int, request: DecisionRequest, lang: Lang = "en") -> Action
             return Link(targets=PAIRS[offset])
         case "mist":
             return Mist(targets=TRIPLES[offset])
-        case "speak":
-            option = request.option("speak")
-            limit = option.max_chars if option is not None else None
-            claims = SPEECHES[offset].claims()
-            context = request.context or "day"
-            return Speak(text=speech_text(claims, lang, context, None, limit), claims=claims)
-        case "whisper":
-            option = request.option("whisper")
-            limit = option.max_chars if option is not None else None
-            return Whisper(text=whisper_text(offset + 1, False, lang, limit))
     raise AssertionError(f"no action for block {kind}")
 
 
@@ -320,7 +339,7 @@ def to_index(action: Action, *, nearest: bool = False) -> int | None:
     if kind in _PLAIN:
         return start
     target = getattr(action, "target", None)
-    if kind in SINGLE_SEAT or kind == "take_card":
+    if kind in _SEAT_KINDS:
         return start + target - 1 if isinstance(target, int) else None
     match action:
         case SelfExplode(target=seat):
@@ -340,7 +359,7 @@ def to_index(action: Action, *, nearest: bool = False) -> int | None:
             return start + _TRIPLE_INDEX[(a, b, c)]
         case Speak(claims=claims):
             template = _nearest(claims) if nearest else _template_of(claims)
-            return None if template is None else start + SPEECHES.index(template)
+            return None if template is None else start + _SPEECH_INDEX[template]
         case Whisper(text=text):
             seat = _whispers().get(text)
             return None if seat is None else start + seat - 1
@@ -397,7 +416,7 @@ def describe(index: int) -> str:
     kind, offset = block_of(index)
     if kind in _PLAIN:
         return kind
-    if kind in SINGLE_SEAT or kind == "whisper":
+    if kind in _SEAT_KINDS or kind == "whisper":
         return f"{kind} {offset + 1}"
     if kind == "speak":
         t = SPEECHES[offset]

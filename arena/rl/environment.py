@@ -101,6 +101,8 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.seats = spec.seats
         self.claimable: tuple[Role, ...] = tuple(r for r in Role if r in set(spec.roles))
         self.possible_agents = [agent_name(s) for s in range(1, self.seats + 1)]
+        self._seat_of = {agent_name(s): s for s in range(1, self.seats + 1)}
+        self._name_of = dict(enumerate(self.possible_agents, start=1))
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -114,6 +116,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._next_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.game_seed: int | None = None
         self.referee: Referee | None = None
+        self._tracker = Tracker(range(1, self.seats + 1))
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same `Dict` space for every seat."""
@@ -130,7 +133,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed = self._next_seed
         self._next_seed += 1
         self.referee = Referee(self.config, self.game_seed)
-        self._tracker = Tracker(range(1, self.seats + 1))
+        self._tracker.clear()
         self._chats: dict[SeatId, SeatChat] = {}
         self._masks: dict[SeatId, npt.NDArray[np.int8]] = {}
         self.agents = list(self.possible_agents)
@@ -140,12 +143,14 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
+        self._queue: list[SeatId] = []
+        self._step = -1
         self._select()
 
     def observe(self, agent: str) -> Observation:
         """`agent`'s observation now: its vector and the mask of its open request."""
         referee = self._game()
-        seat = seat_of(agent)
+        seat = self._seat_of[agent]
         self._tracker.feed(referee.events)
         request = referee.request_for(seat)
         mask = self._mask(seat, request) if request is not None else None
@@ -167,7 +172,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if action is None:
             raise IllegalActionError(f"{agent} must answer its request; None is for the done")
         referee = self._game()
-        seat = seat_of(agent)
+        seat = self._seat_of[agent]
         request = referee.request_for(seat)
         assert request is not None
         index = int(action)
@@ -187,9 +192,9 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._masks.pop(seat, None)
         if referee.finished:
             self._finish()
+            self._accumulate_rewards()  # rewards are 0 until the end: nothing to add before
         else:
             self._select()
-        self._accumulate_rewards()
 
     def chat(self, agent: str) -> SeatChat | None:
         """`agent`'s chat so far (with `text=True`; None before its first question)."""
@@ -221,8 +226,16 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def _select(self) -> None:
         """Hand the turn to the lowest seat of the batch still to answer."""
-        request = self._game().pending()[0]
-        self.agent_selection = agent_name(request.seat)
+        referee = self._game()
+        while self._queue:  # the rest of the current batch, in seat order
+            request = referee.request_for(self._queue.pop())
+            if request is not None and request.step == self._step:
+                break
+        else:
+            batch = referee.pending()
+            request, self._step = batch[0], batch[0].step
+            self._queue = [r.seat for r in reversed(batch[1:])]
+        self.agent_selection = self._name_of[request.seat]
         if self.text:
             self._ask_in_text(request)
 

@@ -43,6 +43,7 @@ The question:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
@@ -129,6 +130,7 @@ SIZE = sum(f.size for f in FIELDS)
 """The length of the observation vector."""
 _PUBLIC = sum(f.size for f in FIELDS if f.scope == "public")
 _OWN = sum(f.size for f in FIELDS if f.scope == "own")
+_QUESTION = _PUBLIC + _OWN
 LOW = np.concatenate([np.full(f.size, f.low, dtype=np.int8) for f in FIELDS])
 HIGH = np.concatenate([np.full(f.size, f.high, dtype=np.int8) for f in FIELDS])
 
@@ -166,12 +168,19 @@ class Tracker:
         self._o: dict[SeatId, _Views] = {}
         for seat in tracked:
             buffer = np.zeros(_OWN, dtype=np.int8)
-            views = _views(buffer, "own", _PUBLIC)
-            views["me"][seat - 1] = 1
-            self._own[seat], self._o[seat] = buffer, views
-        self._last_vote = False
+            self._own[seat], self._o[seat] = buffer, _views(buffer, "own", _PUBLIC)
         self.read = 0
         """How many events of the log have been fed."""
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget every event: ready for a new game of the same seats (no reallocation)."""
+        self._public[:] = 0
+        for seat, buffer in self._own.items():
+            buffer[:] = 0
+            self._o[seat]["me"][seat - 1] = 1
+        self._last_vote = False
+        self.read = 0
 
     def feed(self, events: Sequence[ev.Event]) -> None:
         """Fold `events[self.read:]`: the log (or a seat's visible events) so far."""
@@ -181,12 +190,10 @@ class Tracker:
 
     def vector(self, seat: SeatId, request: DecisionRequest | None) -> npt.NDArray[np.int8]:
         """The observation vector of `seat` now, answering `request` (None: nothing asked)."""
-        question = np.zeros(SIZE - _PUBLIC - _OWN, dtype=np.int8)
-        if request is not None:
-            question[_DECISION_INDEX[request.kind]] = 1
-            if request.context is not None:
-                question[len(DECISIONS) + _CONTEXT_INDEX[request.context]] = 1
-            question[-1] = int(request.night)
+        if request is None:
+            question = _NOTHING_ASKED
+        else:
+            question = _question(request.kind, request.context, request.night)
         return np.concatenate((self._public, self._own[seat], question))
 
     def _fold(self, event: ev.Event) -> None:
@@ -211,6 +218,23 @@ class Tracker:
         if isinstance(event, ev.PhaseStarted) and event.phase is Phase.NIGHT:
             for views in self._o.values():
                 views["nominations"][:] = 0
+
+
+_NOTHING_ASKED = np.zeros(SIZE - _QUESTION, dtype=np.int8)
+
+
+@functools.cache
+def _question(
+    kind: DecisionKind, context: SpeechContext | None, night: bool
+) -> npt.NDArray[np.int8]:
+    """The question part of the vector (a few dozen distinct ones: built once each)."""
+    question = np.zeros(SIZE - _QUESTION, dtype=np.int8)
+    question[_DECISION_INDEX[kind]] = 1
+    if context is not None:
+        question[len(DECISIONS) + _CONTEXT_INDEX[context]] = 1
+    question[-1] = int(night)
+    question.flags.writeable = False
+    return question
 
 
 def _one_hot_row(matrix: npt.NDArray[np.int8], row: int, column: int) -> None:
