@@ -24,7 +24,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from arena.agents.base import Agent, AgentReply, BeliefFolder, Believer, Gated, TimeLimited
+from arena.agents.base import (
+    Accountable,
+    Agent,
+    AgentReply,
+    BeliefFolder,
+    Believer,
+    Gated,
+    TimeLimited,
+)
 from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.config import GameConfig
@@ -61,7 +69,8 @@ class Limits:
     speech, or never. Agents that are not `Believer`s are skipped; model seats fold the
     daily report into their vote (`BeliefFolder`)."""
     void_after_defaults: int = 5
-    """A game is voided once a model seat has this many defaulted decisions …"""
+    """A game is voided once a model seat (or a plug-in, `Accountable`) has this many
+    defaulted decisions …"""
     void_default_share: float = 0.25
     """… making up at least this share of its decisions: its play is the arena's defaults,
     not the model's, and such a game must not count in the ratings (docs/model-seats.md)."""
@@ -137,7 +146,12 @@ async def timed_call(
 async def decide(
     agent: Agent, view: Observation, request: DecisionRequest, limits: Limits, deadline: float
 ) -> tuple[Outcome, list[AgentReply]]:
-    """Ask one agent for one decision with bounded retries; never raises for agent faults."""
+    """Ask one agent for one decision with bounded retries; never raises for agent faults.
+
+    An agent that raises (any `Exception`, its bug or ours) or returns something other
+    than an `AgentReply` is treated as a malformed answer: asked again with the error as
+    feedback, then defaulted. Only cancellation (the game stopping) goes through.
+    """
     replies: list[AgentReply] = []
     feedback: str | None = None
     own = agent.decision_timeout_s if isinstance(agent, TimeLimited) else None
@@ -163,6 +177,12 @@ async def decide(
         except ArenaError as exc:
             feedback = str(exc)
             continue
+        except Exception as exc:  # an agent's bug is its seat's default, never the game's end
+            feedback = f"the agent raised {type(exc).__name__}: {_one_line(exc)}"
+            continue
+        if not isinstance(reply, AgentReply):
+            feedback = f"the agent returned {type(reply).__name__}, not an AgentReply"
+            continue
         replies.append(reply)
         if reply.action is None:
             feedback = reply.error or "no action in the reply"
@@ -175,6 +195,12 @@ async def decide(
         return Outcome(request.seat, reply.action, None), replies
     reason = f"after {limits.retries + 1} tries: {feedback}"
     return Outcome(request.seat, request.default, reason), replies
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception's message on one line, cut to `limit` characters (it goes in the log)."""
+    text = " ".join(str(exc).split()) or "(no message)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Recorder:
@@ -212,7 +238,7 @@ async def play(
     views = {s: Projector(referee.events, SeatViewer(seat=s)) for s in agents}
     deadline = time.monotonic() + limits.game_timeout_s
     tally = Tally(limits, {}, {})
-    accountable = {s for s, a in agents.items() if getattr(a, "chat", None) is not None}
+    accountable = {s for s, a in agents.items() if _accountable(a)}
     owed: set[SeatId] = set()
     """Seats whose daily belief report is to come with their exile vote."""
     while not referee.finished:
@@ -249,6 +275,13 @@ async def play(
             for task in tasks:  # a stopped game stops asking its agents (no-op when done)
                 task.cancel()
     return referee
+
+
+def _accountable(agent: Agent) -> bool:
+    """Whether the void rule counts `agent`'s defaults: a model seat's, or a plug-in's."""
+    if getattr(agent, "chat", None) is not None:
+        return True
+    return isinstance(agent, Accountable) and bool(agent.accountable)
 
 
 def _folding(referee: Referee, agents: Mapping[SeatId, Agent]) -> set[SeatId]:
@@ -318,13 +351,20 @@ async def _collect_beliefs(
 async def _belief(
     agent: Agent, view: Projector, limits: Limits, deadline: float
 ) -> BeliefReport | None:
-    """One seat's belief report, or None when it fails (within the call limit)."""
+    """One seat's belief report, or None when it fails (within the call limit).
+
+    A report that is not a `BeliefReport` of the asked seat counts as a failure too.
+    """
     assert isinstance(agent, Believer)
     seen = view.observe()
     try:
-        return await timed_call(agent, lambda: agent.believe(seen), limits.call_timeout_s, deadline)
-    except (TimeoutError, ArenaError):
+        report = await timed_call(
+            agent, lambda: agent.believe(seen), limits.call_timeout_s, deadline
+        )
+    except Exception:  # a timeout, a refusal or an agent's bug: no report, same game
         return None
+    mine = isinstance(report, BeliefReport) and report.seat == getattr(seen.viewer, "seat", None)
+    return report if mine else None
 
 
 def _write_belief(agent: Agent, report: BeliefReport | None, writer: ReplayWriter | None) -> None:

@@ -9,6 +9,7 @@ from arena.agents.base import AgentReply
 from arena.agents.bot import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.match import Limits, new_header, resume_game, run_game
+from arena.records import BeliefReport
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.rules.actions import Vote
@@ -43,6 +44,10 @@ class Faulty:
             raise InvalidActionError("malformed tool call: not JSON")
         if self.mode == "illegal":
             return AgentReply(action=Vote(target=99))
+        if self.mode == "crash":  # a bug in the agent, not an `ArenaError`
+            raise ZeroDivisionError("division by zero")
+        if self.mode == "garbage":
+            return "vote 3"  # type: ignore[return-value]
         return AgentReply(action=None, error="the model answered without a tool call")
 
 
@@ -53,7 +58,7 @@ def _agents(faulty_seat: int, mode: str) -> dict:
 
 
 def test_each_kind_of_bad_answer_ends_in_a_recorded_default(tmp_path: Path) -> None:
-    for mode in ("hang", "raise", "illegal", "empty"):
+    for mode in ("hang", "raise", "illegal", "empty", "crash", "garbage"):
         agents = _agents(3, mode)
         path = tmp_path / f"{mode}.jsonl"
         referee = asyncio.run(
@@ -127,3 +132,30 @@ def test_the_game_time_limit_bounds_the_wait_for_an_endpoint_slot() -> None:
     defaults = [e for e in referee.events if isinstance(e, ev.ActionDefaulted)]
     assert defaults and {e.seat for e in defaults} >= {5}
     assert all("game time limit" in e.reason for e in defaults if e.seat == 5)
+
+
+class BadBeliever(RandomAgent):
+    """Plays randomly; its belief reports raise, are garbage, or name another seat."""
+
+    def __init__(self, seed: int, mode: str) -> None:
+        super().__init__(seed)
+        self.seat = seed
+        self.mode = mode
+        self.asked = 0
+
+    async def believe(self, view: Observation) -> object:
+        self.asked += 1
+        if self.mode == "crash":
+            raise RuntimeError("belief model not loaded")
+        if self.mode == "garbage":
+            return {"3": 0.5}
+        return BeliefReport(seat=self.seat + 1, day=0, after_seq=0, wolf_probability={2: 0.5})
+
+
+def test_a_belief_question_that_fails_is_skipped_not_fatal(tmp_path: Path) -> None:
+    for mode in ("crash", "garbage", "other-seat"):
+        agents = {s: BadBeliever(s, mode) for s in range(1, 13)}
+        path = tmp_path / f"{mode}.jsonl"
+        referee = asyncio.run(run_game(new_header(mode, CONFIG, 4, agents), agents, path))
+        assert referee.finished and sum(a.asked for a in agents.values()) > 0
+        assert read_replay(path).beliefs == ()
