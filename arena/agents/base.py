@@ -1,8 +1,13 @@
 """The one agent interface: given what a seat sees and what it is asked, answer.
 
-Scripted bots, random agents, LLM agents and human seats all implement `Agent`. The match
-runner validates every answer with the referee; an invalid or illegal one is asked again
-with the error as `feedback` (a bounded number of times) before the arena's default.
+Scripted bots, random agents, LLM agents, human seats and plug-ins (your own class,
+`arena.agents.plugin`) all implement `Agent`. The match runner validates every answer with
+the referee; an invalid or illegal one is asked again with the error as `feedback` (a
+bounded number of times) before the arena's default.
+
+`Agent`, `AgentReply` and `Believer` are a public API (docs/agents.md), re-exported with
+the types they use by `arena.api` and versioned by `CONTRACT_VERSION`. The other
+protocols here are the arena's own seats' business.
 """
 
 from __future__ import annotations
@@ -17,6 +22,15 @@ from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
+
+CONTRACT_VERSION = 1
+"""The version of the public agent contract (`arena.api`, docs/agents.md).
+
+Raised on any change that can break an agent written against it: a removed or renamed
+name, field or argument, or a changed meaning. Within a version the arena may add decision
+kinds, action kinds, event kinds and optional fields, so an agent must accept what it does
+not know (answering `request.default` is always legal).
+"""
 
 
 class AgentReply(BaseModel):
@@ -102,4 +116,18 @@ class TimeLimited(Protocol):
 
     def pending_traces(self) -> tuple[ModelCallRecord, ...]:
         """Traces of calls a time limit cut off, not yet handed over (then forgotten)."""
+        ...
+
+
+@runtime_checkable
+class Accountable(Protocol):
+    """An agent whose defaults count toward the void rule (optional; plug-ins are).
+
+    Model seats count by having a `chat` model; any other agent counts when this is true.
+    A game whose accountable seat mostly plays the arena's defaults is voided, not rated.
+    """
+
+    @property
+    def accountable(self) -> bool:
+        """Whether this seat's defaults count toward `Limits.void_after_defaults`."""
         ...

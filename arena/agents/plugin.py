@@ -1,0 +1,393 @@
+"""Your own agent at the table: `py:MODULE:FACTORY` seat specs and installed entry points.
+
+A plug-in is any callable that returns an `Agent` (docs/agents.md): a class, or a factory
+function. A seat names it in one of two ways:
+
+- `py:my_pkg.agents:make_agent` — the module is imported (installed, on `PYTHONPATH`, or
+  in the current folder, which is put on `sys.path` as uvicorn does) and the attribute,
+  which may be dotted (`Class.create`), is looked up in it;
+- `my-agent` — a name an installed package registers under the entry-point group
+  `werewolf_arena.agents` (`[project.entry-points."werewolf_arena.agents"]`).
+
+The factory is called once per seat and game, with the keyword arguments it accepts
+among `seat`, `seed`, `lang` and `options` (a factory taking `**kwargs` gets them all),
+so a class with no constructor arguments is a factory too. Only the spec string travels
+(a queued job carries it, never a pickled object): every worker imports the plug-in
+itself, so it must be installed there too.
+
+Everything that can go wrong before a game — a module that is missing or fails to
+import, a missing attribute, a factory that needs an argument the arena does not pass,
+raises, or returns something that is not an agent — is one `ArenaError` line naming the
+spec. Everything that goes wrong during one — `decide` raising, returning garbage or
+hanging — is the seat's recorded default, never the game's end (`PluginAgent`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import logging
+import os
+import re
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from arena.agents.base import Agent, AgentReply, Believer
+from arena.records import BeliefReport
+from arena.rules.actions import ACTION_ADAPTER, Action
+from arena.rules.decisions import DecisionRequest
+from arena.rules.errors import ArenaError
+from arena.rules.observation import Observation
+from arena.text import Lang
+
+ENTRY_POINT_GROUP = "werewolf_arena.agents"
+"""The entry-point group installed packages register their agents under."""
+
+PREFIX = "py:"
+"""The seat-spec prefix of a plug-in named by its import path."""
+
+_IDENTIFIER = r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*"
+_REF = re.compile(rf"^py:({_IDENTIFIER}):({_IDENTIFIER})$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+OFFERED = ("seat", "seed", "lang", "options")
+"""The keyword arguments a factory may take (it is passed those it names)."""
+
+Factory = Callable[..., object]
+
+log = logging.getLogger(__name__)
+
+
+def is_plugin_spec(spec: str) -> bool:
+    """Whether `spec` names a plug-in: `py:…`, or a bare name (an entry point's).
+
+    Built-in kinds (`bot`, `random`, `human`) are bare names too: callers test them first.
+    """
+    return spec.startswith(PREFIX) or bool(_NAME.match(spec))
+
+
+def entry_point_agents() -> dict[str, EntryPoint]:
+    """The agents installed packages register, by name (a name registered twice is left out).
+
+    Such a name is refused by `load_factory` with the packages that claim it.
+    """
+    found: dict[str, list[EntryPoint]] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(point.name, []).append(point)
+    return {name: points[0] for name, points in found.items() if len(points) == 1}
+
+
+def load_factory(spec: str) -> Factory:
+    """Import the class or factory `spec` names (nothing is called yet).
+
+    Raises:
+        ArenaError: a malformed spec, an unknown entry-point name (or one two packages
+            register), a module that is missing or fails to import, a missing attribute,
+            or an attribute that cannot be called.
+    """
+    if spec.startswith(PREFIX):
+        match = _REF.match(spec)
+        if match is None:
+            raise ArenaError(
+                f"bad agent spec {spec!r}: use py:MODULE:FACTORY, e.g. py:my_pkg.agents:make_agent"
+            )
+        found = _import_attribute(spec, match[1], match[2])
+    else:
+        found = _load_entry_point(spec)
+    if not callable(found):
+        raise ArenaError(
+            f"{spec}: {type(found).__name__} is not a class or factory (nothing to call)"
+        )
+    factory: Factory = found
+    return factory
+
+
+def _import_attribute(spec: str, module_name: str, attribute: str) -> object:
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (module_name + ".").startswith(exc.name + "."):
+            raise ArenaError(
+                f"{spec}: no module named {exc.name!r} (install it, or run from the folder "
+                "that holds it, or add that folder to PYTHONPATH)"
+            ) from None
+        raise ArenaError(f"{spec}: importing {module_name} failed: {_line(exc)}") from None
+    except Exception as exc:
+        raise ArenaError(f"{spec}: importing {module_name} failed: {_named(exc)}") from None
+    found: object = module
+    for part in attribute.split("."):
+        if not hasattr(found, part):
+            raise ArenaError(f"{spec}: {module_name} has no attribute {attribute!r}")
+        found = getattr(found, part)
+    return found
+
+
+def _load_entry_point(name: str) -> object:
+    points = [p for p in entry_points(group=ENTRY_POINT_GROUP) if p.name == name]
+    if not points:
+        known = ", ".join(sorted(entry_point_agents())) or "none installed"
+        raise ArenaError(
+            f"unknown agent {name!r}: not bot, random, human, openai:MODEL, "
+            f"langchain:PROVIDER:MODEL, py:MODULE:FACTORY or a URL, and no installed package "
+            f"registers it under {ENTRY_POINT_GROUP} ({known})"
+        )
+    if len(points) > 1:
+        claims = ", ".join(sorted(p.value for p in points))
+        raise ArenaError(f"agent {name!r} is registered twice ({claims}): uninstall one")
+    try:
+        return points[0].load()
+    except Exception as exc:
+        raise ArenaError(f"{name}: loading {points[0].value} failed: {_named(exc)}") from None
+
+
+def plugin_agent(
+    spec: str,
+    *,
+    seat: int,
+    seed: int,
+    lang: Lang = "zh",
+    options: Mapping[str, Any] | None = None,
+    decision_timeout_s: float | None = None,
+) -> PluginAgent:
+    """The agent `spec` makes for `seat`, ready to sit at the table.
+
+    `seed` is the seat's own seed (derived from the game's), `lang` the game's language,
+    `options` the spec or tournament file's settings for this agent (a fresh copy per
+    seat), and `decision_timeout_s` an operator's time limit per decision (None: the
+    match's).
+
+    Raises:
+        ArenaError: one line, if the plug-in cannot be loaded (`load_factory`), its factory
+            needs an argument the arena does not pass, raises, or returns no agent.
+    """
+    factory = load_factory(spec)
+    offered: dict[str, Any] = {
+        "seat": seat,
+        "seed": seed,
+        "lang": lang,
+        "options": dict(options or {}),
+    }
+    made = _call(factory, spec, offered)
+    _check_agent(made, spec)
+    assert isinstance(made, Agent)
+    wrapper = PluginBeliever if isinstance(made, Believer) else PluginAgent
+    return wrapper(made, spec, decision_timeout_s=decision_timeout_s)
+
+
+def check_plugin(
+    spec: str, *, options: Mapping[str, Any] | None = None, build: bool = False
+) -> None:
+    """Refuse a plug-in that cannot be imported (with `build`, also one that cannot be made).
+
+    Raises:
+        ArenaError: one line naming the spec and what is wrong.
+    """
+    if build:
+        plugin_agent(spec, seat=1, seed=0, options=options)
+    else:
+        load_factory(spec)
+
+
+def _call(factory: Factory, spec: str, offered: dict[str, Any]) -> object:
+    """Call `factory` with the offered keyword arguments it accepts."""
+    kwargs = offered
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin or C type: offer everything
+        signature = None
+    if signature is not None:
+        params = signature.parameters
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            kwargs = {k: v for k, v in offered.items() if k in params and params[k].kind in named}
+        required = [
+            p.name
+            for p in params.values()
+            if p.default is p.empty
+            and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+            and p.name not in kwargs
+        ]
+        if required:
+            raise ArenaError(
+                f"{spec}: the factory needs argument {required[0]!r}, which the arena does not "
+                f"pass (it passes {', '.join(OFFERED)}: put settings in options)"
+            )
+    try:
+        return factory(**kwargs)
+    except Exception as exc:
+        raise ArenaError(f"{spec}: the factory raised {_named(exc)}") from None
+
+
+def _check_agent(made: object, spec: str) -> None:
+    if isinstance(made, type):
+        raise ArenaError(f"{spec}: the factory returned the class {made.__name__}, not an instance")
+    try:
+        name = made.name  # type: ignore[attr-defined]
+        decide = made.decide  # type: ignore[attr-defined]
+    except Exception:
+        name = decide = None
+    if not isinstance(name, str) or not callable(decide):
+        raise ArenaError(
+            f"{spec}: the factory returned {type(made).__name__}, not an Agent (it needs a "
+            "`name` string and a `decide(view, request, feedback)` method; docs/agents.md)"
+        )
+
+
+class PluginAgent:
+    """A plug-in's agent at the table: its faults become feedback, never crashes.
+
+    - Its `name` in the replay header and the ratings is the spec (`py:…` or the
+      entry-point name), so two plug-ins cannot pass for each other or for a built-in
+      seat; the agent's own `name` is kept as the header's `model`.
+    - `decide` may be `async def` (run on the game's event loop: it must not block it) or
+      a plain `def` (run in a thread of its own, so a blocking policy is cut off at the
+      time limit; a thread that never returns is abandoned, it cannot be killed).
+    - Raising, or returning anything but an `AgentReply` (a bare `Action` is accepted),
+      is an answer with an error: the runner asks again with it as feedback, then
+      records the default. The first traceback is logged, later ones only counted.
+    - Its defaults count toward the void rule, as a model seat's do (`accountable`).
+    """
+
+    accountable = True
+    """Defaults of this seat count toward `Limits.void_after_defaults`."""
+
+    def __init__(self, inner: Agent, spec: str, *, decision_timeout_s: float | None = None) -> None:
+        self.inner = inner
+        self.spec = spec
+        self.faults = 0
+        """Times `decide` or `believe` raised."""
+        self._timeout_s = decision_timeout_s
+
+    @property
+    def name(self) -> str:
+        """The spec that named the plug-in: its identity in replays and ratings."""
+        return self.spec
+
+    @property
+    def model(self) -> str | None:
+        """The agent's own name, as it gives it."""
+        try:
+            own = self.inner.name
+        except Exception:
+            return None
+        return own[:200] if isinstance(own, str) else None
+
+    @property
+    def decision_timeout_s(self) -> float | None:
+        """The operator's limit per decision for this seat (None: the match's)."""
+        return self._timeout_s
+
+    def pending_traces(self) -> tuple[()]:
+        """None: the arena makes no model calls for a plug-in."""
+        return ()
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        """The plug-in's answer, or an answer carrying why there is none."""
+        try:
+            answer = await _run(self.inner.decide, view, request, feedback)
+        except Exception as exc:
+            self._fault("decide", exc)
+            return AgentReply(action=None, error=f"the agent raised {_named(exc)}")
+        return _as_reply(answer)
+
+    def _fault(self, method: str, exc: Exception) -> None:
+        self.faults += 1
+        if self.faults == 1:
+            log.warning(
+                "%s: %s raised (the seat defaults; said once)", self.spec, method, exc_info=exc
+            )
+
+
+class PluginBeliever(PluginAgent):
+    """A plug-in that also reports its beliefs (`Believer`)."""
+
+    async def believe(self, view: Observation) -> BeliefReport | None:
+        """The plug-in's report, or None when it raises or gives something else."""
+        inner = self.inner
+        assert isinstance(inner, Believer)
+        try:
+            report = await _run(inner.believe, view)
+        except Exception as exc:
+            self._fault("believe", exc)
+            return None
+        return report if isinstance(report, BeliefReport) else None
+
+
+async def _run(method: Callable[..., Any], *args: object) -> object:
+    """Call `method`: awaited if async, else in a thread of its own."""
+    if inspect.iscoroutinefunction(method):
+        return await method(*args)
+    result = await _in_thread(method, *args)
+    if inspect.isawaitable(result):
+        return await result
+    return result
+
+
+async def _in_thread(function: Callable[..., object], *args: object) -> object:
+    """`function(*args)` in a daemon thread, so a call that never returns blocks nothing.
+
+    Not `asyncio.to_thread`: its executor's threads are joined when the loop closes, so
+    one hung call would hang the process at the end of the game.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[object] = loop.create_future()
+
+    def settle(value: object, error: BaseException | None) -> None:
+        if future.done():  # cancelled: the runner gave up on this call
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def work() -> None:
+        try:
+            value, error = function(*args), None
+        except BaseException as exc:
+            value, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, value, error)
+        except RuntimeError:  # the loop is closed: nobody waits for this answer any more
+            pass
+
+    threading.Thread(target=work, name="arena-plugin-decide", daemon=True).start()
+    return await future
+
+
+def _as_reply(answer: object) -> AgentReply:
+    if isinstance(answer, AgentReply):
+        return answer
+    action = _as_action(answer)
+    if action is not None:
+        return AgentReply(action=action)
+    return AgentReply(
+        action=None, error=f"the agent returned {type(answer).__name__}, not an AgentReply"
+    )
+
+
+def _as_action(answer: object) -> Action | None:
+    if not isinstance(answer, BaseModel) or not isinstance(getattr(answer, "kind", None), str):
+        return None
+    try:
+        return ACTION_ADAPTER.validate_python(answer)
+    except ValidationError:
+        return None
+
+
+def _named(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {_line(exc)}"
+
+
+def _line(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split()) or "(no message)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

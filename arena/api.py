@@ -1,0 +1,41 @@
+"""The public agent API: every name an agent written outside the arena may rely on.
+
+Import from here, not from the modules these live in (they may move)::
+
+    from arena.api import AgentReply, DecisionRequest, Observation, actions
+
+The names and their meaning are versioned by `CONTRACT_VERSION` (docs/agents.md): a
+change that can break an agent raises it; additions (decision kinds, action kinds,
+event kinds, optional fields) do not.
+"""
+
+from __future__ import annotations
+
+from arena.agents.base import CONTRACT_VERSION, Agent, AgentReply, Believer
+from arena.records import BeliefReport
+from arena.rules import actions, events
+from arena.rules.actions import Action, parse_action
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
+from arena.rules.errors import IllegalActionError, InvalidActionError
+from arena.rules.observation import Knowledge, Observation, Seen
+
+__all__ = [
+    "CONTRACT_VERSION",
+    "Action",
+    "ActionOption",
+    "Agent",
+    "AgentReply",
+    "BeliefReport",
+    "Believer",
+    "DecisionKind",
+    "DecisionRequest",
+    "IllegalActionError",
+    "InvalidActionError",
+    "Knowledge",
+    "Observation",
+    "Seen",
+    "actions",
+    "check_legal",
+    "events",
+    "parse_action",
+]
