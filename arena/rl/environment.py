@@ -28,6 +28,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from arena.board_file import board_ref
 from arena.rl.codec import ACTION_COUNT, legal_mask, to_action
 from arena.rl.observation import HIGH, LOW, SIZE, Tracker
 from arena.rl.reward import seat_rewards
@@ -78,7 +79,8 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """Make an environment; `reset` deals the first game.
 
         Args:
-            board: a built-in board's id or a custom `Board`.
+            board: what `arena play --board` takes: a built-in board's id, an example
+                board's, a board file's path; or a custom `Board`.
             seed: the first game's seed (`reset()` without a seed deals seed, seed+1, …).
             preset: the rules preset (the board's own when None).
             lang: the language of speeches and of the text form.
@@ -90,8 +92,9 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             ConfigError: an unknown board, preset or knob.
         """
         super().__init__()
+        ref = board_ref(board) if isinstance(board, str) else board
         try:
-            self.config = GameConfig(board=board, preset=preset, overrides=overrides or {})
+            self.config = GameConfig(board=ref, preset=preset, overrides=overrides or {})
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         self.lang: Lang = lang

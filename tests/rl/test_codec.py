@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import arena.rl
+from arena.board_file import example_boards
 from arena.rl.codec import ACTION_COUNT, BLOCKS, describe, legal_mask, to_action, to_index
 from arena.rl.environment import WerewolfEnv, seat_of
 from arena.rules.actions import Claims, Speak, Vote, Whisper
@@ -26,7 +27,7 @@ def _every_masked_index_is_legal(env: WerewolfEnv, agent: str) -> None:
         assert to_index(action) == index, describe(int(index))
 
 
-@pytest.mark.parametrize("board", list(BOARDS))
+@pytest.mark.parametrize("board", [*BOARDS, *example_boards()])
 def test_every_masked_index_decodes_to_a_legal_action(board: str) -> None:
     play(arena.rl.env(board=board, lang="zh"), 5, probe=_every_masked_index_is_legal)
 

@@ -7,6 +7,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import arena.rl
+from arena.board_file import EXAMPLES, example_boards
 from arena.rules.boards import BOARDS
 from arena.rules.config import GameConfig
 from arena.rules.errors import ConfigError, IllegalActionError
@@ -21,6 +22,26 @@ def test_api_test_passes_on_every_board(board: str) -> None:
             "ignore"
         )  # the Dict observation warns, as PettingZoo's own classic envs do
         api_test(arena.rl.env(board=board, seed=3), num_cycles=400)
+
+
+@pytest.mark.parametrize("board", list(example_boards()))
+def test_api_test_passes_on_every_example_board(board: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(arena.rl.env(board=board, seed=3), num_cycles=400)
+
+
+def test_a_board_file_and_a_custom_board(tmp_path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text(
+        (EXAMPLES / "cupid12.yaml").read_text(encoding="utf-8").replace("id: cupid12", "id: mine")
+    )
+    env = arena.rl.env(board=str(path), seed=1)
+    assert env.config.board_id == "mine"
+    play(env, 1)
+    custom = arena.rl.env(board=example_boards()["classic_thief_elder12"], seed=2)
+    play(custom, 2)
+    assert custom.referee.finished
 
 
 @pytest.mark.parametrize("preset", ["tournament", "site", "classic"])

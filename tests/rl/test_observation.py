@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import arena.rl
+from arena.board_file import example_boards
 from arena.rl.environment import WerewolfEnv, seat_of
 from arena.rl.observation import CONTEXTS, DECISIONS, PHASES, ROLES, fields
 from arena.rules.boards import BOARDS
@@ -39,7 +40,7 @@ def _check_against_know(env: WerewolfEnv, agent: str) -> None:
     assert context == ([request.context] if request.context else [])
 
 
-@pytest.mark.parametrize("board", list(BOARDS))
+@pytest.mark.parametrize("board", [*BOARDS, *example_boards()])
 def test_the_vector_agrees_with_know_at_every_step(board: str) -> None:
     for seed in (1, 2):
         play(arena.rl.env(board=board), seed, probe=_check_against_know)
