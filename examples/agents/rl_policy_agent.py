@@ -1,4 +1,7 @@
-"""A policy from the RL environment, seated at a real table (`--seat 3=py:…:make_agent`).
+"""A policy from the RL environment, seated at a real table as a `py:` plug-in.
+
+    PYTHONPATH=examples/agents arena play --seat 3=py:rl_policy_agent:make_agent
+
 
 `arena.rl.env(...)` trains a policy on vectors and action masks; `PolicyAgent` shows it the
 same vector and mask at a real game and turns its index into the seat's answer. Replace
@@ -19,5 +22,5 @@ from arena.rl.agent import PolicyAgent, random_policy
 
 
 def make_agent(seed: int = 0, lang: str = "en", **_: object) -> PolicyAgent:
-    """The seat's agent: a random legal policy (seeded), wrapped as an `Agent`."""
+    """The seat's agent: a random legal policy (seeded by the seat's seed), as an `Agent`."""
     return PolicyAgent(random_policy(seed), lang="zh" if lang == "zh" else "en")

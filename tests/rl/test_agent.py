@@ -64,3 +64,22 @@ def test_the_agents_observation_is_the_environments() -> None:
         tracker.feed(referee.events[:cut])
         assert np.array_equal(obs["observation"], tracker.vector(request.seat, request))
         assert np.array_equal(obs["action_mask"], legal_mask(request, 12, claimable))
+
+
+def test_the_example_sits_at_the_table_as_a_py_plugin(tmp_path: Path, monkeypatch) -> None:
+    """`py:rl_policy_agent:make_agent`, as a seat spec names it, plays a whole game."""
+    from arena.agents.plugin import plugin_agent
+
+    monkeypatch.syspath_prepend(str(EXAMPLE.parent))
+    spec = "py:rl_policy_agent:make_agent"
+    config = GameConfig(board="wwk_guard")
+    agents: dict = {s: RandomAgent(s) for s in range(1, 13)}
+    for seat in (2, 7):
+        agents[seat] = plugin_agent(spec, seat=seat, seed=seat, lang="en")
+    path = tmp_path / "game.jsonl"
+    asyncio.run(run_game(new_header("py", config, 3, agents), agents, path))
+    replay = read_replay(path)
+    assert replay.header.result is not None and not replay.header.result.void
+    defaulted = {e.seat for e in replay.events if isinstance(e, ev.ActionDefaulted)}
+    assert not defaulted & {2, 7}
+    assert {s.agent for s in replay.header.seats if s.seat in (2, 7)} == {spec}
