@@ -2,7 +2,6 @@
 
     PYTHONPATH=examples/agents arena play --seat 3=py:rl_policy_agent:make_agent
 
-
 `arena.rl.env(...)` trains a policy on vectors and action masks; `PolicyAgent` shows it the
 same vector and mask at a real game and turns its index into the seat's answer. Replace
 `random_policy` with your trained one (anything mapping the observation dict to an index),

@@ -114,3 +114,11 @@ def test_rewards_are_paid_once_at_the_end() -> None:
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert set(totals.values()) <= {1.0, -1.0, 0.0}
     assert sorted(set(totals.values())) == [-1.0, 1.0]
+
+
+def test_render_gives_the_public_transcript() -> None:
+    env = arena.rl.env(board="std9", seed=1, lang="en", render_mode="ansi")
+    play(env, 1)
+    text = env.render()
+    assert isinstance(text, str) and "#1" in text
+    assert arena.rl.env(board="std9").render() is None
