@@ -152,15 +152,19 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """`agent`'s observation now: its vector and the mask of its open request."""
-        referee = self._game()
+        referee = self.referee if self.referee is not None else self._game()
         seat = self._seat_of[agent]
-        self._tracker.feed(referee.events)
+        tracker = self._tracker
+        events = referee.events
+        if tracker.read != len(events):
+            tracker.feed(events)
         request = referee.request_for(seat)
-        mask = self._mask(seat, request) if request is not None else None
-        return {
-            "observation": self._tracker.vector(seat, request),
-            "action_mask": mask.copy() if mask is not None else _NO_ACTIONS.copy(),
-        }
+        if request is None:
+            return {"observation": tracker.vector(seat, None), "action_mask": _NO_ACTIONS.copy()}
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = legal_mask(request, self.seats, self.claimable)
+        return {"observation": tracker.vector(seat, request), "action_mask": mask.copy()}
 
     def step(self, action: int | None) -> None:
         """Answer the selected seat's request with `action` (None once it is terminated).
@@ -174,7 +178,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalActionError(f"{agent} must answer its request; None is for the done")
-        referee = self._game()
+        referee = self.referee if self.referee is not None else self._game()
         seat = self._seat_of[agent]
         request = referee.request_for(seat)
         assert request is not None
@@ -229,7 +233,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def _select(self) -> None:
         """Hand the turn to the lowest seat of the batch still to answer."""
-        referee = self._game()
+        referee = self.referee if self.referee is not None else self._game()
         while self._queue:  # the rest of the current batch, in seat order
             request = referee.request_for(self._queue.pop())
             if request is not None and request.step == self._step:

@@ -326,8 +326,16 @@ def _role_assigned(o: _Views, me: SeatId, e: ev.RoleAssigned) -> None:
 
 
 def _roles_revealed(o: _Views, me: SeatId, e: ev.RolesRevealed) -> None:
-    for seat, role in enumerate(e.roles, start=1):
-        _set_role(o, seat, role)
+    o["known_roles"][:] = _every_card(e.roles)
+
+
+@functools.lru_cache(maxsize=256)
+def _every_card(roles: tuple[Role, ...]) -> npt.NDArray[np.int8]:
+    """`known_roles` once every card is face up (built once per deal, for every seat)."""
+    matrix = np.zeros((N, R), dtype=np.int8)
+    for seat, role in enumerate(roles, start=1):
+        matrix[seat - 1, _ROLE_INDEX[role]] = 1
+    return matrix
 
 
 def _wolves(o: _Views, me: SeatId, e: ev.WolvesMet | ev.ClawUnsealed) -> None:
