@@ -122,3 +122,11 @@ def test_render_gives_the_public_transcript() -> None:
     text = env.render()
     assert isinstance(text, str) and "#1" in text
     assert arena.rl.env(board="std9").render() is None
+
+
+@pytest.mark.parametrize("preset", ["tournament", "site", "classic"])
+def test_every_board_plays_under_every_preset(preset: str) -> None:
+    for board in [*BOARDS, *example_boards()]:
+        env = arena.rl.env(board=board, preset=preset)
+        play(env, 6)
+        assert env.referee.finished and not env.agents
