@@ -1,0 +1,411 @@
+"""`RemoteAgent`: a seat played by an agent behind a URL, over the protocol of `protocol.py`.
+
+One `RemoteAgent` plays one seat of one game: it holds that seat's secret for the game
+(`auth.new_secret`), sends it in `Start` before the first decision, and accepts only
+answers signed with it that echo the question's game, seat, step and attempt. Whatever
+else comes back — no answer in time, a transport fault past the deadline, HTTP errors,
+garbage, an unsigned, cross-seat or replayed answer, an action the parser cannot read —
+is an `AgentReply` without an action whose `error` says why; the match runner then asks
+again with that error as feedback and, after its retries, applies the recorded default,
+exactly as for a model seat. Each exchange is kept as a trace record (god view only).
+
+Time follows Kaggle's model: each decision has `limit_s`; time beyond it is drawn from
+the game's `overage_s` budget until that is spent, after which a decision gets `limit_s`
+alone and a late one is cut off. Connection faults and 5xx/429 answers are retried with
+a short backoff while the decision's deadline allows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from arena.agents.base import AgentReply
+from arena.agents.remote.auth import (
+    SIGNATURE,
+    TIMESTAMP,
+    is_signed,
+    new_nonce,
+    new_secret,
+    signature,
+)
+from arena.agents.remote.protocol import (
+    PROTOCOL,
+    Answer,
+    Decide,
+    Hello,
+    HelloReply,
+    Ready,
+    Start,
+)
+from arena.llm.parsing import parse_answer
+from arena.llm.types import ModelCallRecord, ModelReply
+from arena.rules.actions import Action
+from arena.rules.decisions import DecisionRequest
+from arena.rules.errors import ArenaError, InvalidActionError
+from arena.rules.observation import Observation
+
+GRACE_S = 1.0
+"""How much longer than its own deadline the match's backstop waits for this agent."""
+BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
+"""Pauses between transport retries (the last repeats)."""
+KEPT_REPLY_CHARS = 2000
+"""How much of a refused answer's body its trace keeps."""
+
+_RETRIED = (httpx.ConnectError, httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)
+
+
+class Exchange(NamedTuple):
+    """One question's outcome: the action or why not, and what to record."""
+
+    action: Action | None
+    error: str | None
+    body: str | None
+    notes: tuple[str, ...]
+
+
+class RemoteAgent:
+    """A seat whose decisions an agent at `url` makes (one instance per seat and game)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        game_id: str,
+        token: str | None = None,
+        name: str | None = None,
+        limit_s: float = 10.0,
+        overage_s: float = 60.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        """Set up the seat; nothing connects until the first decision.
+
+        Args:
+            url: the agent's `http://` or `https://` URL.
+            game_id: the game's id, sent in every message.
+            token: the agent's token, to sign requests with (None: unsigned).
+            name: the seat's label in replays and ratings (default: the URL).
+            limit_s: the per-decision time limit.
+            overage_s: the game's overage budget.
+            transport: an httpx transport (tests; default: the network).
+        """
+        self.url = url
+        self.game_id = game_id
+        self._token = token
+        self._name = name or url
+        self._limit_s = limit_s
+        self._overage_s = overage_s
+        self._transport = transport
+        self._secret = new_secret()
+        self._seat: int | None = None
+        self._asked: tuple[int, int] = (-1, 0)
+        """The last request step asked and how many times."""
+        self._client: httpx.AsyncClient | None = None
+        self._cut_off: list[ModelCallRecord] = []
+
+    @property
+    def name(self) -> str:
+        """The seat's label: the spec's name, else the URL."""
+        return self._name
+
+    @property
+    def accountable(self) -> bool:
+        """Its defaults count toward voiding the game (`arena.match.is_accountable`)."""
+        return True
+
+    @property
+    def overage_s(self) -> float:
+        """What is left of the game's overage budget."""
+        return self._overage_s
+
+    @property
+    def decision_timeout_s(self) -> float:
+        """The match's backstop: this agent enforces its own deadline a little earlier."""
+        return self._limit_s + self._overage_s + GRACE_S
+
+    def pending_traces(self) -> tuple[ModelCallRecord, ...]:
+        """Exchanges the match's backstop cut off (handed over once)."""
+        taken, self._cut_off = tuple(self._cut_off), []
+        return taken
+
+    async def aclose(self) -> None:
+        """Close the connection pool (in the loop that played the game)."""
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        """Ask the agent; an answer that is late, unbound or unreadable comes back as an error."""
+        step, asked = self._asked
+        attempt = asked + 1 if step == request.step else 1
+        self._asked = (request.step, attempt)
+        started = time.monotonic()
+        budget = self._limit_s + self._overage_s
+        try:
+            async with asyncio.timeout(budget):
+                outcome = await self._exchange(view, request, feedback, attempt, started + budget)
+        except TimeoutError:
+            self._overage_s = 0.0
+            outcome = Exchange(None, f"no answer within {budget:.3g} s", None, ())
+        except asyncio.CancelledError:
+            self._cut_off.append(self._record(request, attempt, started, None, cut_off=True))
+            raise
+        self._charge(time.monotonic() - started)
+        record = self._record(request, attempt, started, outcome)
+        return AgentReply(action=outcome.action, error=outcome.error, calls=(record,))
+
+    def _charge(self, elapsed: float) -> None:
+        """Draw the time beyond the per-decision limit from the overage budget."""
+        self._overage_s = max(0.0, self._overage_s - max(0.0, elapsed - self._limit_s))
+
+    async def _exchange(
+        self,
+        view: Observation,
+        request: DecisionRequest,
+        feedback: str | None,
+        attempt: int,
+        deadline: float,
+    ) -> Exchange:
+        met: tuple[str, ...] = ()
+        if self._seat is None:
+            error, met = await self._start(request.seat, deadline)
+            if error is not None:
+                refused = f"the agent did not take seat {request.seat}: {error}"
+                return Exchange(None, refused, None, met)
+        elif self._seat != request.seat:
+            raise ArenaError(f"a RemoteAgent plays one seat: {self._seat}, not {request.seat}")
+
+        def ask() -> BaseModel:
+            return Decide.model_construct(
+                nonce=new_nonce(),
+                game_id=self.game_id,
+                seat=request.seat,
+                step=request.step,
+                attempt=attempt,
+                deadline_ms=int(max(0.0, deadline - time.monotonic()) * 1000),
+                limit_ms=int(self._limit_s * 1000),
+                overage_ms=int(self._overage_s * 1000),
+                observation=view,
+                request=request,
+                feedback=feedback,
+                type="decide",
+                protocol=PROTOCOL,
+            )
+
+        response, faults = await self._post(ask, deadline)
+        faults = (*met, *faults)
+        if response is None:
+            return Exchange(None, f"the agent could not be reached: {faults[-1]}", None, faults)
+        action, error, notes = read_answer(response, self._secret, request, attempt, self.game_id)
+        return Exchange(action, error, response.text[:KEPT_REPLY_CHARS], (*faults, *notes))
+
+    async def _start(self, seat: int, deadline: float) -> tuple[str | None, tuple[str, ...]]:
+        """Hand the seat's secret over.
+
+        Returns why the agent did not take it (None: it did), and the transport faults met.
+        """
+
+        def start() -> BaseModel:
+            return Start(
+                nonce=new_nonce(),
+                game_id=self.game_id,
+                seat=seat,
+                secret=self._secret,
+                limit_ms=int(self._limit_s * 1000),
+                overage_ms=int(self._overage_s * 1000),
+            )
+
+        response, faults = await self._post(start, deadline)
+        if response is None:
+            return f"it could not be reached: {faults[-1]}", faults
+        return self._took(response, seat), faults
+
+    def _took(self, response: httpx.Response, seat: int) -> str | None:
+        """Why `response` is not the agent's `Ready` for `seat` (None: it is; seat taken)."""
+        if response.status_code != 200:
+            return f"HTTP {response.status_code}"
+        if not is_signed(self._secret, response.content, response.headers.get(SIGNATURE)):
+            return "its Ready is not signed with the seat's new secret"
+        try:
+            ready = Ready.model_validate_json(response.content)
+        except ValidationError:
+            return "its reply is not a Ready"
+        echoed = (ready.protocol, ready.game_id, ready.seat, ready.ready)
+        if echoed != (PROTOCOL, self.game_id, seat, True):
+            return f"its Ready is for {ready.protocol} game {ready.game_id} seat {ready.seat}"
+        self._seat = seat
+        return None
+
+    async def _post(
+        self, message: Any, deadline: float
+    ) -> tuple[httpx.Response | None, tuple[str, ...]]:
+        """POST `message()` (rebuilt per try: fresh nonce), retrying transport faults.
+
+        Returns the response (None if every try failed) and the faults met on the way.
+        """
+        faults: list[str] = []
+        for pause in _pauses():
+            body = message().model_dump_json().encode()
+            try:
+                response = await self._http().post(
+                    self.url,
+                    content=body,
+                    headers=signed_headers(body, self._token),
+                    timeout=max(0.001, deadline - time.monotonic()),
+                )
+            except _RETRIED as exc:
+                faults.append(_fault(exc))
+            except httpx.TimeoutException:
+                raise TimeoutError from None
+            else:
+                if response.status_code < 500 and response.status_code != 429:
+                    return response, tuple(faults)
+                faults.append(f"HTTP {response.status_code}")
+            if time.monotonic() + pause >= deadline:
+                return None, tuple(faults)
+            await asyncio.sleep(pause)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _http(self) -> httpx.AsyncClient:
+        """The seat's connection pool, made in the loop that plays the game."""
+        if self._client is None:
+            self._client = httpx.AsyncClient(transport=self._transport, trust_env=False)
+        return self._client
+
+    def _record(
+        self,
+        request: DecisionRequest,
+        attempt: int,
+        started: float,
+        outcome: Exchange | None,
+        *,
+        cut_off: bool = False,
+    ) -> ModelCallRecord:
+        action = outcome.action if outcome is not None else None
+        body = outcome.body if outcome is not None else None
+        return ModelCallRecord(
+            seat=request.seat,
+            step=request.step,
+            attempt=attempt,
+            model=self._name,
+            prompt_id=PROTOCOL,
+            messages=(),
+            tools=None,
+            reply=ModelReply(text=body) if body is not None else None,
+            parsed_action=action.model_dump(mode="json") if action is not None else None,
+            error=outcome.error if outcome is not None else "cut off by the match's time limit",
+            latency_ms=(time.monotonic() - started) * 1000,
+            notes=outcome.notes if outcome is not None else (),
+            cut_off=cut_off,
+        )
+
+
+def read_answer(
+    response: httpx.Response, secret: str, request: DecisionRequest, attempt: int, game_id: str
+) -> tuple[Action | None, str | None, tuple[str, ...]]:
+    """The action in an agent's reply, or why the reply is refused (and parser notes)."""
+    if response.status_code != 200:
+        return None, f"the agent answered HTTP {response.status_code}", ()
+    if not is_signed(secret, response.content, response.headers.get(SIGNATURE)):
+        return None, f"refused: the answer is not signed with seat {request.seat}'s secret", ()
+    try:
+        answer = Answer.model_validate_json(response.content)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        return None, f"the answer is not an Answer ({where}: {first['msg']})", ()
+    asked = (PROTOCOL, game_id, request.seat, request.step, attempt)
+    echoed = (answer.protocol, answer.game_id, answer.seat, answer.step, answer.attempt)
+    if echoed != asked:
+        return (
+            None,
+            (
+                f"refused: the answer is for game {answer.game_id} seat {answer.seat} step "
+                f"{answer.step} attempt {answer.attempt}, not seat {request.seat} step "
+                f"{request.step} attempt {attempt}"
+            ),
+            (),
+        )
+    try:
+        parsed = parse_answer(json.dumps(answer.answer), request)
+    except InvalidActionError as exc:
+        return None, str(exc), ()
+    if parsed.action is None:
+        return None, "the answer is not an action", parsed.notes
+    return parsed.action, None, parsed.notes
+
+
+def _pauses() -> Iterator[float]:
+    """The backoff pauses, the last repeated forever."""
+    yield from BACKOFF_S
+    while True:
+        yield BACKOFF_S[-1]
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether a connect error was a refusal (httpx wraps the OS error, anyio words it)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError) or "refused" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _fault(exc: httpx.HTTPError) -> str:
+    if isinstance(exc, httpx.ConnectError):
+        return "connection refused" if _refused(exc) else f"cannot connect ({exc})"
+    if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+        return "connection reset"
+    return type(exc).__name__
+
+
+def signed_headers(body: bytes, token: str | None) -> dict[str, str]:
+    """The headers of a request to an agent: signed under `token` when there is one."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        stamp = str(int(time.time()))
+        headers |= {TIMESTAMP: stamp, SIGNATURE: signature(token, body, stamp)}
+    return headers
+
+
+async def check_health(
+    url: str,
+    token: str | None = None,
+    *,
+    timeout_s: float = 5.0,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> HelloReply:
+    """The agent's `hello` reply, checked for this protocol (the preflight's health check).
+
+    Raises:
+        ArenaError: one line: the agent is down, answers an error, or speaks another protocol.
+    """
+    body = Hello(nonce=new_nonce()).model_dump_json().encode()
+    try:
+        async with httpx.AsyncClient(
+            transport=transport, trust_env=False, timeout=timeout_s
+        ) as client:
+            response = await client.post(url, content=body, headers=signed_headers(body, token))
+    except httpx.TimeoutException:
+        late = f"remote agent {url} did not answer hello within {timeout_s:g} s"
+        raise ArenaError(late) from None
+    except httpx.HTTPError as exc:
+        raise ArenaError(f"remote agent {url} is down: {_fault(exc)}") from None
+    if response.status_code != 200:
+        raise ArenaError(f"remote agent {url} answered hello with HTTP {response.status_code}")
+    try:
+        hello = HelloReply.model_validate_json(response.content)
+    except ValidationError:
+        raise ArenaError(f"remote agent {url} answered hello with something else") from None
+    if hello.protocol != PROTOCOL:
+        raise ArenaError(f"remote agent {url} speaks {hello.protocol!r}, the arena {PROTOCOL!r}")
+    return hello

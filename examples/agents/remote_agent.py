@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""A minimal remote agent for Werewolf Arena: Python's standard library only. Copy it.
+
+    python examples/agents/remote_agent.py --port 9000
+    arena play --board wwk_guard --seat 3=http://127.0.0.1:9000/agent
+
+It serves the protocol `werewolf-arena-agent/1` (arena/agents/remote/protocol.json, and
+docs/agents.md) at `http://127.0.0.1:PORT/agent` and plays a random legal option of every
+decision. Replace `choose` with your policy: it gets the whole `decide` message (your
+seat's view of the game in `observation`, the question with its legal options in
+`request`) and returns one answer shape, e.g. `{"action": "vote", "target": 5}`.
+
+What the protocol asks of an agent, all done below:
+
+- `hello`: answer `{"protocol": …, "name": …}` (the arena's health check);
+- `start`: keep the seat's `secret` for that game; answer `Ready`, signed with it;
+- `decide`: answer, echoing `game_id`, `seat`, `step` and `attempt`, signed with the
+  seat's secret (`X-Arena-Signature: sha256=HMAC-SHA256(secret, body)`);
+- with `--token-env NAME` (the environment variable holding the token you gave the
+  arena), refuse requests not signed with the token, too old, or replayed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import json
+import os
+import random
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+PROTOCOL = "werewolf-arena-agent/1"
+MAX_SKEW_S = 300
+"""Requests signed longer ago than this are refused (and nonces are remembered as long)."""
+
+
+def choose(decide: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Your policy: one answer to `decide["request"]` (here a random legal option).
+
+    An interruption window (a wolf's self-explosion, a knight's duel) is nearly always
+    passed up, so random games stay games.
+    """
+    request = decide["request"]
+    options = request["options"]
+    if request["kind"] == "interrupt":
+        passing = [o for o in options if o["action"] == "pass"]
+        if passing and rng.random() < 0.97:
+            return {"action": "pass"}
+    if request["kind"] == "speech":
+        options = [o for o in options if o["action"] in ("speak", "pass")] or options
+    return answer_for(rng.choice(options), decide["seat"], rng)
+
+
+def answer_for(option: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """An answer shape for one legal `option`, with legal seats drawn at random."""
+    kind, targets = option["action"], option.get("targets", [])
+    target = rng.choice(targets) if targets else None
+    if kind == "speak":
+        return {"action": "speak", "text": f"Seat {seat} here. I have nothing to claim yet."}
+    if kind == "whisper":
+        return {"action": "whisper", "text": "Who do we knife?"}
+    if kind == "choose_order":
+        return {
+            "action": kind,
+            "direction": rng.choice(["ascending", "descending"]),
+            "start": target,
+        }
+    if kind == "trade":
+        return {"action": kind, "target": target, "gift": rng.choice(["check", "poison", "shield"])}
+    counts = {"recommend_exile": 1, "swap": 2, "link": 2, "mist": 3}
+    if kind in counts:
+        return {"action": kind, "targets": rng.sample(targets, counts[kind])}
+    if target is None:
+        return {"action": kind}
+    return {"action": kind, "target": target}
+
+
+class Agent:
+    """The agent's state: its token, and every seat's secret by game."""
+
+    def __init__(self, token: str | None, seed: int) -> None:
+        self.token = token
+        self.seed = seed
+        self.secrets: dict[tuple[str, int], str] = {}
+        self.nonces: dict[str, float] = {}
+        self.lock = threading.Lock()
+
+    def authentic(self, headers: Any, body: bytes) -> bool:
+        """Whether a request is the arena's: signed with the token, recent, not replayed."""
+        if self.token is None:
+            return True
+        stamp = headers.get("X-Arena-Timestamp", "")
+        given = headers.get("X-Arena-Signature", "")
+        expected = sign(self.token, stamp.encode() + b"." + body)
+        if not stamp.isdigit() or not hmac.compare_digest(given, expected):
+            return False
+        now = time.time()
+        if abs(now - int(stamp)) > MAX_SKEW_S:
+            return False
+        nonce = json.loads(body).get("nonce", "")
+        with self.lock:
+            self.nonces = {n: t for n, t in self.nonces.items() if now - t < 2 * MAX_SKEW_S}
+            if not nonce or nonce in self.nonces:
+                return False
+            self.nonces[nonce] = now
+        return True
+
+    def reply(self, message: dict[str, Any]) -> tuple[int, dict[str, Any], str | None]:
+        """(HTTP status, reply body, key to sign it with) for one message."""
+        kind = message.get("type")
+        if kind == "hello":
+            return 200, {"protocol": PROTOCOL, "name": "example-random"}, None
+        key = (message.get("game_id", ""), message.get("seat", 0))
+        if kind == "start":
+            with self.lock:
+                self.secrets[key] = message["secret"]
+            echo = {"protocol": PROTOCOL, "game_id": key[0], "seat": key[1], "ready": True}
+            return 200, echo, message["secret"]
+        if kind == "decide":
+            with self.lock:
+                secret = self.secrets.get(key)
+            if secret is None:
+                return 409, {"error": "no start for this game and seat"}, None
+            rng = random.Random(f"{self.seed}/{key}/{message['step']}/{message['attempt']}")
+            answer = {
+                "protocol": PROTOCOL,
+                "game_id": key[0],
+                "seat": key[1],
+                "step": message["step"],
+                "attempt": message["attempt"],
+                "answer": choose(message, rng),
+            }
+            return 200, answer, secret
+        return 400, {"error": f"unknown message type {kind!r}"}, None
+
+
+def sign(key: str, message: bytes) -> str:
+    """`sha256=` and the hex HMAC-SHA256 of `message` under `key`."""
+    return "sha256=" + hmac.new(key.encode(), message, hashlib.sha256).hexdigest()
+
+
+class Handler(BaseHTTPRequestHandler):
+    """POST /agent: one protocol message in, its reply out (keep-alive HTTP/1.1)."""
+
+    protocol_version = "HTTP/1.1"
+    agent: Agent
+
+    def do_POST(self) -> None:  # noqa: N802 - the http.server hook's name
+        """Answer one message."""
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if self.path != "/agent":
+            self.send({"error": "not found"}, 404)
+        elif not self.agent.authentic(self.headers, body):
+            self.send({"error": "not signed by the arena"}, 401)
+        else:
+            try:
+                status, reply, key = self.agent.reply(json.loads(body))
+            except (ValueError, KeyError, TypeError) as exc:
+                status, reply, key = 400, {"error": f"bad message: {exc}"}, None
+            self.send(reply, status, key)
+
+    def do_GET(self) -> None:  # noqa: N802
+        """A liveness page for people: the protocol's name."""
+        self.send({"protocol": PROTOCOL}, 200 if self.path == "/agent" else 404)
+
+    def send(self, reply: dict[str, Any], status: int, key: str | None = None) -> None:
+        """Write `reply` as JSON, signed with `key` when given."""
+        data = json.dumps(reply).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if key is not None:
+            self.send_header("X-Arena-Signature", sign(key, data))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        """Quiet: one line per request would drown the terminal."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve until interrupted."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--port", type=int, default=9000, help="0 picks a free port")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--token-env", help="the environment variable holding the token")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env)
+        if not token:
+            sys.exit(f"{args.token_env} is not set")
+    Handler.agent = Agent(token, args.seed)
+    server = ThreadingHTTPServer((args.host, args.port), Handler)
+    server.daemon_threads = True
+    host, port = server.server_address[:2]
+    print(f"serving {PROTOCOL} at http://{host}:{port}/agent", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

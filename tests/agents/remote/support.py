@@ -1,0 +1,86 @@
+"""The example remote agent, in a process of its own or in-process behind httpx's mock.
+
+`example_module()` loads `examples/agents/remote_agent.py` (outside the package) so tests
+reuse its protocol handling; `InProcess` serves it through `httpx.MockTransport`, records
+every request body exactly as sent, and lets a test replace any answer (`misbehave`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "examples" / "agents" / "remote_agent.py"
+
+Misbehave = Callable[[dict[str, Any], httpx.Response], httpx.Response]
+"""`(message, the example's proper response) -> the response to send instead`."""
+
+
+def example_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("remote_agent_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class InProcess:
+    """The example agent behind `httpx.MockTransport`, recording what it was sent."""
+
+    def __init__(
+        self, token: str | None = None, seed: int = 0, misbehave: Misbehave | None = None
+    ) -> None:
+        self.module = example_module()
+        self.agent = self.module.Agent(token, seed)
+        self.misbehave = misbehave
+        self.bodies: list[bytes] = []
+        self.choose: Callable[[dict[str, Any], random.Random], dict[str, Any]] | None = None
+
+    def transport(self) -> httpx.MockTransport:
+        return httpx.MockTransport(self.handle)
+
+    async def handle(self, request: httpx.Request) -> httpx.Response:
+        body = request.content
+        self.bodies.append(body)
+        if not self.agent.authentic(request.headers, body):
+            return httpx.Response(401, json={"error": "not signed by the arena"})
+        message = json.loads(body)
+        if self.choose is not None:
+            self.module.choose = self.choose
+        status, reply, key = self.agent.reply(message)
+        data = json.dumps(reply).encode()
+        headers = {"Content-Type": "application/json"}
+        if key is not None:
+            headers["X-Arena-Signature"] = self.module.sign(key, data)
+        response = httpx.Response(status, content=data, headers=headers)
+        return self.misbehave(message, response) if self.misbehave else response
+
+
+@contextmanager
+def example_process(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Run the example agent as a separate process on a free port; yield its URL."""
+    process = subprocess.Popen(
+        [sys.executable, str(EXAMPLE), "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("serving "), line
+        yield line.split(" at ", 1)[1].strip()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
