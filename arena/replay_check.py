@@ -3,7 +3,9 @@
 A replay is intact when re-running the core with its config, seed and answers reproduces
 its event log exactly, line for line. Anything else — a tampered event, an answer the
 referee never asked for, a truncated file, a foreign file — is reported with the first
-bad line, so a reader knows where to look.
+bad line, so a reader knows where to look. The file's signature is checked too
+(`arena.storage.seal`): a file whose signature does not verify is not the arena's own as
+it was written, however consistent its log.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from arena.rules.errors import IllegalActionError
 from arena.rules.events import Event, GameEnded
 from arena.rules.referee import Answer, Referee
 from arena.storage.replay_file import Replay, ReplayError, ReplayResult, read_replay
+from arena.storage.seal import ArenaKey, SignatureState, arena_key, check_seal
 
 
 class CheckReport(BaseModel):
@@ -27,36 +30,54 @@ class CheckReport(BaseModel):
 
     path: str
     ok: bool
+    """The log is intact and the signature is not bad (an unsigned file can be ok)."""
     message: str
     line: int | None = None
     """The first bad line (1-based), when there is one."""
     finished: bool = False
     events: int = 0
+    signature: SignatureState = "unsigned"
+    signature_message: str = "unsigned (no signature line)"
+    """`signed (key …)`, `unsigned (…)` or `bad signature: …` (`check_seal`)."""
 
 
 def _canon(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def check_replay(path: Path) -> CheckReport:
+def check_replay(path: Path, key: ArenaKey | None = None) -> CheckReport:
     """Validate `path`: parse it, re-run its answers, compare every event and the result.
 
-    The report's `message` never repeats the file name or line; `line` holds the line.
+    The signature is checked under `key` (None: the arena's key, `arena_key()`). The
+    report's `message` never repeats the file name or line; `line` holds the line.
     """
     try:
         replay = read_replay(path)
     except ReplayError as exc:
         return CheckReport(path=str(path), ok=False, message=exc.reason, line=exc.line)
-    return check_read(replay, path)
+    return check_read(replay, path, key)
 
 
-def check_read(replay: Replay, path: Path) -> CheckReport:
+def check_read(replay: Replay, path: Path, key: ArenaKey | None = None) -> CheckReport:
     """`check_replay` of a file already parsed as `replay` (by `read_replay(path)`).
 
     For a reader that needs the parsed file anyway (the leaderboard's loader summarizes
     it): parsing is about a quarter of a check, so it is not done twice. Lines in the
     report are the file's, from `replay`'s line numbers.
     """
+    report = check_log(replay, path)
+    signature = check_seal(replay.seal, replay.digest, key if key is not None else arena_key())
+    update: dict[str, object] = {
+        "signature": signature.state,
+        "signature_message": signature.message,
+    }
+    if signature.state == "bad" and report.ok:
+        update |= {"ok": False, "message": signature.message, "line": None}
+    return report.model_copy(update=update)
+
+
+def check_log(replay: Replay, path: Path) -> CheckReport:
+    """Whether re-running the answers reproduces the log and its result."""
     where = str(path)
     header = replay.header
     referee = Referee(header.config, header.seed, draw=header.draw)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+import pytest
 
 from arena.agents.random_agent import random_action
 from arena.board_file import example_boards
@@ -13,6 +15,24 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.referee import Referee
 
 Hook = Callable[[Referee, DecisionRequest], None]
+
+TEST_KEY = "werewolf-arena-tests-" + "0" * 43
+"""The arena key every test signs and checks under (never the user's own key)."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def arena_key_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Sign with `TEST_KEY`, and keep any key file out of the user's home.
+
+    Session-wide, so module fixtures that write replays sign under it too; subprocesses
+    (the CLI, the dashboard's server) inherit the environment.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ARENA_KEY", TEST_KEY)
+        patch.delenv("ARENA_KEY_FILE", raising=False)
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+        yield
+
 
 EXAMPLE_BOARDS: dict[str, Board] = example_boards()
 """The example board files (arena/boards/), custom boards that users play or copy."""

@@ -31,7 +31,7 @@ from arena.board_file import EXAMPLES, board_ref, example_boards, load_board_fil
 from arena.call_view import print_calls, replay_calls
 from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
-from arena.replay_check import check_replay
+from arena.replay_check import check_read, check_replay
 from arena.rules import events as ev
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig, RuleSet
@@ -39,7 +39,8 @@ from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer, parse_viewer
-from arena.storage.replay_file import read_header, read_replay, replay_status
+from arena.storage.replay_file import Replay, read_header, read_replay, replay_status
+from arena.storage.seal import arena_key
 from arena.text import Lang, inert, t
 from arena.transcript import render, role_name
 
@@ -397,6 +398,11 @@ def _replay(args: argparse.Namespace) -> int:
         _calls_allowed(as_text, args.until)
     replay = read_replay(args.file, torn_tail="drop")
     viewer = _viewer(as_text, len(replay.header.seats) or replay.header.config.board_spec.seats)
+    doubt = _doubt(replay, args.file)
+    if doubt == "unsigned":
+        print(t("cli.unsigned", args.lang))
+    elif doubt is not None:
+        print(inert(t("cli.unverified", args.lang, reason=doubt)))
     if args.calls is not None:
         calls = replay_calls(replay)
         if isinstance(viewer, SeatViewer):
@@ -422,6 +428,21 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doubt(replay: Replay, path: Path) -> str | None:
+    """Why a finished game does not verify (`arena validate`'s check), or None.
+
+    `unsigned` for a file without a signature, else the reason it fails. An unfinished
+    game is neither signed nor complete yet: the note after its transcript
+    says so instead.
+    """
+    if replay_status(replay).state != "finished":
+        return None
+    report = check_read(replay, path, arena_key())
+    if not report.ok:
+        return report.message
+    return None if report.signature == "signed" else "unsigned"
+
+
 def _calls_allowed(as_text: str, until: int | None) -> None:
     """Refuse `--calls` where it would show more than the viewer saw, or cannot apply.
 
@@ -441,11 +462,16 @@ def _calls_allowed(as_text: str, until: int | None) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
+    """One line per file: `ok` or `BAD`, the log's verdict, then the signature's."""
     bad = 0
+    key = arena_key()
     for path in args.files:
-        report = check_replay(path)
+        report = check_replay(path, key)
         where = f"{report.path}:{report.line}" if report.line else report.path
-        print(inert(f"{'ok ' if report.ok else 'BAD'} {where}: {report.message}"))
+        message = report.message
+        if report.signature_message not in message:
+            message += f"; {report.signature_message}"
+        print(inert(f"{'ok ' if report.ok else 'BAD'} {where}: {message}"))
         bad += not report.ok
     return 1 if bad else 0
 

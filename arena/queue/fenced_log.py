@@ -26,7 +26,8 @@ from arena.queue.jobs import Lease
 from arena.rules.errors import ArenaError
 from arena.rules.events import Event
 from arena.rules.referee import Answer
-from arena.storage.replay_file import ReplayHeader, ReplayResult, ReplayWriter
+from arena.storage.replay_file import ReplayHeader, ReplayResult, ReplayWriter, signed_text
+from arena.storage.seal import ArenaKey
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,14 +145,18 @@ def header_line(header: ReplayHeader) -> str:
     return json.dumps(header.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
 
 
-def write_replay(path: Path, header: ReplayHeader, body: Sequence[str]) -> None:
-    """Write a finished replay durably: temporary file, fsync, atomic rename, fsync dir."""
+def write_replay(
+    path: Path, header: ReplayHeader, body: Sequence[str], key: ArenaKey | None
+) -> None:
+    """Write a finished replay durably: temporary file, fsync, atomic rename, fsync dir.
+
+    The file is signed under `key` (the worker's copy of the tournament's key), unsigned
+    without one.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", encoding="utf-8") as file:
-        file.write(header_line(header) + "\n")
-        for line in body:
-            file.write(line + "\n")
+        file.write(signed_text([header_line(header), *body], key))
         file.flush()
         os.fsync(file.fileno())
     os.replace(tmp, path)

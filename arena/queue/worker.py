@@ -53,6 +53,7 @@ from arena.queue.seating import EndpointGate, SeatBuilder, build_seats, prefligh
 from arena.rules.errors import ArenaError
 from arena.rules.referee import Referee, play_answers
 from arena.storage.replay_file import ReplayError, ReplayHeader, read_header, read_replay
+from arena.storage.seal import arena_key
 
 log = logging.getLogger("arena.worker")
 RETRY_S = 1.0
@@ -126,6 +127,9 @@ class Worker:
         self.consumer = consumer or f"{socket.gethostname()}:{os.getpid()}"
         self.seat_builder = seat_builder
         self.poll_s = poll_s
+        self.key = arena_key(create=True)
+        """The tournament's signing key (`arena.storage.seal`): read before any game, so a
+        worker with a bad key stops at once instead of after playing."""
         self.stats = WorkerStats()
         self._stopping = False
         self._matches: dict[asyncio.Task[None], Lease] = {}
@@ -356,7 +360,7 @@ class Worker:
         referee, writer = self._prepare(lease, agents, logged, endpoints)
         void = await self._play(lease, referee, agents, writer)
         final = writer.finish(result_of(referee, void))
-        write_replay(path, final, (await self.queue.log(job.game_id))[1:])
+        write_replay(path, final, (await self.queue.log(job.game_id))[1:], self.key)
         await self._complete(lease, final, spend_path=path)
 
     def _throttled(self, job: MatchJob, agents: dict[int, Agent]) -> dict[int, Agent]:

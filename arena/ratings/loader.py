@@ -31,7 +31,7 @@ from arena.ratings.cache import FactsCache, FileFacts, FileHead, Stat, file_dige
 from arena.ratings.facts import summarize
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary
-from arena.replay_check import check_read
+from arena.replay_check import check_log
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import ReplayHeader, read_header, read_replay
 
@@ -105,7 +105,7 @@ def verify_file(path: Path, header: ReplayHeader) -> FileFacts:
         return FileFacts(verdict="voided", detail=f": voided: {void}", **ids)  # nothing to rate
     try:
         replay = read_replay(path)
-        check = check_read(replay, path)  # the file is parsed once, not twice
+        check = check_log(replay, path)  # the file is parsed once, not twice
         if not check.ok:
             where = f":{check.line}" if check.line else ""
             detail = check.message.removeprefix(str(path)).removeprefix(where)

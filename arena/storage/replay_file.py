@@ -3,12 +3,14 @@
 Line 1 is the header (readable alone, cheaply); then one line per event, per accepted
 answer, per model-call trace and per belief report, in the order they happened. A
 running game appends and flushes each line, so a crash leaves a readable partial file;
-`finish` rewrites the header with the result atomically. Field order and names change only with
-`SCHEMA_VERSION`, and older versions load through `UPCASTERS`.
+`finish` rewrites the header with the result atomically and signs the file: its last line
+is the `signature` (`arena.storage.seal`), over every byte before it. Field order and names
+change only with `SCHEMA_VERSION`, and older versions load through `UPCASTERS`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -35,9 +37,19 @@ from arena.rules.referee import Answer
 from arena.rules.types import Winner
 from arena.storage.jsonl import MAX_DEPTH, bad, check_keys, decode, depth, parse, raw_lines
 from arena.storage.jsonl import ReplayError as ReplayError
+from arena.storage.seal import ArenaKey, Digests, Seal, arena_key, seal
 
-SCHEMA_VERSION = 1
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+SCHEMA_VERSION = 2
+"""2: a finished file ends with a `signature` line. Version 1 files have none: they load
+unchanged and are reported `unsigned`."""
+
+
+def _from_v1(obj: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 → 2 added a line type only: every version-1 line is a valid version-2 line."""
+    return obj
+
+
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_v1}
 """`UPCASTERS[v]` turns a version-`v` line (header or body) into version `v + 1`."""
 TornTail = Literal["error", "drop"]
 """What a reader does with a torn last line: refuse the file, or leave the line out."""
@@ -132,10 +144,29 @@ class Replay(BaseModel):
     """The file line number of each answer."""
     torn_line: int | None = None
     """A torn last line left out by `read_replay(..., torn_tail="drop")`."""
+    seal: Seal | None = None
+    """The `signature` line, if the file has one (`arena.storage.seal.check_seal`)."""
+    digest: str | None = None
+    """SHA-256 of every byte before the signature line (of the whole file without one)."""
+    body_digest: str | None = None
+    """SHA-256 of the lines between the header and the signature: the game, whatever its
+    header says (a copy under a new id has the same)."""
 
 
 def _dump(obj: dict[str, Any]) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def signed_text(lines: Sequence[str], key: ArenaKey | None) -> str:
+    """The file text of `lines` (header first), ending with its signature line under `key`.
+
+    Without a key (`ReplayWriter(sign=False)`) the text is left unsigned.
+    """
+    text = "".join(line + "\n" for line in lines)
+    if key is None:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return text + _dump(seal(digest, key).model_dump(mode="json")) + "\n"
 
 
 def event_line(seq: int, event: Event) -> str:
@@ -171,11 +202,19 @@ def trace_line(record: ModelCallRecord) -> str:
 
 
 class ReplayWriter:
-    """Appends a game's lines as they happen; `finish` stamps the result into the header."""
+    """Appends a game's lines as they happen; `finish` stamps the result and signs.
 
-    def __init__(self, path: Path, header: ReplayHeader, *, resume: bool = False) -> None:
+    The arena's key is read when the writer is made (`arena_key(create=True)`), so a bad
+    key stops a game before it starts, not after it was played. `sign=False` writes an
+    unsigned file (tests of readers of old files).
+    """
+
+    def __init__(
+        self, path: Path, header: ReplayHeader, *, resume: bool = False, sign: bool = True
+    ) -> None:
         self.path = path
         self.header = header
+        self.key = arena_key(create=True) if sign else None
         path.parent.mkdir(parents=True, exist_ok=True)
         if resume and path.exists():
             self._file: IO[str] = path.open("a", encoding="utf-8")
@@ -204,7 +243,7 @@ class ReplayWriter:
         self._write(belief_line(report))
 
     def finish(self, result: ReplayResult | None = None) -> ReplayHeader:
-        """Close the file, rewriting the header (with `result`) atomically."""
+        """Close the file, rewriting the header (with `result`) and signing, atomically."""
         self._file.close()
         self.header = self.header.model_copy(update={"result": result})
         # Split on "\n" only: `str.splitlines` also breaks at U+2028, U+0085 and other
@@ -212,7 +251,7 @@ class ReplayWriter:
         lines = self.path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
         lines[0] = _dump(self.header.model_dump(mode="json"))
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        tmp.write_text(signed_text(lines, self.key), encoding="utf-8")
         os.replace(tmp, self.path)
         return self.header
 
@@ -260,6 +299,7 @@ LINE_KEYS: dict[str, frozenset[str]] = {
     "answer": frozenset({"type", *Answer.model_fields}),
     "trace": frozenset({"type", "record"}),
     "belief": frozenset({"type", "report"}),
+    "signature": frozenset(Seal.model_fields),
 }
 """The keys each body line type may have; a reader refuses any other (a new line type or
 key is a format change: add it here and to docs/replay-format.md)."""
@@ -311,12 +351,24 @@ def iter_lines(
     yield from _body(_texts(path, torn_tail), str(path), header.schema_version)
 
 
-def _texts(path: Path, torn_tail: TornTail, torn: list[int] | None = None) -> Iterator[_Text]:
-    """The body lines of `path`, decoded; a torn last line is raised or dropped."""
+def _texts(
+    path: Path,
+    torn_tail: TornTail,
+    torn: list[int] | None = None,
+    digests: Digests | None = None,
+) -> Iterator[_Text]:
+    """The body lines of `path`, decoded; a torn last line is raised or dropped.
+
+    `digests` hashes the bytes as read (the header line included), for the signature.
+    """
     lines = raw_lines(path)
-    next(lines, None)
+    first = next(lines, None)
+    if digests is not None and first is not None:
+        digests.header(first[1])
     for number, raw, complete in lines:
         if complete or _is_whole(raw):
+            if digests is not None:
+                digests.line(raw)
             yield number, decode(raw, path, number)
         elif torn_tail == "drop":
             if torn is not None:
@@ -359,8 +411,9 @@ def read_replay(path: Path, *, torn_tail: TornTail = "error") -> Replay:
     """
     header = read_header(path)
     torn: list[int] = []
-    body = _body(_texts(path, torn_tail, torn), str(path), header.schema_version)
-    replay = _collect(header, body, str(path))
+    digests = Digests()
+    body = _body(_texts(path, torn_tail, torn, digests), str(path), header.schema_version)
+    replay = _collect(header, body, str(path), digests)
     return replay.model_copy(update={"torn_line": torn[0]}) if torn else replay
 
 
@@ -373,18 +426,34 @@ def parse_replay_lines(lines: Sequence[str], source: str = "<stream>") -> Replay
     if not lines or not lines[0].strip():
         raise bad(source, 1, "empty replay (no header line)")
     header = _header_from(lines[0], source)
-    numbered = enumerate(lines[1:], start=2)
-    return _collect(header, _body(numbered, source, header.schema_version), source)
+    digests = Digests()
+    digests.header(lines[0].encode("utf-8"))
+    numbered = _hashed(enumerate(lines[1:], start=2), digests)
+    return _collect(header, _body(numbered, source, header.schema_version), source, digests)
 
 
-def _collect(header: ReplayHeader, body: Iterable[tuple[int, dict[str, Any]]], path: str) -> Replay:
+def _hashed(lines: Iterable[_Text], digests: Digests) -> Iterator[_Text]:
+    for number, line in lines:
+        digests.line(line.encode("utf-8"))
+        yield number, line
+
+
+def _collect(
+    header: ReplayHeader,
+    body: Iterable[tuple[int, dict[str, Any]]],
+    path: str,
+    digests: Digests | None = None,
+) -> Replay:
     events: list[Event] = []
     lines: list[int] = []
     answers: list[Answer] = []
     answer_lines: list[int] = []
     traces: list[ModelCallRecord] = []
     beliefs: list[BeliefReport] = []
+    sealed: Seal | None = None
     for number, obj in body:
+        if sealed is not None:
+            raise bad(path, number, "a line after the signature line (added after signing)")
         kind = obj.get("type")
         if kind is None:  # was `unknown line type None`, which named neither key nor types
             *most, last = LINE_KEYS
@@ -409,9 +478,14 @@ def _collect(header: ReplayHeader, body: Iterable[tuple[int, dict[str, Any]]], p
                     traces.append(ModelCallRecord.model_validate(obj["record"]))
                 case "belief":
                     beliefs.append(BeliefReport.model_validate(obj["report"]))
+                case "signature":
+                    sealed = Seal.model_validate(obj)
         except (ValidationError, KeyError) as exc:
             detail = _first_error(exc) if isinstance(exc, ValidationError) else f"missing {exc}"
             raise bad(path, number, f"bad {kind} line: {detail}") from None
+    digest, body_digest = (
+        digests.finish(last_is_seal=sealed is not None) if digests is not None else (None, None)
+    )
     return Replay(
         header=header,
         events=tuple(events),
@@ -420,6 +494,9 @@ def _collect(header: ReplayHeader, body: Iterable[tuple[int, dict[str, Any]]], p
         beliefs=tuple(beliefs),
         event_lines=tuple(lines),
         answer_lines=tuple(answer_lines),
+        seal=sealed,
+        digest=digest,
+        body_digest=body_digest,
     )
 
 

@@ -76,6 +76,7 @@ def test_live_stream_mirrors_the_replay_and_the_index_tracks_running_games(
     entries = asyncio.run(scenario())
     assert seen_running and all(ids == [job.game_id] for ids in seen_running)
     replay = replay_path(tmp_path, job.game_id).read_text().splitlines()
+    assert replay.pop().startswith('{"type":"signature"')  # the file is signed, not the stream
     assert [int(f["seq"]) for _, f in entries] == list(range(len(replay) + 1))
     assert len({f["lease"] for _, f in entries}) == 1  # one lease, never taken over
     assert [f["line"] for _, f in entries[1:-1]] == replay[1:]

@@ -164,7 +164,7 @@ def test_planted_tournament_written_as_replays_is_recovered(
     tests/ratings/test_verified.py checks that real unverifiable files are left out.
     """
     monkeypatch.setattr(
-        "arena.ratings.loader.check_read",
+        "arena.ratings.loader.check_log",
         lambda replay, path: CheckReport(path=str(path), ok=True, message="stubbed", finished=True),
     )
     for result in planted_tournament(rounds=40):

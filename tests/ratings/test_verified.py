@@ -228,7 +228,7 @@ def test_void_reason_reads_the_result_flag() -> None:
 def test_a_file_is_parsed_once_to_verify_and_summarize_it(
     games: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Verification re-runs the file the loader already parsed (`check_read`), not a fresh
+    """Verification re-runs the file the loader already parsed (`check_log`), not a fresh
     read of it: parsing was about a quarter of a cold leaderboard file's cost."""
     import arena.ratings.loader as loader
     import arena.replay_check as replay_check

@@ -169,7 +169,7 @@ CORRUPTIONS: tuple[Corruption, ...] = (
         "unknown-line-no-type",  # a line type: read_replay checks it, not iter_lines
         lambda ls: _join([*ls[:2], '{"seq": 1}', *ls[2:]]),
         lambda _: 3,
-        'a line without a "type" (event, answer, trace or belief)',
+        'a line without a "type" (event, answer, trace, belief or signature)',
     ),
     Corruption(
         "torn-last-line",

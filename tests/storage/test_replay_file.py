@@ -10,7 +10,7 @@ from arena.agents.random_agent import RandomAgent
 from arena.match import new_header, run_game
 from arena.replay_check import check_replay
 from arena.rules.config import GameConfig
-from arena.storage.replay_file import ReplayError, read_header, read_replay
+from arena.storage.replay_file import SCHEMA_VERSION, ReplayError, read_header, read_replay
 
 
 def _game(tmp_path: Path, board: str = "wwk_guard", seed: int = 5) -> Path:
@@ -24,7 +24,7 @@ def _game(tmp_path: Path, board: str = "wwk_guard", seed: int = 5) -> Path:
 def test_header_is_readable_alone_and_carries_the_result(tmp_path: Path) -> None:
     path = _game(tmp_path)
     header = read_header(path)
-    assert header.schema_version == 1
+    assert header.schema_version == SCHEMA_VERSION == 2
     assert header.config.board == "wwk_guard" and header.seed == 5
     assert header.result is not None and header.result.winner in ("good", "wolves")
     assert [s.agent for s in header.seats] == ["random"] * 12
