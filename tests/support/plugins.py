@@ -150,3 +150,14 @@ def broken_factory(seat: int) -> Polite:
 
 
 NOT_CALLABLE = 42
+
+
+class Sloppy(Polite):
+    """Answers illegally until told why, then legally: refused half the time, never defaulted."""
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        if feedback is None:
+            return AgentReply(action=actions.Vote(target=99))
+        return AgentReply(action=first_legal(request))
