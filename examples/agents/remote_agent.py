@@ -148,6 +148,9 @@ class Handler(BaseHTTPRequestHandler):
     """POST /agent: one protocol message in, its reply out (keep-alive HTTP/1.1)."""
 
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    """Headers and body go out in two writes; with Nagle's algorithm the second waits for
+    the client's delayed ACK (40 ms on Linux) on every answer."""
     agent: Agent
 
     def do_POST(self) -> None:  # noqa: N802 - the http.server hook's name
