@@ -37,13 +37,20 @@ from pydantic import (
     model_validator,
 )
 
+from arena.agents.plugin import (
+    PREFIX,
+    entry_point_agents,
+    is_plugin_ref,
+    is_plugin_spec,
+    unknown_agent,
+)
 from arena.board_file import board_ref, example_boards, is_board_file
 from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
 from arena.queue.seating import check_spec
 from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
 from arena.rules.draw import Sha256Draw
-from arena.rules.errors import ConfigError
+from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role
 
@@ -140,8 +147,8 @@ class TournamentSpec(BaseModel):
             if not NAME.match(name):
                 raise ValueError(f"agents.{name}: use letters, digits, '.', '_' or '-'")
             try:
-                check_spec(entry.spec)
-            except ConfigError as exc:
+                _check_entry(entry)
+            except ArenaError as exc:
                 raise ValueError(f"agents.{name}: {exc}") from None
         labels = {e.endpoint_label for e in self.agents.values()} - {None}
         for endpoint in self.concurrency:
@@ -169,6 +176,30 @@ class TournamentSpec(BaseModel):
             overrides={**self.overrides, **entry.overrides},
             deal=deal,
         )
+
+
+def _check_entry(entry: AgentEntry) -> None:
+    """Refuse an agent no worker could seat (its spec's form; options only for plug-ins).
+
+    A plug-in is not imported here (`arena tournament status` must work on a machine
+    without it; an installed agent's name must be installed): `arena tournament
+    run|submit` make each one before anything is queued.
+
+    Raises:
+        ArenaError: naming what is wrong.
+    """
+    if is_plugin_spec(entry.spec):
+        if entry.spec.startswith(PREFIX) and not is_plugin_ref(entry.spec):
+            raise ConfigError(f"bad agent spec {entry.spec!r}: use py:MODULE:FACTORY")
+        if not entry.spec.startswith(PREFIX) and entry.spec not in entry_point_agents():
+            raise ConfigError(unknown_agent(entry.spec))
+        return
+    if entry.options:
+        raise ConfigError(
+            f"options are settings for a plug-in's factory (py:MODULE:FACTORY or an installed "
+            f"agent's name), not for {entry.spec}"
+        )
+    check_spec(entry.spec)
 
 
 def _one_line(exc: Exception) -> str:

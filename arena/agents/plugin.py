@@ -64,12 +64,22 @@ Factory = Callable[..., object]
 log = logging.getLogger(__name__)
 
 
-def is_plugin_spec(spec: str) -> bool:
-    """Whether `spec` names a plug-in: `py:…`, or a bare name (an entry point's).
+BUILT_IN = frozenset({"bot", "random", "human"})
+"""Bare names that are the arena's own seats; they win over an entry point's name."""
 
-    Built-in kinds (`bot`, `random`, `human`) are bare names too: callers test them first.
+
+def is_plugin_spec(spec: str) -> bool:
+    """Whether `spec` names a plug-in: `py:…`, or a bare name that is not built in.
+
+    A bare name is taken for an entry point's even if none is installed, so that the
+    error is about the missing agent (`load_factory`), not about the spec's syntax.
     """
-    return spec.startswith(PREFIX) or bool(_NAME.match(spec))
+    return spec.startswith(PREFIX) or (spec not in BUILT_IN and bool(_NAME.match(spec)))
+
+
+def is_plugin_ref(spec: str) -> bool:
+    """Whether `spec` is a well-formed `py:MODULE:FACTORY` (nothing is imported)."""
+    return bool(_REF.match(spec))
 
 
 def entry_point_agents() -> dict[str, EntryPoint]:
@@ -81,6 +91,16 @@ def entry_point_agents() -> dict[str, EntryPoint]:
     for point in entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(point.name, []).append(point)
     return {name: points[0] for name, points in found.items() if len(points) == 1}
+
+
+def unknown_agent(name: str) -> str:
+    """The error for a bare name that is neither built in nor an installed agent's."""
+    known = ", ".join(sorted(entry_point_agents())) or "none installed"
+    return (
+        f"unknown agent spec {name!r}: not bot, random, human, openai:MODEL, "
+        f"langchain:PROVIDER:MODEL, py:MODULE:FACTORY or a URL, and no installed package "
+        f"registers it under {ENTRY_POINT_GROUP} ({known})"
+    )
 
 
 def load_factory(spec: str) -> Factory:
@@ -133,12 +153,7 @@ def _import_attribute(spec: str, module_name: str, attribute: str) -> object:
 def _load_entry_point(name: str) -> object:
     points = [p for p in entry_points(group=ENTRY_POINT_GROUP) if p.name == name]
     if not points:
-        known = ", ".join(sorted(entry_point_agents())) or "none installed"
-        raise ArenaError(
-            f"unknown agent {name!r}: not bot, random, human, openai:MODEL, "
-            f"langchain:PROVIDER:MODEL, py:MODULE:FACTORY or a URL, and no installed package "
-            f"registers it under {ENTRY_POINT_GROUP} ({known})"
-        )
+        raise ArenaError(unknown_agent(name))
     if len(points) > 1:
         claims = ", ".join(sorted(p.value for p in points))
         raise ArenaError(f"agent {name!r} is registered twice ({claims}): uninstall one")

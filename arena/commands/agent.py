@@ -23,9 +23,6 @@ from arena.rules.errors import ArenaError
 from arena.rules.types import SeatId
 from arena.text import Lang
 
-BUILT_IN = ("bot", "random", "human")
-"""Bare names that are not entry points."""
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `arena agent check`."""
@@ -105,7 +102,7 @@ def seat_agent(spec: str, seat: SeatId, config: GameConfig, seed: int, match: Ma
     """
     if spec == "human" or spec.startswith("human:"):
         raise ArenaError("a person cannot be checked: `arena agent check` plays unattended")
-    if spec not in BUILT_IN and is_plugin_spec(spec):
+    if is_plugin_spec(spec):
         return plugin_agent(spec, seat=seat, seed=seed * 1000 + seat, lang=match.lang)
     seats = parse_seats([], config.board_spec.seats, overrides=[f"{seat}={spec}"])
     built: dict[SeatId, Agent] = build_agents({seat: seats[seat]}, config, seed, match)

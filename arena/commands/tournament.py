@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from arena.agents.plugin import check_plugin, is_plugin_spec
 from arena.queue.jobs import (
     FINAL_STATES,
     Durability,
@@ -132,11 +133,16 @@ def _positive(text: str) -> int:
 
 
 async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
-    """Probe every model endpoint of the tournament once, before anything is queued.
+    """Make every plug-in and probe every model endpoint once, before anything is queued.
 
     Raises:
-        ArenaError: a missing key or an endpoint that does not answer properly.
+        ArenaError: a plug-in that cannot be imported or made, a missing key, or an
+            endpoint that does not answer properly.
     """
+    entries = {name: entry for job in jobs for name, entry in job.agents.items()}
+    plugins = [entry for entry in entries.values() if is_plugin_spec(entry.spec)]
+    for entry in plugins:
+        check_plugin(entry.spec, options=entry.options, build=True)
     unchecked = {name for job in jobs for name in job.agents if is_model(job.agents[name])}
     for job in jobs:
         if unchecked & set(job.seats):

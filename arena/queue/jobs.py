@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from arena.llm.pricing import Price, cost_usd
 from arena.llm.types import ModelCallRecord
@@ -92,6 +92,9 @@ class AgentEntry(_Frozen):
     """Token budget over the whole tournament; matches stop being started once spent."""
     max_usd: float | None = Field(default=None, gt=0)
     """Money budget over the whole tournament, as `max_tokens`."""
+    options: dict[str, JsonValue] = Field(default_factory=dict)
+    """Settings for a plug-in's factory (`py:…` or an installed agent's name), as plain
+    data: the job carries them to whichever worker plays it (docs/agents.md)."""
 
     @property
     def endpoint_label(self) -> str | None:
@@ -144,11 +147,17 @@ class MatchJob(_Frozen):
     def fingerprint(self) -> str:
         """A short hash of what makes the game: rules, deal, seed, and who sits where.
 
+        Who sits where includes a plug-in's `options` (other options, another agent);
+        a job whose agents have none hashes as it did before options existed.
+
         Same id, different fingerprint: a conflict. Operational settings (limits,
         budgets, concurrency, prices) are left out, so they can change between
         submissions; a game already queued keeps the settings it was queued with.
         """
-        specs = [self.agents[name].spec for name in self.seats]
+        specs: list[object] = [self.agents[name].spec for name in self.seats]
+        options = {n: self.agents[n].options for n in sorted(set(self.seats))}
+        if any(options.values()):  # agents without options hash as they always have
+            specs.append(options)
         identity = [self.config.model_dump(mode="json"), self.seed, list(self.seats), specs]
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]

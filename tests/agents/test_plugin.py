@@ -76,7 +76,7 @@ def test_a_believer_stays_a_believer() -> None:
         (f"{P}:the_class", "returned the class Polite, not an instance"),
         (f"{P}:needs_model", "needs argument 'model', which the arena does not pass"),
         (f"{P}:broken_factory", "factory raised RuntimeError: cannot load the checkpoint"),
-        ("no-such-agent-xyz", "unknown agent 'no-such-agent-xyz'"),
+        ("no-such-agent-xyz", "unknown agent spec 'no-such-agent-xyz'"),
     ],
 )
 def test_a_plugin_that_cannot_be_made_is_one_line(spec: str, says: str) -> None:
@@ -117,6 +117,7 @@ def _install_entry_points(folder: Path, lines: list[str], dist: str = "fake_agen
 def test_an_entry_point_name_loads_its_agent(modules: Path) -> None:
     _install_entry_points(modules, ["polite-xyz = tests.support.plugins:Polite"])
     assert is_plugin_spec("polite-xyz") and not is_plugin_spec("openai:gpt")
+    assert not any(map(is_plugin_spec, ["bot", "random", "human", "http://h/agent"]))
     assert "polite-xyz" in entry_point_agents()
     agent = plugin_agent("polite-xyz", seat=2, seed=0)
     assert agent.name == "polite-xyz" and agent.model == "polite"

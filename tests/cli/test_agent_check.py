@@ -70,7 +70,7 @@ def test_refusals_count_against_a_threshold(capsys: pytest.CaptureFixture[str]) 
         ("py:no_such_module_xyz:make", "no module named 'no_such_module_xyz'"),
         (f"{P}:not_an_agent", "not an Agent"),
         ("human", "a person cannot be checked"),
-        ("no-such-agent-xyz", "unknown agent 'no-such-agent-xyz'"),
+        ("no-such-agent-xyz", "unknown agent spec 'no-such-agent-xyz'"),
     ],
 )
 def test_an_agent_that_cannot_be_built_is_one_line(
