@@ -34,7 +34,9 @@ from arena.queue.jobs import (
     GameStatus,
     MatchJob,
     Spend,
+    quarantined,
     spend_of,
+    with_games,
 )
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
@@ -180,7 +182,12 @@ def progress_lines(
             "(restarted without its data?); `arena tournament submit` queues them again"
         )
     for name, used in sorted(spend.items()):
-        lines.append(f"  {name}: {used.tokens:,} tokens, ${used.usd:.4f}")
+        if used.tokens or used.usd:
+            lines.append(f"  {name}: {used.tokens:,} tokens, ${used.usd:.4f}")
+    for name, used in sorted(spend.items()):
+        paused = quarantined(name, used)
+        if paused is not None:
+            lines.append(f"  {paused}: its remaining games are skipped")
     for s in statuses:
         if s.state is GameState.FAILED:
             lines.append(f"  failed {s.game_id} after {s.attempts} attempts: {s.error}")
@@ -396,7 +403,10 @@ def _status_from_disk(jobs: list[MatchJob], replays: Path) -> tuple[list[str], l
             statuses.append(GameStatus(game_id=job.game_id, state=state))
             continue
         statuses.append(GameStatus(game_id=job.game_id, state=GameState.DONE))
-        for agent, used in spend_of(read_replay(path).traces, job).items():
+        replay = read_replay(path)
+        result = replay.header.result
+        void = result.reason if result is not None and result.void else None
+        for agent, used in with_games(spend_of(replay.traces, job), job, void).items():
             spend[agent] = spend.get(agent, Spend()) + used
     return progress_lines(statuses, spend), statuses
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Literal
@@ -183,13 +184,22 @@ class Lease(_Frozen):
 
 
 class Spend(_Frozen):
-    """Tokens and money one agent used."""
+    """Tokens and money one agent used, and how many of its games it voided."""
 
     tokens: int = 0
     usd: float = 0.0
+    games: int = 0
+    """Finished games the agent sat in."""
+    voided: int = 0
+    """Those voided because of the agent's seat (it kept falling back to defaults)."""
 
     def __add__(self, other: Spend) -> Spend:
-        return Spend(tokens=self.tokens + other.tokens, usd=self.usd + other.usd)
+        return Spend(
+            tokens=self.tokens + other.tokens,
+            usd=self.usd + other.usd,
+            games=self.games + other.games,
+            voided=self.voided + other.voided,
+        )
 
 
 class MatchResult(_Frozen):
@@ -280,6 +290,50 @@ def over_budget(job: MatchJob, spent: dict[str, Spend]) -> str | None:
             return f"budget: {name} used {used.tokens:,} of {entry.max_tokens:,} tokens"
         if entry.max_usd is not None and used.usd >= entry.max_usd:
             return f"budget: {name} spent ${used.usd:.2f} of ${entry.max_usd:.2f}"
+    return None
+
+
+QUARANTINE_AFTER = 3
+"""Voided games after which an agent that voided at least half of its games is paused."""
+_CULPRIT = re.compile(r"^voided: seat (\d+)'s ")
+
+
+def with_games(spent: dict[str, Spend], job: MatchJob, void: str | None) -> dict[str, Spend]:
+    """`spent` plus one game for every agent of `job`, and the void to the seat's agent.
+
+    `void` is the game's void reason (`arena.match.Tally`: `voided: seat N's …`), or None.
+    """
+    culprit = _CULPRIT.match(void or "")
+    blamed = job.seats[int(culprit.group(1)) - 1] if culprit else None
+    out = dict(spent)
+    for name in sorted(set(job.seats)):
+        game = Spend(games=1, voided=int(name == blamed))
+        out[name] = out.get(name, Spend()) + game
+    return out
+
+
+def quarantined(name: str, used: Spend) -> str | None:
+    """Why the agent is paused (its games keep voiding), or None.
+
+    A remote agent that is down or answers garbage, or a model endpoint that keeps
+    failing, voids every game it sits in; without a pause a tournament would start
+    (and void) all of its games. The pause is final for the tournament: its remaining
+    games are skipped, and the agent's fixed version plays in a new one.
+    """
+    if used.voided >= QUARANTINE_AFTER and 2 * used.voided >= used.games:
+        return f"quarantined: {name} voided {used.voided} of its {used.games} games"
+    return None
+
+
+def paused(job: MatchJob, spent: dict[str, Spend]) -> str | None:
+    """Why `job` must not start: an agent's budget is spent, or it is quarantined."""
+    reason = over_budget(job, spent)
+    if reason is not None:
+        return reason
+    for name in sorted(set(job.seats)):
+        reason = quarantined(name, spent.get(name, Spend()))
+        if reason is not None:
+            return reason
     return None
 
 

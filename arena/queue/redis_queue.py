@@ -13,7 +13,7 @@ Key layout (prefix `arena` by default; the dashboard reads the two `live` keys):
 | `{p}:live:{id}` | stream | each log line (`seq`, `line`, `lease`); the finished header last |
 | `{p}:live:index` | sorted set | running games by start time |
 | `{p}:tournament:{name}` | set | the tournament's game ids |
-| `{p}:spend:{name}` | hash | `{agent}:tokens`, `{agent}:usd` over finished games |
+| `{p}:spend:{name}` | hash | `{agent}:tokens`, `:usd`, `:games`, `:voided` over finished games |
 | `{p}:slots:{endpoint}` | sorted set | model-call slots in use, by expiry |
 | `{p}:epoch` | string | a random id made by the first client of an empty server |
 | `{p}:lost` | hash | `at`, `by`, `epoch`: the last loss of state a worker noticed |
@@ -361,7 +361,11 @@ class RedisQueue:
     async def complete(self, lease: Lease, result: MatchResult, final_line: str) -> None:
         """Record the result, publish the finished header, acknowledge (see `JobQueue`)."""
         keys = self._game_keys(lease.job.game_id)
-        spend = [x for name, s in result.spend.items() for x in (name, s.tokens, repr(s.usd))]
+        spend = [
+            x
+            for name, s in result.spend.items()
+            for x in (name, s.tokens, repr(s.usd), s.games, s.voided)
+        ]
         done = await self._scripts["COMPLETE"](
             keys=[
                 keys["game"],
@@ -447,7 +451,10 @@ class RedisQueue:
         names = {key.rsplit(":", 1)[0] for key in raw}
         return {
             name: Spend(
-                tokens=int(raw.get(f"{name}:tokens", 0)), usd=float(raw.get(f"{name}:usd", 0.0))
+                tokens=int(raw.get(f"{name}:tokens", 0)),
+                usd=float(raw.get(f"{name}:usd", 0.0)),
+                games=int(raw.get(f"{name}:games", 0)),
+                voided=int(raw.get(f"{name}:voided", 0)),
             )
             for name in sorted(names)
         }

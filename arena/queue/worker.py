@@ -5,7 +5,8 @@ lease it:
 
 1. acknowledges at once a game whose finished replay is already on disk (a crash after
    the replay was written but before the acknowledgement);
-2. skips a game whose agents' budget is spent (recorded as `skipped`);
+2. skips a game whose agents' budget is spent, or with an agent quarantined because its
+   games keep voiding (`arena.queue.jobs.quarantined`; recorded as `skipped`);
 3. otherwise plays it, from the start or from the queue's log of an earlier start,
    writing every line through a `FencedWriter` while a heartbeat task keeps the lease;
 4. writes the replay file durably, then `complete`s the job.
@@ -46,8 +47,9 @@ from arena.queue.jobs import (
     MatchJob,
     MatchResult,
     StateLost,
-    over_budget,
+    paused,
     spend_of,
+    with_games,
 )
 from arena.queue.seating import EndpointGate, SeatBuilder, build_seats, preflight, throttle
 from arena.rules.errors import ArenaError
@@ -338,7 +340,7 @@ class Worker:
             return
         lines = await self.queue.log(job.game_id)
         logged = parse_log(lines) if lines else None
-        reason = over_budget(job, await self.queue.spend(job.tournament))
+        reason = paused(job, await self.queue.spend(job.tournament))
         if logged is None and reason is not None:
             result = MatchResult(
                 game_id=job.game_id, status="skipped", reason=reason, worker=self.consumer
@@ -438,7 +440,11 @@ class Worker:
             reason=header.result.reason,
             days=header.result.days,
             events=header.result.events,
-            spend=spend_of(read_replay(spend_path).traces, job),
+            spend=with_games(
+                spend_of(read_replay(spend_path).traces, job),
+                job,
+                header.result.reason if header.result.void else None,
+            ),
             replay=str(spend_path),
             worker=self.consumer,
         )

@@ -164,7 +164,7 @@ def test_complete_acknowledges_and_adds_spend(make_queue: MakeQueue) -> None:
             result = MatchResult(
                 game_id=lease.job.game_id,
                 reason="test",
-                spend={"a": Spend(tokens=100, usd=0.25), "b": Spend(tokens=1)},
+                spend={"a": Spend(tokens=100, usd=0.25, games=1), "b": Spend(tokens=1, voided=1)},
             )
             await queue.complete(lease, result, "final")
         statuses = await queue.statuses([j.game_id for j in batch])
@@ -172,6 +172,8 @@ def test_complete_acknowledges_and_adds_spend(make_queue: MakeQueue) -> None:
         spent = await queue.spend("contract")
         assert spent["a"].tokens == 100 * len(batch) and spent["b"].tokens == len(batch)
         assert spent["a"].usd == pytest.approx(0.25 * len(batch))
+        assert (spent["a"].games, spent["a"].voided) == (len(batch), 0)
+        assert (spent["b"].games, spent["b"].voided) == (0, len(batch))
         assert (await queue.submit(batch)).queued == ()
         assert await queue.claim("w") is None
         await queue.close()

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from arena.agents.base import Agent, AgentReply
+from arena.commands.tournament import progress_lines
 from arena.queue.jobs import AgentEntry, GameState, MatchResult, Spend
 from arena.queue.seating import StepSeededRandom, make_agent, per_seat
 from arena.queue.worker import Worker, replay_path
@@ -268,3 +269,43 @@ def test_stop_hands_a_running_match_back_for_immediate_takeover(
 
     asyncio.run(scenario())
     assert not replay_path(tmp_path, job.game_id).exists()
+
+
+class Garbage:
+    """An agent whose every answer is refused (a remote agent answering nonsense)."""
+
+    accountable = True
+
+    @property
+    def name(self) -> str:
+        return "garbage"
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        return AgentReply(action=None, error="not an Answer")
+
+
+def test_an_agent_whose_games_keep_voiding_is_quarantined(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    """After three voided games (half or more of its games), its other games are skipped."""
+    jobs = make_jobs(games=4, agents={"a": "bot", "b": "random"})
+
+    def seat(entry: AgentEntry, seat: int, seed: int) -> Agent:
+        return Garbage() if entry.spec == "bot" else make_agent(entry, seat, seed)
+
+    async def scenario() -> None:
+        queue = new_queue(5.0)
+        stats = await run_all(queue, jobs, tmp_path, seat_builder=per_seat(seat), concurrency=1)
+        assert (stats.done, stats.skipped) == (3, len(jobs) - 3)
+        statuses = await queue.statuses([j.game_id for j in jobs])
+        skipped = [s.result.reason for s in statuses if s.state is GameState.SKIPPED and s.result]
+        assert set(skipped) == {"quarantined: a voided 3 of its 3 games"}
+        spent = await queue.spend("t")
+        assert (spent["a"].games, spent["a"].voided) == (3, 3)
+        assert (spent["b"].games, spent["b"].voided) == (3, 0)
+        lines = progress_lines(statuses, spent)
+        assert "  quarantined: a voided 3 of its 3 games: its remaining games are skipped" in lines
+
+    asyncio.run(scenario())
