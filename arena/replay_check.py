@@ -147,7 +147,7 @@ def _submit(referee: Referee, answer: Answer) -> str | None:
             "request the referee issued (tampered or foreign answer)"
         )
     try:
-        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted)
+        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted, recorded=True)
     except IllegalActionError as exc:
         return f"illegal answer of seat {answer.seat} at step {answer.step}: {exc}"
     return None

@@ -48,6 +48,25 @@ class Claims(_Action):
     """Seats the speaker vouches for as good."""
 
 
+def claim_contradiction(speaker: SeatId, claims: Claims) -> str | None:
+    """What makes `claims` contradict themselves, or None when they hold together.
+
+    A speech's claims are what the deception metrics read, so a claim that cannot be meant
+    is refused like any illegal answer, never counted: a seat both suspected and trusted,
+    a speaker vouching for himself, a check the speaker reports on his own seat (no role
+    checks itself). Each seat kind is told the reason and asked again.
+    """
+    both = sorted(set(claims.suspects) & set(claims.trusts))
+    if both:
+        seats = ", ".join(map(str, both))
+        return f"claims both suspect and trust seat {seats}: name each seat in one of them"
+    if speaker in claims.trusts:
+        return f"claims trust the speaker's own seat {speaker}: trust names other seats"
+    if any(c.seat == speaker for c in claims.checks):
+        return f"claims a check on the speaker's own seat {speaker}: checks name other seats"
+    return None
+
+
 class Speak(_Action):
     """Give a speech: campaign, day speech, PK or defence speech, or last words."""
 

@@ -22,6 +22,7 @@ from arena.rules.actions import (
     Speak,
     Swap,
     Whisper,
+    claim_contradiction,
 )
 from arena.rules.errors import IllegalActionError
 from arena.rules.types import SeatId, SpeechContext
@@ -143,7 +144,26 @@ class DecisionRequest(BaseModel):
 
 
 def check_legal(request: DecisionRequest, action: Action) -> None:
-    """Check `action` against the request's legal options.
+    """Check `action` against the request's legal options, and a speech's claims.
+
+    Raises:
+        IllegalActionError: the action kind is not offered, a seat is not a legal
+            target, a text is too long, or a speech's claims contradict themselves
+            (`claim_contradiction`). The message says what is legal.
+    """
+    check_options(request, action)
+    if isinstance(action, Speak):
+        wrong = claim_contradiction(request.seat, action.claims)
+        if wrong is not None:
+            raise IllegalActionError(f"speech refused: its {wrong}")
+
+
+def check_options(request: DecisionRequest, action: Action) -> None:
+    """Check `action` against the request's legal options only (not a speech's claims).
+
+    A recorded answer is re-run with this check (`Referee.submit(recorded=True)`): the
+    claims never change what the referee does, and a file written before claims were
+    checked stays verifiable.
 
     Raises:
         IllegalActionError: the action kind is not offered, a seat is not a legal

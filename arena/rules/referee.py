@@ -19,7 +19,7 @@ from arena.rules import events as ev
 from arena.rules.actions import Action
 from arena.rules.config import GameConfig
 from arena.rules.day import day
-from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.decisions import DecisionRequest, check_legal, check_options
 from arena.rules.draw import CURRENT_DRAW, DrawName, new_draw
 from arena.rules.errors import IllegalActionError
 from arena.rules.night import night
@@ -85,11 +85,21 @@ class Referee:
         """The open request of `seat`, if any."""
         return self._pending.get(seat) if seat not in self._received else None
 
-    def submit(self, seat: SeatId, action: Action, *, defaulted: str | None = None) -> None:
+    def submit(
+        self,
+        seat: SeatId,
+        action: Action,
+        *,
+        defaulted: str | None = None,
+        recorded: bool = False,
+    ) -> None:
         """Answer the open request of `seat`.
 
         `defaulted` marks the arena's fallback (the request's `default`, or any legal
         action) after an agent failed; it is recorded as an `ActionDefaulted` event.
+        `recorded` marks an answer read back from a replay: it is checked against the
+        request's options (`check_options`) but its speech claims are taken as recorded,
+        so files written before claims were checked still re-run.
 
         Raises:
             IllegalActionError: no open request for `seat`, or the action is not legal.
@@ -98,7 +108,7 @@ class Referee:
         if request is None:
             raise IllegalActionError(f"seat {seat} has no decision pending")
         if not (defaulted is not None and action == request.default):
-            check_legal(request, action)
+            (check_options if recorded else check_legal)(request, action)
         self._received[seat] = action
         if defaulted is not None:
             self._defaulted[seat] = defaulted
@@ -193,5 +203,5 @@ def play_answers(
             raise IllegalActionError(
                 f"answer for seat {answer.seat} at step {answer.step} matches no open request"
             )
-        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted)
+        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted, recorded=True)
     return referee

@@ -154,3 +154,13 @@ def test_help_documents_a_checks_card_and_acted_where_the_board_has_them(
     assert help_text(lang, (Role.WATCHMAN, Role.WEREWOLF)).count(acted) == 1
     assert card not in help_text(lang, (Role.WATCHMAN, Role.WEREWOLF))
     assert "{reports}" in HELP[lang] and "{reports}" not in help_text(lang)
+
+
+def test_the_terminal_refuses_claims_that_contradict_themselves_and_asks_again() -> None:
+    """The rules' refusal (`claim_contradiction`) reaches a person as it does a model."""
+    human, shown = scripted("en", ["hi | suspect=3 trust=3,7", "hi | trust=4", "hi | trust=7"])
+    reply = asyncio.run(human.decide(started(PLAIN), SPEECH))
+    assert reply.action == Speak(text="hi", claims=Claims(trusts=(7,)))
+    refusals = [line for line in shown if line.startswith("! ")]
+    assert "both suspect and trust seat 3" in refusals[0]
+    assert "trust the speaker's own seat 4" in refusals[1]

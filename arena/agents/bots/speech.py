@@ -57,10 +57,27 @@ def speak(r: Reading, request: DecisionRequest, rng: random.Random, lang: Lang) 
         claims, wanted = _report_claims(r, results, _good_claims(r, request, rng))
     else:
         claims, wanted = _good_claims(r, request, rng)
+    claims = consistent(claims, r.me)
     option = request.option("speak")
     limit = option.max_chars if option is not None else None
     context = request.context or "day"
     return Speak(text=speech_text(claims, lang, context, wanted, limit), claims=claims)
+
+
+def consistent(claims: Claims, me: SeatId) -> Claims:
+    """`claims` without what would contradict them (`claim_contradiction` refuses it).
+
+    A seat both suspected and trusted stays a suspect (the sharper reading, and the one
+    the speech's vote follows); the speaker names neither himself nor a check of himself.
+    """
+    suspects = tuple(s for s in claims.suspects if s != me)
+    return claims.model_copy(
+        update={
+            "suspects": suspects,
+            "trusts": tuple(s for s in claims.trusts if s != me and s not in suspects),
+            "checks": tuple(c for c in claims.checks if c.seat != me),
+        }
+    )
 
 
 def _present(r: Reading, seats: list[SeatId]) -> tuple[SeatId, ...]:
