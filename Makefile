@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine:
 #   make play   — install the runtime into .venv (no dev tools) and play one game with the
-#                 built-in bots
+#                 built-in bots (`make play lang=zh-Hans` prints it in Simplified Chinese,
+#                 lang=en in English; the default is Traditional)
 #   make test   — add the dev tools, start Redis if needed, install Debian chromium if
 #                 missing, install the real small model and its llama.cpp server
 #                 (scripts/real-model.sh: built once, then cached), then run ruff, mypy
@@ -16,17 +17,19 @@ DEV := $(VENV)/.dev-$(HASH)
 .PHONY: play test lint services model
 
 $(RUNTIME): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
-	rm -f $(VENV)/.runtime-* $(VENV)/.installed-* && touch $@
+	@python3 scripts/install.py $(VENV)
+	@rm -f $(VENV)/.runtime-* $(VENV)/.installed-* && touch $@
 
 $(DEV): $(RUNTIME)
-	$(PY) -m pip install -q -e '.[dev]'
-	rm -f $(VENV)/.dev-* && touch $@
+	@python3 scripts/install.py $(VENV) dev
+	@rm -f $(VENV)/.dev-* && touch $@
+
+# The game's language and script: `make play lang=zh-Hans` (简体), zh-Hant (繁體, the
+# default) or en. Lower case: LANG is the locale's variable.
+lang ?= zh-Hant
 
 play: $(RUNTIME)
-	$(VENV)/bin/arena play --board wwk_guard --seed 1
+	$(VENV)/bin/arena play --board wwk_guard --seed 1 --lang $(lang)
 
 services:
 	bash scripts/ensure-services.sh

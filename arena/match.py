@@ -184,6 +184,9 @@ async def decide(
             feedback = f"the agent returned {type(reply).__name__}, not an AgentReply"
             continue
         replies.append(reply)
+        if reply.action is None and reply.late:
+            reason = f"timed out: {reply.error or 'no answer'}"
+            return Outcome(request.seat, request.default, reason), replies
         if reply.action is None:
             feedback = reply.error or "no action in the reply"
             continue

@@ -129,6 +129,9 @@ def defaulted_text(reason: str, lang: Lang) -> str:
     """
     if reason == "game time limit reached":
         return t("defaulted.time_limit", lang)
+    if reason.startswith("timed out: "):
+        feedback = _feedback_text(reason.removeprefix("timed out: "), lang)
+        return t("defaulted.timed_out", lang, feedback=feedback)
     head, sep, feedback = reason.partition(" tries: ")
     if sep and head.startswith("after ") and head.removeprefix("after ").isdigit():
         n = head.removeprefix("after ")

@@ -4,9 +4,9 @@ Every word comes from the one display-text catalog (`arena.text`; the dashboard'
 words are its `dashboard` section), so a missing translation is a test failure there.
 The catalog's Chinese is written once, in Traditional characters (the rules seeds'
 script). Simplified Chinese is derived from it character by character
-(`arena.dashboard.hans`), so there is one text to maintain and a Simplified reader never
-meets Traditional-only characters in the arena's own words. Player text (speeches,
-whispers) is never converted: it is shown as the player wrote it.
+(`arena.text.hans`), so there is one text to maintain. A Simplified page shows every
+Chinese line in Simplified characters, speeches included (`arena.text.script`): one
+script per page.
 
 Languages in the URL (`?lang=`): `en`, `zh-Hans` (简体), `zh-Hant` (繁體); a bare `zh`
 (and `zh-CN`, `zh-SG`) means Simplified, `zh-TW`, `zh-HK`, `zh-MO` mean Traditional.
@@ -20,8 +20,7 @@ from arena import text as catalog
 from arena import transcript
 from arena.rules import events as ev
 from arena.rules.visibility import Viewer, parse_viewer
-
-from .hans import to_hans
+from arena.text.hans import to_hans
 
 Lang = Literal["en", "zh-Hans", "zh-Hant"]
 """A display language of the dashboard."""
@@ -74,20 +73,15 @@ def context_label(context: str, lang: Lang) -> str:
     return text(f"speech.{context}", lang)
 
 
-_PLAYER_TEXT = "\ue000"
-"""Stands in for a player's text while a line is converted to Simplified."""
-
-
 def render(event: ev.Event, lang: Lang) -> str | None:
-    """`arena.transcript.render` in `lang`; a player's own text is never converted."""
-    if lang != "zh-Hans":
-        return transcript.render(event, game_lang(lang))
-    text = getattr(event, "text", None)
-    if not isinstance(text, str):
-        line = transcript.render(event, "zh")
-        return None if line is None else to_hans(line)
-    line = transcript.render(event.model_copy(update={"text": _PLAYER_TEXT}), "zh")
-    return None if line is None else to_hans(line).replace(_PLAYER_TEXT, text)
+    """`arena.transcript.render` in `lang`, every character in the page's script.
+
+    A Simplified page converts the whole line, the speaker's words included (bot and model
+    speech is written in Traditional characters; a Simplified text is left as it is), so
+    a page is in one script (`arena.text.script`).
+    """
+    line = transcript.render(event, game_lang(lang))
+    return None if line is None else localize(line, lang)
 
 
 def viewpoints(seats: int) -> list[str]:

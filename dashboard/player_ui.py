@@ -233,7 +233,7 @@ def speeches_tab(view: View, lang: Lang) -> None:
         with st.chat_message(seat_name(s.seat, lang), avatar=role_icon(role)):
             context = context_label(s.context, lang)
             st.markdown(f"**{seat_name(s.seat, lang)}** · {day_label(s.day, lang)} · {context}")
-            plain(s.text)
+            plain(localize(s.text, lang))  # one script per page (`arena.text.script`)
             if claims := claims_line(s.claims, lang):
                 st.caption(claims)
 

@@ -45,6 +45,10 @@ class AgentReply(BaseModel):
     """Model calls made for this answer (empty for bots)."""
     belief: BeliefReport | None = None
     """A belief report that came with the answer (a model seat's exile vote, `daily`)."""
+    late: bool = False
+    """The agent's own deadline passed without an answer (a person's clock ran out): the
+    runner asks no more and records the default as timed out (`timed out: …`), not as a
+    failure after retries."""
 
 
 @runtime_checkable

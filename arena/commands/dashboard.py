@@ -3,7 +3,9 @@
 The dashboard is a Streamlit script shipped inside the package (`dashboard/app.py`,
 found with `importlib.resources`, so it works from a wheel as from a checkout); this
 command checks the arguments, then becomes `streamlit run` on it (exec), passing the
-folder and the Redis URL as script arguments.
+folder and the Redis URL as script arguments. Players see no developer tools (the toolbar
+is minimal: no "Deploy" button) and the terminal only warnings (not Streamlit's notes on
+every fragment a rerun replaced).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import socket
 import sys
 from importlib.resources import files
 from pathlib import Path
@@ -66,11 +69,37 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
         sys.executable, "-m", "streamlit", "run", str(app),
         "--server.port", str(args.port), "--server.address", args.address,
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "minimal", "--logger.level", "warning",
         "--", "--replays", str(args.replays.resolve()),
     ]  # fmt: skip
     if args.redis is not None:
         command += ["--redis", args.redis]
     return command
+
+
+def check_port_free(address: str, port: int) -> None:
+    """Refuse a port another server listens on, in one line, before Streamlit starts.
+
+    Streamlit would print its own URL first and then its own complaint; the probe binds
+    as a server does (`SO_REUSEADDR`, so a port with only closing connections is free).
+
+    Raises:
+        ArenaError: the port is taken, or the address cannot be listened on.
+    """
+    try:
+        infos = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        raise ArenaError(f"--address {address}: cannot listen there ({exc.strerror})") from None
+    family, kind, proto, _, where = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(where)
+        except OSError as exc:
+            raise ArenaError(
+                f"port {port} on {address} is busy ({exc.strerror}): is a dashboard already "
+                "running there? Stop it, or pass another --port"
+            ) from None
 
 
 def _dashboard(args: argparse.Namespace) -> int:
@@ -80,6 +109,7 @@ def _dashboard(args: argparse.Namespace) -> int:
     server directly and no orphan is left behind.
     """
     command = streamlit_command(args)
+    check_port_free(args.address, args.port)
     print(f"arena dashboard: http://{args.address}:{args.port}/  (Ctrl-C stops it)", flush=True)
     os.execv(command[0], command)
     return 0  # unreachable: execv does not return

@@ -8,7 +8,6 @@ import itertools
 import json
 import os
 import sys
-import unicodedata
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,7 +40,8 @@ from arena.rules.referee import Referee
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer, parse_viewer
 from arena.storage.replay_file import Replay, read_header, read_replay, replay_status
 from arena.storage.seal import arena_key
-from arena.text import Lang, inert, t
+from arena.text import Lang, game_lang, inert, ljust, parse_display, printed_in, t, width
+from arena.text.script import CLI_CHOICES, display_of
 from arena.transcript import render, role_name
 
 SEAT_KINDS = "bot, random, human, openai:MODEL or langchain:PROVIDER:MODEL"
@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument(
         "--board",
         default="wwk_guard",
-        help="board id (see `arena boards`) or a board file (.yaml, docs/boards.md)",
+        help="board id or a board file (.yaml); `arena boards` lists both and where the "
+        "examples and their README are",
     )
     play.add_argument(
         "--preset",
@@ -135,10 +136,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument("--as", dest="viewer", default="public", help=f"print as {VIEWERS}")
     play.add_argument(
         "--lang",
-        choices=["zh", "en"],
+        choices=CLI_CHOICES,
         default=None,
-        help="language of the transcript and of the model and human seats "
-        "(default: the spec's lang, else zh; given here, it wins over the spec)",
+        help="language of the transcript and of the model and human seats: en, zh-Hant "
+        "(zh) or zh-Hans, which prints everything in Simplified characters (default: the "
+        "spec's lang, else zh-Hant; given here, it wins over the spec)",
     )
     play.add_argument("--quiet", action="store_true", help="print only the result line")
     play.set_defaults(handler=_play)
@@ -160,7 +162,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "default: the whole game)",
     )
     replay.add_argument(
-        "--lang", choices=["zh", "en"], default="zh", help="language of the transcript"
+        "--lang",
+        choices=CLI_CHOICES,
+        default="zh",
+        help="language of the transcript: en, zh-Hant (zh, the default) or zh-Hans (Simplified)",
     )
     replay.add_argument(
         "--calls",
@@ -185,10 +190,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=Path,
         nargs="*",
         metavar="FILE",
-        help="board files to check and list after the built-in and example boards (docs/boards.md)",
+        help="board files to check and list after the built-in and example boards",
     )
     boards.add_argument("--json", action="store_true", help="machine-readable output")
-    boards.add_argument("--lang", choices=["zh", "en"], default="zh", help="language of the table")
+    boards.add_argument(
+        "--lang", choices=CLI_CHOICES, default="zh", help="language of the table (default: zh)"
+    )
     boards.set_defaults(handler=_boards)
 
 
@@ -232,13 +239,18 @@ def _viewer(text: str, seats: int) -> Viewer:
 
 
 def _play(args: argparse.Namespace) -> int:
+    spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec()
+    display = parse_display(args.lang) if args.lang is not None else display_of(spec.lang)
+    with printed_in(display):
+        return _play_in(args, spec.model_copy(update={"lang": game_lang(display)}))
+
+
+def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
+    """`arena play` with the spec's language settled (the output is in its script)."""
     config = GameConfig(
         board=board_ref(args.board), preset=args.preset, overrides=parse_knobs(args.knobs)
     )
     viewer = _viewer(args.viewer, config.board_spec.seats)
-    spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec()
-    if args.lang is not None:
-        spec = spec.model_copy(update={"lang": args.lang})
     spec = with_endpoint_flags(
         spec,
         decision_timeout_s=args.decision_timeout,
@@ -393,6 +405,13 @@ def _print(seen: Iterable[Seen], lang: Lang) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    display = parse_display(args.lang)
+    with printed_in(display):
+        return _replay_in(args, game_lang(display))
+
+
+def _replay_in(args: argparse.Namespace, lang: Lang) -> int:
+    """`arena replay` in `lang` (the output is in the display language's script)."""
     as_text = args.viewer or ("god" if args.calls else "public")
     if args.calls is not None:
         _calls_allowed(as_text, args.until)
@@ -407,24 +426,24 @@ def _replay(args: argparse.Namespace) -> int:
         calls = replay_calls(replay)
         if isinstance(viewer, SeatViewer):
             calls = [c for c in calls if c.seat == viewer.seat]
-        if not print_calls(calls, args.lang, full=args.calls == "full"):
-            print(t("cli.no_calls", args.lang))
+        if not print_calls(calls, lang, full=args.calls == "full"):
+            print(t("cli.no_calls", lang))
     else:
         observation = observe(replay.events, viewer, until=args.until)
-        _print(observation.seen, args.lang)
+        _print(observation.seen, lang)
         if (
             args.until is not None
             and args.until < len(replay.events)
             and not isinstance(viewer, PublicViewer)
         ):
-            print(t("cli.cut", args.lang, step=args.until, total=len(replay.events)))
+            print(t("cli.cut", lang, step=args.until, total=len(replay.events)))
     status = replay_status(replay)
     if status.torn_line is not None:
-        print(t("cli.torn", args.lang, line=status.torn_line, events=status.events))
+        print(t("cli.torn", lang, line=status.torn_line, events=status.events))
     elif status.state == "truncated":
-        print(t("cli.truncated", args.lang, events=status.events, expected=status.expected))
+        print(t("cli.truncated", lang, events=status.events, expected=status.expected))
     elif status.state == "unfinished":
-        print(t("cli.unfinished", args.lang, events=status.events))
+        print(t("cli.unfinished", lang, events=status.events))
     return 0
 
 
@@ -489,7 +508,8 @@ def _boards(args: argparse.Namespace) -> int:
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 0
-    lang: Lang = args.lang
+    display = parse_display(args.lang)
+    lang = game_lang(display)
     sections = [
         ([], list(BOARDS.values())),
         (["", t("board.examples", lang, path=str(EXAMPLES))], examples),
@@ -497,14 +517,15 @@ def _boards(args: argparse.Namespace) -> int:
     ]
     lines = [[_board_cells(b, lang) for b in listed] for _, listed in sections]
     every = [row for rows in lines for row in rows]
-    widths = [max(_width(row[i]) for row in every) for i in range(len(every[0]) - 1)]
-    for (heading, listed), rows in zip(sections, lines, strict=True):
-        if listed:
-            for line in heading:
-                print(line)
-            for row in rows:
-                cells = [*(_pad(cell, w) for cell, w in zip(row, widths, strict=False)), row[-1]]
-                print("  ".join(cells))
+    widths = [max(width(row[i]) for row in every) for i in range(len(every[0]) - 1)]
+    with printed_in(display):
+        for (heading, listed), rows in zip(sections, lines, strict=True):
+            if listed:
+                for line in heading:
+                    print(line)
+                for row in rows:
+                    cells = [*(ljust(c, w) for c, w in zip(row, widths, strict=False)), row[-1]]
+                    print("  ".join(cells))
     return 0
 
 
@@ -523,15 +544,6 @@ def _board_cells(b: Board, lang: Lang) -> tuple[str, ...]:
             for r, n in b.role_counts().items()
         ),
     )
-
-
-def _width(text: str) -> int:
-    """Terminal columns `text` takes (CJK characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))
 
 
 def _board_row(b: Board) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from arena.ratings.metrics import AgentMetrics
 from arena.ratings.ratings import Skill, WinRate
 from arena.ratings.report import Report, to_csv, to_json
 from arena.rules.errors import ArenaError
-from arena.text import inert, inert_lines
+from arena.text import inert, inert_lines, ljust, rjust, width
 from arena.tournament import load_spec, schedule
 
 NONE = "-"
@@ -215,11 +215,13 @@ def rated_line(found: FolderScan, chosen: Selection) -> str:
         if chosen.scheduled is not None:
             what += f" ({games} of {len(chosen.scheduled)} scheduled)"
     else:
-        counts = [f"{name or '(none)'} {n}" for name, n in found.tournaments.items()]
+        named = {name: n for name, n in found.tournaments.items() if name}
+        loose = found.tournaments.get("", 0)
+        counts = [f"{n} of tournament {name}" for name, n in named.items()]
+        counts += [f"{loose} outside any tournament"] if loose else []
         what = f"Rated {games} verified games"
         if len(counts) > 1:
-            what += f" from {len(counts)} tournaments together ({', '.join(counts)}; "
-            what += "rate one with --tournament)"
+            what += f" together: {', '.join(counts)} (rate one tournament with --tournament)"
         elif list(found.tournaments) not in ([], [""]):
             what += f" of tournament {next(iter(found.tournaments))}"
     left = left_out_text(found)
@@ -260,12 +262,16 @@ def _wins(wins: WinRate) -> str:
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Left-aligned first column, right-aligned others, two spaces apart."""
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    """Left-aligned first column, right-aligned others, two spaces apart.
+
+    Widths are terminal columns (`arena.text.width`), so a Chinese agent name, whose
+    characters take two columns each, keeps its row aligned.
+    """
+    widths = [max(width(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = []
     for row in [header, *rows]:
         cells = [
-            c.ljust(w) if i == 0 else c.rjust(w)
+            ljust(c, w) if i == 0 else rjust(c, w)
             for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ]
         lines.append("  ".join(cells).rstrip())

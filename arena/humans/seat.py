@@ -80,7 +80,7 @@ class BrowserSeat:
     ) -> AgentReply:
         """Wait for the person's answer to `request` until its deadline."""
         if request.step in self._late_steps:
-            return AgentReply(action=None, error="the person did not answer in time")
+            return AgentReply(action=None, error="the person did not answer in time", late=True)
         if self.handover is not None:
             return await self.fallback.decide(view, request, feedback)
         deadline = self._clock() + self._timeout(request)
@@ -118,4 +118,4 @@ class BrowserSeat:
                 reason=f"{self._late_in_a_row} decisions in a row without an answer",
             )
         timeout = self._timeout(request)
-        return AgentReply(action=None, error=f"the person did not answer within {timeout:g} s")
+        return AgentReply(action=None, error=f"no answer within {timeout:g} s", late=True)

@@ -50,3 +50,18 @@ def _char(c: str) -> str:
         code = ord(c)
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
     return c
+
+
+def width(text: str) -> int:
+    """Terminal columns `text` takes: wide and full-width characters (CJK) take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    """`text` padded with spaces on the right to `columns` terminal columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """`text` padded with spaces on the left to `columns` terminal columns."""
+    return " " * max(0, columns - width(text)) + text

@@ -120,3 +120,34 @@ def test_beliefs_can_be_asked_after_every_speech(tmp_path: Path) -> None:
     by_day, by_speech = read_replay(daily).beliefs, read_replay(per_speech).beliefs
     assert by_day and len(by_speech) > len(by_day)
     assert all(set(r.wolf_probability) and r.seat not in r.wolf_probability for r in by_speech)
+
+
+def _traditional(text: str) -> set[str]:
+    from arena.text.hans import to_hans
+
+    return {c for c in text if to_hans(c) != c}
+
+
+def test_zh_hans_prints_one_script_bot_speech_included(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--lang zh-Hans`: the transcript, the bots' speeches and the summary in Simplified."""
+    out = tmp_path / "g.jsonl"
+    assert main(["play", "--seed", "3", "--lang", "zh-Hans", "--out", str(out)]) == 0
+    played = capsys.readouterr().out
+    assert "预言家" in played and "（竞选发言）：" in played and not _traditional(played)
+    assert main(["replay", str(out), "--lang", "zh-Hans", "--as", "god"]) == 0
+    replayed = capsys.readouterr().out
+    assert "查验" in replayed and not _traditional(replayed)
+    assert main(["replay", str(out), "--lang", "zh-Hant"]) == 0
+    assert "預言家" in capsys.readouterr().out  # Traditional, as `zh` always was
+    assert main(["boards", "--lang", "zh-Hans"]) == 0
+    assert not _traditional(capsys.readouterr().out)
+
+
+def test_the_leaderboard_table_aligns_chinese_names_by_display_width() -> None:
+    from arena.commands.leaderboard import table
+    from arena.text import width
+
+    lines = table(["agent", "games"], [["human:林小明", "3"], ["bot", "12"]]).splitlines()
+    assert len({width(line) for line in lines}) == 1, lines

@@ -54,3 +54,18 @@ def test_every_page_the_entry_script_names_is_in_the_installed_package() -> None
     root = files("arena.dashboard")
     assert all(root.joinpath(page).is_file() for page in pages), pages
     assert root.joinpath("screens", "__init__.py").is_file(), "a package, so the wheel ships it"
+
+
+def test_a_busy_port_is_one_line_and_no_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["dashboard", "--replays", str(tmp_path), "--port", str(port)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"port {port} on 127.0.0.1 is busy" in err

@@ -19,10 +19,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from arena.board_file import EXAMPLES, board_ref, example_boards, load_board_file
-from arena.dashboard.hans import to_hans
 from arena.dashboard.i18n import LANGS, Lang, text
 from arena.rules.boards import BOARDS
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
+from arena.text.hans import to_hans
 from tests.dashboard.games import APP
 
 PLAY = "screens/play.py"

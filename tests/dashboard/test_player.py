@@ -11,14 +11,14 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from arena.dashboard.hans import to_hans
 from arena.dashboard.loading import Loaded, load
 from arena.dashboard.projection import moments, project
 from arena.rules import events as ev
 from arena.rules.observation import observe
 from arena.rules.visibility import PublicViewer
+from arena.text.hans import to_hans
 from tests.dashboard.conftest import MARKED
-from tests.dashboard.games import page_text
+from tests.dashboard.games import APP, page_text
 
 Dash = Callable[..., AppTest]
 PLAYER = "screens/player.py"
@@ -219,3 +219,29 @@ def test_every_board_plays_back_in_every_language(
         for lang in ("en", "zh-Hans", "zh-Hant"):
             at.sidebar.radio[0].set_value(lang).run()
             assert not at.exception, (board, lang, at.exception)
+
+
+def test_a_simplified_replay_shows_bot_speeches_in_simplified(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots speak in Traditional characters; a 简体 page shows their speeches in Simplified."""
+    from arena.cli import main
+
+    assert (
+        main(
+            ["play", "--seed", "3", "--lang", "zh", "--quiet", "--out", str(tmp_path / "zh.jsonl")]
+        )
+        == 0
+    )
+    monkeypatch.setenv("ARENA_REPLAYS", str(tmp_path))
+    monkeypatch.delenv("ARENA_REDIS_URL", raising=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page(PLAYER)
+    at.query_params.update({"game": "zh.jsonl", "view": "public", "step": "end"})
+    at.run()
+    at.sidebar.radio[0].set_value("zh-Hans").run()
+    assert not at.exception
+    text = page_text(at).replace("繁體中文", "").replace("語言", "")
+    assert "我上警，请把警徽给我。" in text  # a bot's campaign speech, converted
+    assert not sorted({c for c in text if to_hans(c) != c})

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.dashboard.hans import to_hans
 from arena.dashboard.i18n import LANGS, Lang, parse_lang, t, viewpoint_label, viewpoints
 from arena.text import LANGS as CATALOG_LANGS
 from arena.text import keys
+from arena.text.hans import to_hans
 
 DASHBOARD = Path(__file__).resolve().parents[2] / "dashboard"
 

@@ -26,7 +26,7 @@ from arena.rules.observation import observe
 from arena.rules.types import Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer
 from arena.storage.replay_file import read_replay
-from arena.transcript import render
+from arena.transcript import defaulted_text, render
 
 SEED = 918273645
 NO_PACE = Pace(night_s=0, step_s=0, window_s=0)
@@ -44,7 +44,7 @@ def answer(request: DecisionRequest, rng: random.Random) -> Action:
     """A random legal answer: a menu choice, or a short speech."""
     menu = build_menu(request, "en")
     if menu.text_kind is not None and rng.random() < 0.8:
-        return menu.pick(f"I am good | trust={request.seat}")
+        return menu.pick(f"I am good | trust={2 if request.seat == 1 else 1}")  # not oneself
     return rng.choice(menu.choices).action if menu.choices else request.default
 
 
@@ -202,6 +202,8 @@ def test_a_late_person_gets_the_default_then_a_bot_takes_the_seat(tmp_path: Path
     assert check_replay(path).ok
     defaulted = [e for e in replay.events if isinstance(e, ev.ActionDefaulted) and e.seat == 3]
     assert len(defaulted) == 2
+    assert {e.reason for e in defaulted} == {"timed out: no answer within 0.05 s"}  # not retried
+    assert defaulted_text(defaulted[0].reason, "zh") == "超時：0.05 秒內沒有回答"
     (handover,) = replay.header.handovers
     assert handover.seat == 3 and handover.agent == "bot"
     header_line = json.loads(path.read_text("utf-8").splitlines()[0])

@@ -137,6 +137,7 @@ def test_the_bundled_example_boards_are_listed_and_play(installed: Installed) ->
     folder = Path(where.removeprefix("Example board files, in ").split(": play one")[0])
     assert folder.is_relative_to(installed.python.parents[1])
     assert (folder / "guard_city10.yaml").is_file() and "\ncupid12 " in listed
+    assert (folder / "README.md").is_file() and f"{folder}/README.md" in where  # the format
     script = "from arena.board_file import example_boards; print(*example_boards())"
     shown = _run(installed.python, "-c", script, cwd=installed.cwd).split()
     assert shown == sorted(p.stem for p in (ROOT / "arena/boards").glob("*.yaml"))

@@ -163,8 +163,8 @@ def test_tournament_file_selects_its_games_and_counts_the_schedule(
 
     assert main(["leaderboard", str(replays), "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
-    assert "Rated 7 verified games from 3 tournaments together" in out
-    assert "(none) 1, cup 4, other 2" in out
+    together = "4 of tournament cup, 2 of tournament other, 1 outside any tournament"
+    assert f"Rated 7 verified games together: {together}" in out  # no "(none)" label
 
     spec.write_text("name: cup\nagents: {a: bot, b: random}\nboards: [std9]\ngames_per_pairing: 3")
     assert main(["leaderboard", str(replays), "--tournament", str(spec), "--bootstrap", "0"]) == 0
