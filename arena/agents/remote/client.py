@@ -97,7 +97,7 @@ class RemoteAgent:
         """
         self.url = url
         self.game_id = game_id
-        self._token = token
+        self.token = token
         self._name = name or url
         self._limit_s = limit_s
         self._overage_s = overage_s
@@ -258,7 +258,7 @@ class RemoteAgent:
                 response = await self._http().post(
                     self.url,
                     content=body,
-                    headers=signed_headers(body, self._token),
+                    headers=signed_headers(body, self.token),
                     timeout=max(0.001, deadline - time.monotonic()),
                 )
             except _RETRIED as exc:
