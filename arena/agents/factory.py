@@ -1,7 +1,8 @@
 """Seat specs → agents, and the pre-game check of every model endpoint.
 
 A seat spec maps seats to an agent: `1-6=openai:gpt-4.1-mini`, `7-12=bot`,
-`3=langchain:anthropic:claude-sonnet-4-5`, `5=random`, `1,3,5=bot`. Later specs override
+`3=langchain:anthropic:claude-sonnet-4-5`, `5=random`, `1,3,5=bot`, `4=http://host:9000/agent`
+(a remote agent, `arena.agents.remote`). Later specs override
 earlier ones and unassigned seats are `bot`, the embedded default. Endpoints and keys come
 from the SDKs' usual environment variables (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
 `ANTHROPIC_API_KEY`, …) or from a YAML spec file (`load_spec_file`); keys themselves never
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -28,6 +30,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from arena.agents.base import Agent
 from arena.agents.human import TerminalHuman
 from arena.agents.random_agent import RandomAgent
+from arena.agents.remote.seat import (
+    RemoteSettings,
+    check_url,
+    is_url,
+    preflight_remote,
+    remote_agent,
+    unwrap,
+)
 from arena.llm.agent import Beliefs, LLMAgent
 from arena.llm.base import AnswerMode, ChatModel, Probed
 from arena.llm.library import DEFAULT_VERSION
@@ -37,7 +47,7 @@ from arena.rules.errors import ArenaError
 from arena.rules.types import SeatId
 from arena.transcript import Lang
 
-AgentKind = Literal["bot", "random", "human", "openai", "langchain"]
+AgentKind = Literal["bot", "random", "human", "openai", "langchain", "remote"]
 
 
 class SeatSpec(BaseModel):
@@ -47,11 +57,13 @@ class SeatSpec(BaseModel):
 
     kind: AgentKind
     model: str | None = None
-    """`gpt-4.1-mini` for `openai`; `provider:model` for `langchain`."""
+    """`gpt-4.1-mini` for `openai`; `provider:model` for `langchain`; the URL for `remote`."""
 
     @property
     def label(self) -> str:
-        """The spec as written: `bot`, `openai:gpt-4.1-mini`, `langchain:anthropic:…`."""
+        """The spec as written: `bot`, `openai:gpt-4.1-mini`, `langchain:anthropic:…`, a URL."""
+        if self.kind == "remote" and self.model is not None:
+            return self.model
         return self.kind if self.model is None else f"{self.kind}:{self.model}"
 
 
@@ -71,7 +83,12 @@ class EndpointSettings(BaseModel):
     max_tokens: int | None = Field(None, gt=0)
     """The reply's token limit (the server's default when omitted)."""
     decision_timeout_s: float | None = Field(None, gt=0)
-    """The time limit of one decision of a seat on this endpoint (the match's otherwise)."""
+    """The time limit of one decision of a seat on this endpoint (the match's otherwise;
+    a remote agent's is 10 s unless given)."""
+    token_env: str | None = None
+    """A remote agent's token: the environment variable holding it (docs/agents.md)."""
+    overage_s: float = Field(60.0, ge=0)
+    """A remote agent's overage budget per game, beyond its per-decision limits."""
     history_tokens: int = Field(24_000, gt=0)
     """The conversation's budget in the endpoint's tokens; older days are condensed past it."""
     options: dict[str, Any] = Field(default_factory=dict)
@@ -120,6 +137,8 @@ def parse_seat_spec(text: str, seats: int) -> dict[SeatId, SeatSpec]:
 
 
 def _agent_spec(agent: str, text: str) -> SeatSpec:
+    if is_url(agent):
+        return SeatSpec(kind="remote", model=check_url(agent))
     kind, _, model = agent.partition(":")
     if kind == "bot" and not model:
         return SeatSpec(kind="bot")
@@ -132,8 +151,8 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
     if kind == "langchain" and ":" in model.strip(":"):
         return SeatSpec(kind="langchain", model=model)
     raise ArenaError(
-        f"bad seat spec {text!r}: the agent must be bot, random, human[:NAME], openai:MODEL or "
-        "langchain:PROVIDER:MODEL"
+        f"bad seat spec {text!r}: the agent must be bot, random, human[:NAME], openai:MODEL, "
+        "langchain:PROVIDER:MODEL or an http(s):// URL"
     )
 
 
@@ -198,11 +217,16 @@ def build_agents(
     spec: MatchSpec | None = None,
     *,
     beliefs: Beliefs = "daily",
+    game_id: str | None = None,
 ) -> dict[SeatId, Agent]:
     """One agent per seat; model seats with the same spec and endpoint share a model.
 
     `beliefs` is the match's belief schedule (`Limits.beliefs`): model seats fold the
-    daily report into their exile vote.
+    daily report into their exile vote. `game_id` is sent to remote agents (a fresh one
+    when not given); each remote seat gets its own secret for the game.
+
+    Raises:
+        ArenaError: a remote agent's token variable is named but not set.
     """
     spec = spec or MatchSpec()
     models: dict[str, ChatModel] = {}
@@ -214,6 +238,8 @@ def build_agents(
             agents[seat] = RandomAgent(seed * 1000 + seat)
         elif seat_spec.kind == "human":
             agents[seat] = TerminalHuman(lang=spec.lang, person=seat_spec.model)
+        elif seat_spec.kind == "remote":
+            agents[seat] = _remote(seat_spec, spec, game_id or f"game-{secrets.token_hex(5)}")
         else:
             key = seat_spec.label
             settings = endpoint_settings(seat_spec, spec)
@@ -231,6 +257,19 @@ def build_agents(
                 decision_timeout_s=settings.decision_timeout_s,
             )
     return agents
+
+
+def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str) -> Agent:
+    """A remote agent's seat, timed and signed as its `endpoints` entry says."""
+    assert seat.model is not None
+    settings = endpoint_settings(seat, spec)
+    remote = RemoteSettings(
+        token_env=settings.token_env,
+        decision_timeout_s=settings.decision_timeout_s or RemoteSettings().decision_timeout_s,
+        overage_s=settings.overage_s,
+    )
+    agent: Agent = remote_agent(seat.model, remote, game_id=game_id)
+    return agent
 
 
 def _bot(seed: int, lang: Lang) -> Agent:
@@ -307,11 +346,13 @@ async def preflight(
     """Check every model endpoint before a game; returns `ReplayHeader.endpoints`.
 
     Keys are checked first for all endpoints (no network), then every endpoint is probed
-    concurrently. The result maps each endpoint to its capability record.
+    concurrently, then every remote agent is greeted (`hello`). The result maps each
+    endpoint to its capability record.
 
     Raises:
         ArenaError: a missing key, an unreachable endpoint, a rejected key, an unknown
-            model, or a probe past `timeout_s` — naming the endpoint and its seats.
+            model, a probe past `timeout_s`, or a remote agent that is down — naming the
+            endpoint or agent and its seats.
     """
     users: dict[int, tuple[Probed, list[SeatId]]] = {}
     for seat, agent in sorted(agents.items()):
@@ -336,6 +377,7 @@ async def preflight(
         return chat.endpoint, caps.model_dump(mode="json")
 
     results = await asyncio.gather(*(probe(c, s) for c, s in users.values()))
+    await preflight_remote(agents, timeout_s=min(timeout_s, 10.0))
     return dict(results)
 
 
@@ -352,6 +394,9 @@ async def aclose_models(agents: Mapping[SeatId, Agent]) -> None:
     """
     closed: set[int] = set()
     for agent in agents.values():
+        remote = unwrap(agent)
+        if remote is not None:
+            await remote.aclose()
         chat = getattr(agent, "chat", None)
         aclose = getattr(chat, "aclose", None)
         if aclose is not None and id(chat) not in closed:

@@ -260,8 +260,8 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     seats = parse_seats(spec.seats, config.board_spec.seats, overrides=args.seats)
     human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
-    agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs)
     game_id = new_game_id(config.board_id)
+    agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs, game_id=game_id)
     limits = Limits(call_timeout_s=3600.0 if human_seat else 60.0, beliefs=args.beliefs)
     shown_seed = seed if human_seat is None else None  # a person's seed stays secret
     path = replay_path(args.out, config.board_id, shown_seed, force=args.force)
