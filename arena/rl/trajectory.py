@@ -133,7 +133,7 @@ def trajectories(replay: Replay, seats: Iterable[SeatId] | None = None) -> list[
                 )
             )
         try:
-            referee.submit(answer.seat, answer.action, defaulted=answer.defaulted)
+            referee.submit(answer.seat, answer.action, defaulted=answer.defaulted, recorded=True)
         except IllegalActionError as exc:
             raise ReplayError(f"game {header.game_id}: {exc}") from None
     if not referee.finished:

@@ -77,3 +77,24 @@ def test_a_bad_seat_is_one_line(tmp_path: Path, capsys, bad: str) -> None:
 def test_a_missing_file_is_one_line(tmp_path: Path, capsys) -> None:
     assert main(["export", "trajectories", str(tmp_path / "nope.jsonl"), "--as", "1"]) == 2
     assert "no such replay" in capsys.readouterr().err
+
+
+def test_an_old_replay_with_contradicting_claims_still_exports(tmp_path: Path, capsys) -> None:
+    """Claims were not checked before: such a speech is taken as recorded (`arena validate` too)."""
+    path, _ = _game(tmp_path, 3, [])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, text in enumerate(lines):
+        entry = json.loads(text)
+        action = entry.get("action") if entry.get("type") == "answer" else None
+        if isinstance(action, dict) and action.get("kind") == "speak":
+            seat = entry["seat"]
+            action["claims"] = {"suspects": [seat], "trusts": [seat]}
+            lines[i] = json.dumps(entry, ensure_ascii=False)
+            break
+    else:
+        raise AssertionError("no speech in the replay")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "all.jsonl"
+    assert main(["export", "trajectories", str(path), "--as", "all", "--out", str(out)]) == 0
+    assert "skipped" not in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8").count("\n") > 100
