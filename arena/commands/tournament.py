@@ -40,7 +40,7 @@ from arena.queue.jobs import (
 )
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
-from arena.queue.seating import build_seats, is_model, preflight
+from arena.queue.seating import build_seats, is_model, is_remote, preflight
 from arena.queue.worker import Worker, finished_replay, replay_path
 from arena.rules.errors import ArenaError
 from arena.rules.roles import is_wolf
@@ -135,7 +135,9 @@ def _positive(text: str) -> int:
 
 
 async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
-    """Make every plug-in and probe every model endpoint once, before anything is queued.
+    """Check every agent once before anything is queued.
+
+    Every plug-in is made, every model endpoint probed, every remote agent greeted.
 
     Raises:
         ArenaError: a plug-in that cannot be imported or made, a missing key, or an
@@ -145,7 +147,12 @@ async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
     plugins = [entry for entry in entries.values() if is_plugin_spec(entry.spec)]
     for entry in plugins:
         check_plugin(entry.spec, options=entry.options, build=True)
-    unchecked = {name for job in jobs for name in job.agents if is_model(job.agents[name])}
+    unchecked = {
+        name
+        for job in jobs
+        for name in job.agents
+        if is_model(job.agents[name]) or is_remote(job.agents[name])
+    }
     for job in jobs:
         if unchecked & set(job.seats):
             await preflight(build_seats(job, lambda seat: seat))

@@ -96,6 +96,13 @@ class AgentEntry(_Frozen):
     options: dict[str, JsonValue] = Field(default_factory=dict)
     """Settings for a plug-in's factory (`py:…` or an installed agent's name), as plain
     data: the job carries them to whichever worker plays it (docs/agents.md)."""
+    token_env: str | None = None
+    """A remote agent's (`http(s)://…` spec) token: the environment variable that holds it
+    on every worker (the token itself never goes in the file or the queue)."""
+    decision_timeout_s: float | None = Field(default=None, gt=0)
+    """A remote agent's per-decision limit (10 s when not given)."""
+    overage_s: float = Field(default=60.0, ge=0)
+    """A remote agent's overage budget per game (docs/agents.md)."""
 
     @property
     def endpoint_label(self) -> str | None:
@@ -104,6 +111,8 @@ class AgentEntry(_Frozen):
             return self.endpoint
         if self.base_url is not None:
             return self.base_url
+        if self.spec.startswith(("http://", "https://")):
+            return self.spec
         kind, sep, _ = self.spec.partition(":")
         return kind if sep else None
 

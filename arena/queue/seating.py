@@ -7,6 +7,8 @@
 - `bot`: `arena.agents.bot.BotAgent`.
 - `delay:MS:SPEC`: SPEC answering each decision after MS milliseconds, a stand-in for a
   model's latency in benchmarks and crash drills.
+- `http://…`, `https://…`: a remote agent (`arena.agents.remote`), one per seat with its
+  own secret for the game, told the job's game id; `preflight` says hello first.
 - `openai:MODEL`, `langchain:PROVIDER:MODEL`: `arena.agents.factory.build_agents`,
   imported only then (a worker that plays bots needs no model SDK); the entry's seats
   share one chat model, and `preflight` probes its endpoint before a new game.
@@ -29,12 +31,19 @@ from typing import Any
 
 from arena.agents.base import Agent, AgentReply, Believer
 from arena.agents.random_agent import random_action
+from arena.agents.remote.seat import (
+    RemoteSettings,
+    check_url,
+    is_url,
+    preflight_remote,
+    remote_agent,
+)
 from arena.llm.types import ModelCallRecord
 from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
 from arena.records import BeliefReport
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ConfigError
+from arena.rules.errors import ArenaError, ConfigError
 from arena.rules.observation import Observation
 
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
@@ -98,6 +107,12 @@ def check_spec(spec: str) -> None:
     """
     if spec in ("random", "bot"):
         return
+    if is_url(spec):
+        try:
+            check_url(spec)
+        except ArenaError as exc:
+            raise ConfigError(str(exc)) from None
+        return
     if spec == "human" or spec.startswith("human:"):
         raise ConfigError("a tournament cannot seat a human (play one with `arena play`)")
     kind, sep, rest = spec.partition(":")
@@ -110,13 +125,18 @@ def check_spec(spec: str) -> None:
     if kind not in MODEL_KINDS or not rest or (kind == "langchain" and ":" not in rest.strip(":")):
         raise ConfigError(
             f"unknown agent spec {spec!r}; use random, bot, delay:MS:SPEC, "
-            "openai:MODEL or langchain:PROVIDER:MODEL"
+            "openai:MODEL, langchain:PROVIDER:MODEL or an http(s):// URL"
         )
 
 
 def is_model(entry: AgentEntry) -> bool:
     """Whether the entry is a model seat (behind any `delay:`)."""
     return split_delay(entry.spec)[1].partition(":")[0] in MODEL_KINDS
+
+
+def is_remote(entry: AgentEntry) -> bool:
+    """Whether the entry is a remote agent (behind any `delay:`)."""
+    return is_url(split_delay(entry.spec)[1])
 
 
 def split_delay(spec: str) -> tuple[float, str]:
@@ -158,7 +178,9 @@ def build_seats(job: MatchJob, seed_of: Callable[[int], int]) -> dict[int, Agent
     model_seats: dict[str, list[int]] = {}
     for seat in range(1, len(job.seats) + 1):
         entry = job.agent_of(seat)
-        if is_model(entry):
+        if is_remote(entry):
+            agents[seat] = _remote(job, seat)
+        elif is_model(entry):
             model_seats.setdefault(job.seats[seat - 1], []).append(seat)
         else:
             agents[seat] = make_agent(entry, seat, seed_of(seat))
@@ -169,6 +191,24 @@ def build_seats(job: MatchJob, seed_of: Callable[[int], int]) -> dict[int, Agent
         built = _model_agents(entry.model_copy(update={"spec": spec}), seats, job)
         agents.update({s: Delayed(a, delay) if delay else a for s, a in built.items()})
     return dict(sorted(agents.items()))
+
+
+def _remote(job: MatchJob, seat: int) -> Agent:
+    """A remote agent's seat: its own secret for this game, named as the tournament names it.
+
+    Raises:
+        ArenaError: its token variable is not set on this worker.
+    """
+    name = job.seats[seat - 1]
+    entry = job.agents[name]
+    delay, url = split_delay(entry.spec)
+    settings = RemoteSettings(
+        token_env=entry.token_env,
+        decision_timeout_s=entry.decision_timeout_s or RemoteSettings().decision_timeout_s,
+        overage_s=entry.overage_s,
+    )
+    agent: Agent = remote_agent(url, settings, game_id=job.game_id, name=name)
+    return Delayed(agent, delay) if delay else agent
 
 
 def _model_agents(entry: AgentEntry, seats: list[int], job: MatchJob) -> dict[int, Agent]:
@@ -207,6 +247,7 @@ async def preflight(agents: Mapping[int, Agent]) -> dict[str, Any]:
     Raises:
         ArenaError: a missing key or an endpoint that does not answer properly.
     """
+    await preflight_remote(agents)
     if not any(hasattr(agent, "chat") for agent in agents.values()):
         return {}
     factory = importlib.import_module("arena.agents.factory")
