@@ -1,9 +1,10 @@
 """Hosting a game with people (created by `lobby.create_game`) to an ordinary replay.
 
 `host_game` plays it: people's seats are `BrowserSeat`s,
-the others bots, random players or model seats. Before the game, model seats' endpoints
-get the same preflight as `arena play` (`arena.agents.factory.preflight`): an endpoint
-that cannot play fails the game in one line (its status `failed`, shown on the Play
+the others bots, random players, model seats or remote agents (a "model" seat named by
+a URL). Before the game, model seats' endpoints and remote agents get the same preflight
+as `arena play` (`arena.agents.factory.preflight`): one that cannot play fails the game
+in one line (its status `failed`, shown on the Play
 page) before any event, instead of a game played on defaults. After every answer the
 host publishes, for each human seat, the new events of that seat's `observe`
 projection, and the public status (who is speaking), held to the game's `Pace`
@@ -86,7 +87,8 @@ def seat_agents(
 
         specs = parse_seats((), len(table.seats), overrides=models)
         wanted = {s: spec for s, spec in specs.items() if table.seats[s].kind == "model"}
-        agents |= build_agents(wanted, config, seed, MatchSpec(lang=table.lang), beliefs="off")
+        match = MatchSpec(lang=table.lang)
+        agents |= build_agents(wanted, config, seed, match, beliefs="off", game_id=table.game_id)
     return agents
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -19,19 +20,38 @@ from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError, ConfigError
 from arena.transcript import Lang
 
-MODEL_SPEC = "a model seat needs openai:MODEL or langchain:PROVIDER:MODEL"
+MODEL_SPEC = (
+    "a model seat needs openai:MODEL, langchain:PROVIDER:MODEL or a remote agent's http(s):// URL"
+)
 
 
 def is_model_spec(name: str) -> bool:
-    """Whether `name` has the form of a model seat's agent (`openai:…`, `langchain:…:…`).
+    """Whether `name` has the form of a model seat's agent or of a remote agent's URL.
 
-    Only the form: the host's preflight finds out whether the model can play.
+    `openai:…`, `langchain:…:…`, `http(s)://…`. Only the form: the host's preflight
+    finds out whether the model or agent can play.
     """
+    if name.strip().startswith(("http://", "https://")):
+        return _is_agent_url(name.strip())
     kind, _, model = name.strip().partition(":")
     if kind == "openai":
         return bool(model)
     provider, _, rest = model.partition(":")
     return kind == "langchain" and bool(provider) and bool(rest)
+
+
+def _is_agent_url(url: str) -> bool:
+    """Whether `url` has the form `arena.agents.remote.seat.check_url` accepts.
+
+    That module is not imported: the dashboard imports this one, and nothing that can
+    call an agent.
+    """
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        return False
+    return bool(parts.hostname) and " " not in url and not parts.fragment
 
 
 def new_game_id(board: str | Board) -> str:
