@@ -25,10 +25,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from arena.agents.base import Agent
 from arena.agents.human import TerminalHuman
+from arena.agents.plugin import (
+    PREFIX,
+    entry_point_agents,
+    is_plugin_ref,
+    is_plugin_spec,
+    plugin_agent,
+    unknown_agent,
+)
 from arena.agents.random_agent import RandomAgent
 from arena.agents.remote.seat import (
     RemoteSettings,
@@ -47,7 +55,7 @@ from arena.rules.errors import ArenaError
 from arena.rules.types import SeatId
 from arena.transcript import Lang
 
-AgentKind = Literal["bot", "random", "human", "openai", "langchain", "remote"]
+AgentKind = Literal["bot", "random", "human", "openai", "langchain", "remote", "plugin"]
 
 
 class SeatSpec(BaseModel):
@@ -57,12 +65,13 @@ class SeatSpec(BaseModel):
 
     kind: AgentKind
     model: str | None = None
-    """`gpt-4.1-mini` for `openai`; `provider:model` for `langchain`; the URL for `remote`."""
+    """`gpt-4.1-mini` for `openai`; `provider:model` for `langchain`; the URL for `remote`;
+    the whole spec (`py:MODULE:FACTORY` or an installed agent's name) for `plugin`."""
 
     @property
     def label(self) -> str:
         """The spec as written: `bot`, `openai:gpt-4.1-mini`, `langchain:anthropic:…`, a URL."""
-        if self.kind == "remote" and self.model is not None:
+        if self.kind in ("remote", "plugin") and self.model is not None:
             return self.model
         return self.kind if self.model is None else f"{self.kind}:{self.model}"
 
@@ -108,6 +117,9 @@ class MatchSpec(BaseModel):
     endpoints: dict[str, EndpointSettings] = Field(default_factory=dict)
     """Keyed by `openai`, `langchain:anthropic`, or a full agent spec; the most specific
     key that prefixes a seat's spec applies."""
+    options: dict[str, dict[str, JsonValue]] = Field(default_factory=dict)
+    """Settings for plug-ins' factories, keyed by the plug-in's spec as the seats name it
+    (`py:my_pkg.agents:make_agent`, `my-agent`); docs/agents.md."""
 
 
 _SEATS = re.compile(r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
@@ -140,6 +152,14 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
     if is_url(agent):
         return SeatSpec(kind="remote", model=check_url(agent))
     kind, _, model = agent.partition(":")
+    if kind not in ("openai", "langchain") and is_plugin_spec(agent):
+        if agent.startswith(PREFIX) and not is_plugin_ref(agent):
+            raise ArenaError(
+                f"bad seat spec {text!r}: use py:MODULE:FACTORY, e.g. py:my_pkg.agents:make_agent"
+            )
+        if not agent.startswith(PREFIX) and agent not in entry_point_agents():
+            raise ArenaError(f"bad seat spec {text!r}: {unknown_agent(agent)}")
+        return SeatSpec(kind="plugin", model=agent)
     if kind == "bot" and not model:
         return SeatSpec(kind="bot")
     if kind == "random" and not model:
@@ -152,7 +172,8 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
         return SeatSpec(kind="langchain", model=model)
     raise ArenaError(
         f"bad seat spec {text!r}: the agent must be bot, random, human[:NAME], openai:MODEL, "
-        "langchain:PROVIDER:MODEL or an http(s):// URL"
+        "langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name or an "
+        "http(s):// URL"
     )
 
 
@@ -238,6 +259,8 @@ def build_agents(
             agents[seat] = RandomAgent(seed * 1000 + seat)
         elif seat_spec.kind == "human":
             agents[seat] = TerminalHuman(lang=spec.lang, person=seat_spec.model)
+        elif seat_spec.kind == "plugin":
+            agents[seat] = _plugin(seat_spec, seat, seed * 1000 + seat, spec)
         elif seat_spec.kind == "remote":
             agents[seat] = _remote(seat_spec, spec, game_id or f"game-{secrets.token_hex(5)}")
         else:
@@ -257,6 +280,33 @@ def build_agents(
                 decision_timeout_s=settings.decision_timeout_s,
             )
     return agents
+
+
+def _plugin(seat_spec: SeatSpec, seat: SeatId, seed: int, spec: MatchSpec) -> Agent:
+    """A plug-in's seat: its factory called with the spec file's options for it."""
+    assert seat_spec.model is not None
+    settings = endpoint_settings(seat_spec, spec)
+    return plugin_agent(
+        seat_spec.model,
+        seat=seat,
+        seed=seed,
+        lang=spec.lang,
+        options=spec.options.get(seat_spec.label),
+        decision_timeout_s=settings.decision_timeout_s,
+    )
+
+
+def check_options(seats: Mapping[SeatId, SeatSpec], spec: MatchSpec) -> None:
+    """Refuse options for a plug-in no seat plays (a misspelt key would be ignored).
+
+    Raises:
+        ArenaError: naming the key and the plug-ins that are seated.
+    """
+    seated = {s.label for s in seats.values() if s.kind == "plugin"}
+    for key in spec.options:
+        if key not in seated:
+            known = ", ".join(sorted(seated)) or "none"
+            raise ArenaError(f"options.{key}: no seat plays this plug-in (seated: {known})")
 
 
 def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str) -> Agent:

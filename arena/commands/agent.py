@@ -16,7 +16,6 @@ from arena.agents.factory import (
     parse_seats,
     preflight,
 )
-from arena.agents.plugin import is_plugin_spec, plugin_agent
 from arena.board_file import board_ref
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
@@ -102,8 +101,6 @@ def seat_agent(spec: str, seat: SeatId, config: GameConfig, seed: int, match: Ma
     """
     if spec == "human" or spec.startswith("human:"):
         raise ArenaError("a person cannot be checked: `arena agent check` plays unattended")
-    if is_plugin_spec(spec):
-        return plugin_agent(spec, seat=seat, seed=seed * 1000 + seat, lang=match.lang)
     seats = parse_seats([], config.board_spec.seats, overrides=[f"{seat}={spec}"])
     built: dict[SeatId, Agent] = build_agents({seat: seats[seat]}, config, seed, match)
     return built[seat]

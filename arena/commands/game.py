@@ -20,6 +20,7 @@ from arena.agents.factory import (
     MatchSpec,
     aclose_models,
     build_agents,
+    check_options,
     load_spec_file,
     parse_seats,
     preflight,
@@ -44,7 +45,10 @@ from arena.text import Lang, game_lang, inert, ljust, parse_display, printed_in,
 from arena.text.script import CLI_CHOICES, display_of
 from arena.transcript import render, role_name
 
-SEAT_KINDS = "bot, random, human, openai:MODEL or langchain:PROVIDER:MODEL"
+SEAT_KINDS = (
+    "bot, random, human, openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, "
+    "an installed agent's name, or an http(s):// URL"
+)
 """The agents a `--seat` spec may name (`arena.agents.factory` parses them)."""
 
 VIEWERS = "god, public, wolves or seat:N"
@@ -258,6 +262,7 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
         history_tokens=args.history_tokens,
     )
     seats = parse_seats(spec.seats, config.board_spec.seats, overrides=args.seats)
+    check_options(seats, spec)
     human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
     game_id = new_game_id(config.board_id)

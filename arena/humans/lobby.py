@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+from arena.agents.plugin import entry_point_agents, is_plugin_ref
 from arena.humans.access import new_token, token_hash
 from arena.humans.desk import Desk, Pace, SeatPlan, Table
 from arena.rules.boards import Board, board_id
@@ -21,19 +22,24 @@ from arena.rules.errors import ArenaError, ConfigError
 from arena.transcript import Lang
 
 MODEL_SPEC = (
-    "a model seat needs openai:MODEL, langchain:PROVIDER:MODEL or a remote agent's http(s):// URL"
+    "a model seat needs openai:MODEL, langchain:PROVIDER:MODEL, a remote agent's http(s):// "
+    "URL, py:MODULE:FACTORY or an installed agent's name"
 )
 
 
 def is_model_spec(name: str) -> bool:
-    """Whether `name` has the form of a model seat's agent or of a remote agent's URL.
+    """Whether `name` has the form of a model seat's agent, a remote agent's URL or a plug-in.
 
-    `openai:…`, `langchain:…:…`, `http(s)://…`. Only the form: the host's preflight
-    finds out whether the model or agent can play.
+    `openai:…`, `langchain:…:…`, `http(s)://…`, `py:MODULE:FACTORY` or an installed agent's
+    name. Only the form: the host's preflight finds out whether the model or agent can
+    play (a plug-in is imported when the host builds the seats).
     """
-    if name.strip().startswith(("http://", "https://")):
-        return _is_agent_url(name.strip())
-    kind, _, model = name.strip().partition(":")
+    name = name.strip()
+    if name.startswith(("http://", "https://")):
+        return _is_agent_url(name)
+    if is_plugin_ref(name) or name in entry_point_agents():  # your own agent (docs/agents.md)
+        return True
+    kind, _, model = name.partition(":")
     if kind == "openai":
         return bool(model)
     provider, _, rest = model.partition(":")

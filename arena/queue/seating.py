@@ -5,6 +5,8 @@
 - `random`: `StepSeededRandom`, random legal play whose choice depends only on the seed
   and the request, so a match resumed on another worker plays exactly as it would have.
 - `bot`: `arena.agents.bot.BotAgent`.
+- `py:MODULE:FACTORY` or an installed agent's name: a plug-in (`arena.agents.plugin`),
+  imported from the spec string on the worker and given the entry's `options`.
 - `delay:MS:SPEC`: SPEC answering each decision after MS milliseconds, a stand-in for a
   model's latency in benchmarks and crash drills.
 - `http://…`, `https://…`: a remote agent (`arena.agents.remote`), one per seat with its
@@ -30,6 +32,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from arena.agents.base import Agent, AgentReply, Believer
+from arena.agents.plugin import PREFIX, is_plugin_ref, is_plugin_spec, plugin_agent
 from arena.agents.random_agent import random_action
 from arena.agents.remote.seat import (
     RemoteSettings,
@@ -113,6 +116,10 @@ def check_spec(spec: str) -> None:
         except ArenaError as exc:
             raise ConfigError(str(exc)) from None
         return
+    if is_plugin_spec(spec):  # its form only: `tournament run|submit` make it once
+        if spec.startswith(PREFIX) and not is_plugin_ref(spec):
+            raise ConfigError(f"bad agent spec {spec!r}: use py:MODULE:FACTORY")
+        return
     if spec == "human" or spec.startswith("human:"):
         raise ConfigError("a tournament cannot seat a human (play one with `arena play`)")
     kind, sep, rest = spec.partition(":")
@@ -125,7 +132,8 @@ def check_spec(spec: str) -> None:
     if kind not in MODEL_KINDS or not rest or (kind == "langchain" and ":" not in rest.strip(":")):
         raise ConfigError(
             f"unknown agent spec {spec!r}; use random, bot, delay:MS:SPEC, "
-            "openai:MODEL, langchain:PROVIDER:MODEL or an http(s):// URL"
+            "openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's "
+            "name or an http(s):// URL"
         )
 
 
@@ -149,7 +157,10 @@ def split_delay(spec: str) -> tuple[float, str]:
 
 
 def make_agent(entry: AgentEntry, seat: int, seed: int) -> Agent:
-    """A scripted seat (`random`, `bot`, or either behind `delay:`).
+    """A scripted seat (`random`, `bot`, a plug-in, or any of them behind `delay:`).
+
+    A plug-in's factory gets the seat, its seed and the entry's `options`; the worker
+    imports it from the spec string, so it must be installed where the worker runs.
 
     Model seats need the whole job (they share a chat model): see `build_seats`.
 
@@ -163,6 +174,8 @@ def make_agent(entry: AgentEntry, seat: int, seed: int) -> Agent:
         agent = StepSeededRandom(seed)
     elif spec == "bot":
         agent = importlib.import_module("arena.agents.bot").BotAgent(seed)
+    elif is_plugin_spec(spec):
+        agent = plugin_agent(spec, seat=seat, seed=seed, options=entry.options)
     else:
         raise ConfigError(f"{spec!r} is a model seat; build it with `build_seats`")
     return Delayed(agent, delay) if delay else agent

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,6 +10,13 @@ import pytest
 
 import arena.api
 from arena.agents.base import CONTRACT_VERSION, Believer
+from arena.agents.factory import (
+    EndpointSettings,
+    MatchSpec,
+    build_agents,
+    check_options,
+    parse_seats,
+)
 from arena.agents.plugin import (
     ENTRY_POINT_GROUP,
     PluginAgent,
@@ -207,3 +215,33 @@ def test_the_public_api_is_pinned() -> None:
         ]
     )
     assert all(hasattr(arena.api, name) for name in arena.api.__all__)
+
+
+def test_seat_specs_name_plugins_and_spec_files_give_them_options() -> None:
+    seats = parse_seats([f"1-2={P}:Seeded"], 12, overrides=[f"3={P}:Polite"])
+    assert seats[1].kind == "plugin" and seats[1].label == f"{P}:Seeded"
+    spec = MatchSpec(lang="en", options={f"{P}:Seeded": {"style": "terse"}})
+    check_options(seats, spec)
+    plugins.Seeded.made.clear()
+    agents = build_agents(seats, CONFIG, 7, spec)
+    assert agents[1].name == f"{P}:Seeded" and agents[3].name == f"{P}:Polite"
+    assert plugins.Seeded.made == [
+        {"seat": 1, "seed": 7001, "options": {"style": "terse"}},
+        {"seat": 2, "seed": 7002, "options": {"style": "terse"}},
+    ]
+    timed = MatchSpec(endpoints={"py": EndpointSettings(decision_timeout_s=5)})
+    assert build_agents(seats, CONFIG, 7, timed)[3].decision_timeout_s == 5  # type: ignore[attr-defined]
+    with pytest.raises(ArenaError, match=r"options.py:x:y: no seat plays this plug-in \(seated: "):
+        check_options(seats, MatchSpec(options={"py:x:y": {}}))
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("3=py:nocolon", "bad seat spec '3=py:nocolon': use py:MODULE:FACTORY"),
+        ("3=no-such-agent-xyz", "bad seat spec '3=no-such-agent-xyz': unknown agent spec"),
+    ],
+)
+def test_a_malformed_or_unknown_plugin_spec_is_refused_when_parsed(text: str, says: str) -> None:
+    with pytest.raises(ArenaError, match=re.escape(says)):
+        parse_seats([], 12, overrides=[text])
