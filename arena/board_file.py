@@ -18,11 +18,10 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-import yaml
-
 from arena.rules.boards import BOARDS, Board, board
 from arena.rules.custom import parse_board
-from arena.rules.errors import ConfigError
+from arena.rules.errors import ConfigError, clip
+from arena.userfile import decode, parse_yaml, read_yaml
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -63,25 +62,18 @@ def board_ref(ref: str, base: Path | None = None) -> str | Board:
 EXAMPLES: Traversable = resources.files("arena") / "boards"
 """The example board files (docs/boards.md): package data, in a checkout and in a wheel."""
 MAX_BYTES = 64 * 1024
-"""The largest board file taken from a browser: the longest example is under 2 KB."""
+"""The largest board file read, from a path or a browser: the longest example is under 2 KB."""
 
 
 def load_board_file(path: Path) -> Board:
-    """Read and check a board file (docs/boards.md).
+    """Read and check a board file (docs/boards.md), through the one user-file reader.
 
     Raises:
-        ConfigError: `PATH: problem`, one line: a missing file, bad YAML, not a mapping,
-            or a board the rules cannot run.
+        ConfigError: `PATH: problem`, one line: a missing, unreadable or too large file,
+            bad YAML (aliases past the bound included), not a mapping, or a board the rules
+            cannot run.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such board file") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    return parse_board_text(text, str(path))
+    return _board(_read(path, str(path)), str(path))
 
 
 def parse_board_upload(data: bytes, name: str) -> Board:
@@ -91,12 +83,7 @@ def parse_board_upload(data: bytes, name: str) -> Board:
         ConfigError: `NAME: problem`, one line: a file too large or not UTF-8, or any of
             `parse_board_text`'s problems.
     """
-    if len(data) > MAX_BYTES:
-        raise ConfigError(f"{name}: {len(data)} bytes; a board file has at most {MAX_BYTES}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{name}: not UTF-8 text") from None
+    text = decode(data, name, what="board file", max_bytes=MAX_BYTES, error=ConfigError)
     return parse_board_text(text, name)
 
 
@@ -107,19 +94,20 @@ def parse_board_text(text: str, name: str) -> Board:
         ConfigError: `NAME: problem`, one line: bad YAML, not a mapping, or a board the
             rules cannot run.
     """
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise ConfigError(f"{name}{where}: not valid YAML: {problem}") from None
+    return _board(parse_yaml(text, name, max_bytes=MAX_BYTES, error=ConfigError), name)
+
+
+def _read(source: Traversable, name: str) -> object:
+    return read_yaml(source, name, what="board file", max_bytes=MAX_BYTES, error=ConfigError)
+
+
+def _board(data: object, name: str) -> Board:
     if not isinstance(data, dict):
         raise ConfigError(f"{name}: a board file is a mapping (id:, roles:, win:, preset:, …)")
     try:
         return parse_board(data)
     except ConfigError as exc:
-        raise ConfigError(f"{name}: {exc}") from None
+        raise ConfigError(f"{name}: {clip(str(exc))}") from None
 
 
 def example_boards() -> dict[str, Board]:
@@ -135,9 +123,8 @@ def example_boards() -> dict[str, Board]:
 def _example_boards() -> tuple[tuple[str, Board], ...]:
     """The example boards, read once per process (package data does not change)."""
     files = sorted((f for f in EXAMPLES.iterdir() if f.name.endswith(SUFFIXES)), key=_name)
-    boards = (
-        parse_board_text(f.read_text(encoding="utf-8"), f"arena/boards/{f.name}") for f in files
-    )
+    names = (f"arena/boards/{f.name}" for f in files)
+    boards = (_board(_read(f, name), name) for f, name in zip(files, names, strict=True))
     return tuple((b.id, b) for b in boards)
 
 

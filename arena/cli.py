@@ -15,8 +15,11 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from arena import __version__
-from arena.rules.errors import ArenaError
+from arena.rules.errors import ArenaError, clip
 
+MAX_MESSAGE = 2000
+"""The most characters of an error the CLI prints: a net under the sources' own clipping
+(`arena.rules.errors.clip`), far above the longest honest message (a list of knobs)."""
 COMMAND_MODULES = (
     "arena.commands.game",
     "arena.commands.scenario",
@@ -100,8 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _refuse(args.parser, extra)
     try:
         code = args.handler(args)
-    except ArenaError as exc:
-        print(f"arena: error: {exc}", file=sys.stderr)
+    except ArenaError as exc:  # clipped again: a message must never flood the terminal
+        print(f"arena: error: {clip(str(exc), MAX_MESSAGE)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("arena: interrupted", file=sys.stderr)

@@ -26,7 +26,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -50,9 +49,10 @@ from arena.queue.seating import check_spec
 from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
 from arena.rules.draw import Sha256Draw
-from arena.rules.errors import ArenaError, ConfigError
+from arena.rules.errors import ArenaError, ConfigError, clip, one_line
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role
+from arena.userfile import read_yaml
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -149,7 +149,7 @@ class TournamentSpec(BaseModel):
             try:
                 _check_entry(entry)
             except ArenaError as exc:
-                raise ValueError(f"agents.{name}: {exc}") from None
+                raise ValueError(f"agents.{name}: {clip(str(exc))}") from None
         labels = {e.endpoint_label for e in self.agents.values()} - {None}
         for endpoint in self.concurrency:
             if endpoint not in labels:
@@ -160,8 +160,10 @@ class TournamentSpec(BaseModel):
         for index, board_entry in enumerate(self.boards):
             try:
                 self.config(board_entry)
-            except (ConfigError, ValidationError) as exc:
-                raise ValueError(f"boards.{index}: {_one_line(exc)}") from None
+            except ValidationError as exc:
+                raise ValueError(f"boards.{index}: {one_line(exc)}") from None
+            except ConfigError as exc:
+                raise ValueError(f"boards.{index}: {clip(str(exc))}") from None
         return self
 
     def config(self, entry: BoardEntry, deal: tuple[Role, ...] | None = None) -> GameConfig:
@@ -190,7 +192,7 @@ def _check_entry(entry: AgentEntry) -> None:
     """
     if is_plugin_spec(entry.spec):
         if entry.spec.startswith(PREFIX) and not is_plugin_ref(entry.spec):
-            raise ConfigError(f"bad agent spec {entry.spec!r}: use py:MODULE:FACTORY")
+            raise ConfigError(f"bad agent spec {clip(repr(entry.spec))}: use py:MODULE:FACTORY")
         if not entry.spec.startswith(PREFIX) and entry.spec not in entry_point_agents():
             raise ConfigError(unknown_agent(entry.spec))
         return
@@ -202,36 +204,21 @@ def _check_entry(entry: AgentEntry) -> None:
     check_spec(entry.spec)
 
 
-def _one_line(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        message = str(err["msg"]).removeprefix("Value error, ")
-        return f"{where}: {message}" if where else message
-    return str(exc)
-
-
 def load_spec(path: Path) -> TournamentSpec:
-    """Read and validate a tournament file.
+    """Read and validate a tournament file (through the one user-file reader).
 
     Raises:
-        ConfigError: unreadable file, bad YAML, or a bad field (named, one line).
+        ConfigError: unreadable or too large file, bad YAML, or a bad field (named, one line).
     """
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", exc)
-        raise ConfigError(f"{path}{where}: not valid YAML: {problem}") from None
+    data = read_yaml(path, what="tournament file", error=ConfigError)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a tournament file is a mapping (name:, agents:, boards:, …)")
     try:
         return TournamentSpec.model_validate(data, context={"base": path.parent})
-    except (ValidationError, ConfigError) as exc:
-        raise ConfigError(f"{path}: {_one_line(exc)}") from None
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {one_line(exc)}") from None
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {clip(str(exc))}") from None
 
 
 def game_seed(base_seed: int, board_index: int, game: int) -> int:

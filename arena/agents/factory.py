@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from arena.agents.base import Agent
@@ -51,9 +50,10 @@ from arena.llm.base import AnswerMode, ChatModel, Probed
 from arena.llm.library import DEFAULT_VERSION
 from arena.llm.retry import RetryPolicy
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
+from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.types import SeatId
 from arena.transcript import Lang
+from arena.userfile import read_yaml
 
 AgentKind = Literal["bot", "random", "human", "openai", "langchain", "remote", "plugin"]
 
@@ -133,17 +133,21 @@ def parse_seat_spec(text: str, seats: int) -> dict[SeatId, SeatSpec]:
     """
     left, sep, right = (part.strip() for part in text.partition("="))
     if not sep or not _SEATS.match(left.replace(" ", "")):
-        raise ArenaError(f"bad seat spec {text!r}: use SEATS=AGENT, e.g. 1-6=openai:gpt-4.1-mini")
+        raise ArenaError(
+            f"bad seat spec {clip(repr(text))}: use SEATS=AGENT, e.g. 1-6=openai:gpt-4.1-mini"
+        )
     numbers: list[int] = []
     for chunk in left.replace(" ", "").split(","):
         low, _, high = chunk.partition("-")
         first, last = int(low), int(high or low)
         if first > last:
-            raise ArenaError(f"bad seat spec {text!r}: write the range {chunk} as {last}-{first}")
+            raise ArenaError(
+                f"bad seat spec {clip(repr(text))}: write the range {chunk} as {last}-{first}"
+            )
         if not 1 <= first <= last <= seats:
-            raise ArenaError(f"bad seat spec {text!r}: seats must be within 1-{seats}")
+            raise ArenaError(f"bad seat spec {clip(repr(text))}: seats must be within 1-{seats}")
         if set(numbers) & set(range(first, last + 1)):
-            raise ArenaError(f"bad seat spec {text!r}: it names a seat twice")
+            raise ArenaError(f"bad seat spec {clip(repr(text))}: it names a seat twice")
         numbers.extend(range(first, last + 1))
     return dict.fromkeys(numbers, _agent_spec(right, text))
 
@@ -171,7 +175,7 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
     if kind == "langchain" and ":" in model.strip(":"):
         return SeatSpec(kind="langchain", model=model)
     raise ArenaError(
-        f"bad seat spec {text!r}: the agent must be bot, random, human[:NAME], openai:MODEL, "
+        f"bad seat spec {clip(repr(text))}: the agent must be bot, random, human[:NAME], openai:MODEL, "
         "langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name or an "
         "http(s):// URL"
     )
@@ -206,29 +210,25 @@ def _assigned(specs: Sequence[str], seats: int) -> dict[SeatId, SeatSpec]:
         for seat, spec in parse_seat_spec(text, seats).items():
             if seat in named_by:
                 raise ArenaError(
-                    f"seat {seat} is named twice: by {named_by[seat]!r} and by {text!r}"
+                    f"seat {seat} is named twice: by {clip(repr(named_by[seat]))} "
+                    f"and by {clip(repr(text))}"
                 )
             named_by[seat], assigned[seat] = text, spec
     return assigned
 
 
 def load_spec_file(path: Path) -> MatchSpec:
-    """Read a YAML match spec.
+    """Read a YAML match spec (through the one user-file reader).
 
     Raises:
-        ArenaError: the file is missing, not YAML, or has an unknown or invalid field.
+        ArenaError: `PATH: problem`, one line: the file is missing, too large, not YAML,
+            or has an unknown or invalid field.
     """
+    data = read_yaml(path, what="spec file") or {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return MatchSpec.model_validate(data)
-    except OSError as exc:
-        raise ArenaError(f"cannot read spec file {path}: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise ArenaError(f"spec file {path} is not valid YAML: {exc}") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ArenaError(f"spec file {path}: {where}: {first['msg']}") from None
+        raise ArenaError(f"{path}: {one_line(exc)}") from None
 
 
 def build_agents(

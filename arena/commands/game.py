@@ -13,8 +13,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-import yaml
-
 from arena.agents.base import Agent
 from arena.agents.factory import (
     MatchSpec,
@@ -35,7 +33,7 @@ from arena.replay_check import check_read, check_replay
 from arena.rules import events as ev
 from arena.rules.boards import BOARDS, Board
 from arena.rules.config import GameConfig, RuleSet
-from arena.rules.errors import ArenaError, ConfigError
+from arena.rules.errors import ArenaError, ConfigError, clip
 from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer, parse_viewer
@@ -44,6 +42,7 @@ from arena.storage.seal import arena_key
 from arena.text import Lang, game_lang, inert, ljust, parse_display, printed_in, t, width
 from arena.text.script import CLI_CHOICES, display_of
 from arena.transcript import render, role_name
+from arena.userfile import parse_yaml
 
 SEAT_KINDS = (
     "bot, random, human, openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, "
@@ -223,12 +222,13 @@ def parse_knobs(items: list[str]) -> dict[str, Any]:
     for item in items:
         knob, sep, value = item.partition("=")
         if not sep or not knob:
-            raise ConfigError(f"--set expects KNOB=VALUE, got {item!r}")
+            raise ConfigError(f"--set expects KNOB=VALUE, got {clip(repr(item))}")
         if knob not in RuleSet.model_fields:
             raise ConfigError(
-                f"unknown rules knob {knob!r}; known knobs: {', '.join(RuleSet.model_fields)}"
+                f"unknown rules knob {clip(repr(knob))}; "
+                f"known knobs: {', '.join(RuleSet.model_fields)}"
             )
-        overrides[knob] = yaml.safe_load(value)
+        overrides[knob] = parse_yaml(value, f"--set {knob}", error=ConfigError)
     return overrides
 
 

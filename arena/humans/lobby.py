@@ -18,7 +18,7 @@ from arena.humans.access import new_token, token_hash
 from arena.humans.desk import Desk, Pace, SeatPlan, Table
 from arena.rules.boards import Board, board_id
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError, ConfigError
+from arena.rules.errors import ArenaError, ConfigError, one_line
 from arena.transcript import Lang
 
 MODEL_SPEC = (
@@ -79,10 +79,7 @@ def game_config(board: str | Board, preset: str | None) -> GameConfig:
     try:
         return GameConfig.model_validate({"board": board, "preset": preset})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        message = str(first["msg"]).removeprefix("Value error, ")
-        raise ConfigError(f"{where}: {message}" if where else message) from None
+        raise ConfigError(one_line(exc)) from None
 
 
 def create_game(

@@ -16,12 +16,11 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-import yaml
-
 from arena.rules.actions import ActionKind
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError
 from arena.transcript import Lang
+from arena.userfile import read_yaml
 
 DEFAULT_VERSION = "v2"
 """The prompt version new games use; older versions stay loadable for comparisons."""
@@ -114,12 +113,12 @@ def load_library(lang: Lang = "zh", version: str = DEFAULT_VERSION) -> PromptLib
             decisions=_yaml(folder / "decisions.yaml"),
             tools=ToolTexts(actions=tools["actions"], fields=tools["fields"]),
         )
-    except (OSError, yaml.YAMLError, KeyError) as exc:
+    except (OSError, KeyError) as exc:
         raise ArenaError(f"prompts {version}/{lang}: {exc}") from None
 
 
 def _yaml(path: Traversable) -> dict[str, Any]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = read_yaml(path, f"prompts file {path.name}")
     if not isinstance(data, dict):
         raise ArenaError(f"prompts file {path.name} must hold a mapping")
     return data

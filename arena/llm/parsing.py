@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from arena.llm.tools import ANSWER, BELIEF_ACTION, BELIEF_FIELD, action_models
 from arena.rules.actions import ACTION_ADAPTER, Action
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import InvalidActionError
+from arena.rules.errors import InvalidActionError, one_line
 from arena.rules.types import SeatId
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
@@ -275,6 +275,4 @@ def _limit(kind: str, request: DecisionRequest | None) -> int | None:
 
 
 def _first_error(kind: str, exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"][1:]) or "arguments"
-    return f"{kind}: {where}: {first['msg']}"
+    return f"{kind}: {one_line(exc, skip=1, default='arguments')}"

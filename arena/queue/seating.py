@@ -46,7 +46,7 @@ from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
 from arena.records import BeliefReport
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ArenaError, ConfigError
+from arena.rules.errors import ArenaError, ConfigError, clip
 from arena.rules.observation import Observation
 
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
@@ -126,12 +126,12 @@ def check_spec(spec: str) -> None:
     if kind == "delay":
         ms, sep2, inner = rest.partition(":")
         if not ms.isdigit() or not sep2 or not inner:
-            raise ConfigError(f"agent spec {spec!r}: expected delay:MILLISECONDS:SPEC")
+            raise ConfigError(f"agent spec {clip(repr(spec))}: expected delay:MILLISECONDS:SPEC")
         check_spec(inner)
         return
     if kind not in MODEL_KINDS or not rest or (kind == "langchain" and ":" not in rest.strip(":")):
         raise ConfigError(
-            f"unknown agent spec {spec!r}; use random, bot, delay:MS:SPEC, "
+            f"unknown agent spec {clip(repr(spec))}; use random, bot, delay:MS:SPEC, "
             "openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's "
             "name or an http(s):// URL"
         )
@@ -177,7 +177,7 @@ def make_agent(entry: AgentEntry, seat: int, seed: int) -> Agent:
     elif is_plugin_spec(spec):
         agent = plugin_agent(spec, seat=seat, seed=seed, options=entry.options)
     else:
-        raise ConfigError(f"{spec!r} is a model seat; build it with `build_seats`")
+        raise ConfigError(f"{clip(repr(spec))} is a model seat; build it with `build_seats`")
     return Delayed(agent, delay) if delay else agent
 
 

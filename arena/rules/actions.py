@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from arena.rules.errors import InvalidActionError
+from arena.rules.errors import InvalidActionError, one_line
 from arena.rules.types import Direction, Gift, Role, SeatId
 
 
@@ -352,9 +352,7 @@ def parse_action(raw: str | bytes | dict[str, object]) -> Action:
             return ACTION_ADAPTER.validate_python(raw)
         return ACTION_ADAPTER.validate_json(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "action"
-        raise InvalidActionError(f"malformed action: {where}: {err['msg']}") from None
+        raise InvalidActionError(f"malformed action: {one_line(exc, default='action')}") from None
 
 
 ActionKind = Literal[

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from arena.rules.boards import BOARDS, Board, PresetName, WinMode, board, board_id
 from arena.rules.composition import check_board
-from arena.rules.errors import ConfigError
+from arena.rules.errors import ConfigError, clip, one_line
 from arena.rules.types import Role
 
 ExplodePhase = Literal["sheriff_speech", "sheriff_withdraw", "day_speech"]
@@ -235,17 +235,13 @@ def resolve_rules(
     for knob, value in {**board_.settings, **(overrides or {})}.items():
         if knob not in RuleSet.model_fields:
             known = ", ".join(RuleSet.model_fields)
-            raise ConfigError(f"unknown rules knob {knob!r}; known knobs: {known}")
+            raise ConfigError(f"unknown rules knob {clip(repr(knob))}; known knobs: {known}")
         values[knob] = value
     try:
         return RuleSet.model_validate(values)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        if not where:  # a rule about a combination of knobs
-            message = str(first["msg"]).removeprefix("Value error, ")
-            raise ConfigError(f"rules: {message}") from None
-        raise ConfigError(f"rules knob {where}: {first['msg']}") from None
+        about_knob = bool(exc.errors()[0]["loc"])  # else a rule about a combination of knobs
+        raise ConfigError(("rules knob " if about_knob else "rules: ") + one_line(exc)) from None
 
 
 class GameConfig(BaseModel):

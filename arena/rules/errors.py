@@ -1,6 +1,8 @@
-"""The referee's errors. Each message is one line that names what was wrong."""
+"""The arena's errors. Each message is one short line that names what was wrong."""
 
 from __future__ import annotations
+
+from pydantic import ValidationError
 
 
 class ArenaError(Exception):
@@ -17,3 +19,33 @@ class InvalidActionError(ArenaError):
 
 class IllegalActionError(ArenaError):
     """A well-formed action the rules do not allow now: wrong seat, phase, or target."""
+
+
+CLIP = 200
+"""The most characters of user input an error message repeats (`clip`)."""
+
+
+def clip(text: str, limit: int = CLIP) -> str:
+    """`text` cut to `limit` characters, the cut marked by an ellipsis.
+
+    Every message that repeats what a user wrote (a file's value, a key, a parser's
+    complaint quoting the input) goes through here: a message stays one short line however
+    large the input, and printing it costs nothing.
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(exc: ValidationError, *, skip: int = 0, default: str = "") -> str:
+    """Pydantic's first complaint as `where: message`, clipped (the rest are dropped).
+
+    `where` is the error's location, dotted, without its first `skip` parts (the wrapper
+    a caller validated through), else `default`; without either the message stands alone.
+    Pydantic's "Value error, " prefix (a validator's own `ValueError`) is dropped, and a
+    message that already starts with its location is not prefixed twice.
+    """
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"][skip:]) or default
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if not where or message.startswith(f"{where}.") or message.startswith(f"{where}:"):
+        return clip(message)
+    return clip(f"{where}: {message}")

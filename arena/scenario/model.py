@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -31,7 +30,7 @@ from arena.rules.boards import Board, PresetName
 from arena.rules.config import GameConfig
 from arena.rules.custom import parse_board
 from arena.rules.decisions import DecisionKind
-from arena.rules.errors import ArenaError
+from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.types import Role, SeatId
 from arena.scenario.notation import (
     ACTION_KINDS,
@@ -43,6 +42,7 @@ from arena.scenario.notation import (
     parse_phase,
     parse_point,
 )
+from arena.userfile import read_yaml
 
 EVENT_MODELS: dict[str, type[BaseModel]] = {
     cls.model_fields["kind"].default: cls for cls in get_args(get_args(ev.Event)[0])
@@ -373,8 +373,10 @@ class Scenario(_Frozen):
     def _config(self) -> Scenario:
         try:
             self.config  # noqa: B018 - validates board, preset, overrides and deal together
-        except (ArenaError, ValidationError) as exc:
-            raise ValueError(_one_line(exc)) from None
+        except ValidationError as exc:
+            raise ValueError(one_line(exc)) from None
+        except ArenaError as exc:
+            raise ValueError(clip(str(exc))) from None
         return self
 
     @property
@@ -385,17 +387,6 @@ class Scenario(_Frozen):
         )
 
 
-def _one_line(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        message = str(first["msg"]).removeprefix("Value error, ")
-        if not where or message.startswith(f"{where}."):
-            return message
-        return f"{where}: {message}"
-    return str(exc)
-
-
 def load_scenario(path: Path) -> Scenario:
     """Read and validate one scenario file.
 
@@ -403,18 +394,10 @@ def load_scenario(path: Path) -> Scenario:
         ScenarioError: unreadable file, bad YAML or an invalid field; one line naming the
             file and the field.
     """
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise ScenarioError(f"{path}: YAML error{line}: {problem}") from None
+    data = read_yaml(path, what="scenario file", error=ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a mapping of fields (name, board, …)")
     try:
         return Scenario.model_validate(data, context={"base": path.parent})
     except ValidationError as exc:
-        raise ScenarioError(f"{path}: {_one_line(exc)}") from None
+        raise ScenarioError(f"{path}: {one_line(exc)}") from None

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from arena.rules.actions import ACTION_ADAPTER, Action, ActionKind
 from arena.rules.decisions import DecisionKind
+from arena.rules.errors import clip, one_line
 from arena.rules.types import DeathCause
 
 ACTION_KINDS: frozenset[str] = frozenset(ActionKind.__args__)  # type: ignore[attr-defined]
@@ -128,9 +129,7 @@ def _validate(data: dict[str, object]) -> Action:
     try:
         return ACTION_ADAPTER.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"bad action {data!r}: {where}: {first['msg']}") from None
+        raise ValueError(f"bad action {clip(repr(data))}: {one_line(exc)}") from None
 
 
 def format_action(action: Action) -> str:

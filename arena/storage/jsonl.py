@@ -2,21 +2,26 @@
 
 A replay may be cut by a crash, edited by hand, or written by a hostile client; a reader
 (validate, replay, the leaderboard, the dashboard) must then say in one line what is wrong
-and where, never crash. Bytes are decoded per line (an invalid UTF-8 byte names its line),
-JSON is parsed with the nesting bounded (`MAX_DEPTH`, far above anything the arena writes
-and below what the serializer and the interpreter's recursion limit can handle), and an
-object may carry only the keys its line type defines.
+and where, never crash. A line is at most `MAX_LINE_BYTES` long; bytes are decoded per
+line (an invalid UTF-8 byte names its line; a byte order mark before the header is dropped
+by `replay_file`); JSON is parsed with the nesting bounded (`MAX_DEPTH`, far above anything
+the arena writes and below what the serializer and the interpreter's recursion limit can
+handle); and an object may carry only the keys its line type defines.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from arena.rules.errors import ArenaError
 
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest replay line read (the arena's longest, a trace holding a whole long
+conversation, is well under 1 MB): a longer one is refused before it is held whole."""
 MAX_DEPTH = 200
 """Deepest nesting of objects and arrays a replay line may have (the arena writes < 20)."""
 _TOO_DEEP = f"nested too deep (over {MAX_DEPTH} levels of objects and arrays)"
@@ -58,11 +63,18 @@ def raw_lines(path: Path) -> Generator[tuple[int, bytes, bool], None, None]:
     """
     try:
         with path.open("rb") as file:
-            for number, raw in enumerate(file, start=1):
+            for number, raw in enumerate(iter(_reader(file), b""), start=1):
                 complete = raw.endswith(b"\n")
+                if len(raw) > MAX_LINE_BYTES and not complete:
+                    raise bad(path, number, f"a line longer than {MAX_LINE_BYTES:,} bytes")
                 yield number, raw[:-1] if complete else raw, complete
     except OSError as exc:
         raise bad(path, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _reader(file: BinaryIO) -> Callable[[], bytes]:
+    """Read one line of `file`, at most `MAX_LINE_BYTES` and its newline."""
+    return functools.partial(file.readline, MAX_LINE_BYTES + 1)
 
 
 def decode(raw: bytes, source: str | Path, number: int) -> str:

@@ -31,13 +31,14 @@ from arena.llm.types import ModelCallRecord
 from arena.records import BeliefReport
 from arena.rules.config import GameConfig
 from arena.rules.draw import LEGACY_DRAW, DrawName
-from arena.rules.errors import ArenaError
+from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.events import EVENT_ADAPTER, Event, GameEnded
 from arena.rules.referee import Answer
 from arena.rules.types import Winner
 from arena.storage.jsonl import MAX_DEPTH, bad, check_keys, decode, depth, parse, raw_lines
 from arena.storage.jsonl import ReplayError as ReplayError
 from arena.storage.seal import ArenaKey, Digests, Seal, arena_key, seal
+from arena.userfile import BOM
 
 SCHEMA_VERSION = 2
 """2: a finished file ends with a `signature` line. Version 1 files have none: they load
@@ -268,6 +269,7 @@ def _upcast(obj: dict[str, Any], version: int) -> dict[str, Any]:
 
 
 def _header_from(text: str, source: str) -> ReplayHeader:
+    text = text.removeprefix(BOM)  # some editors start a file with one; JSON has none
     obj = parse(text, source, 1, not_json="not a Werewolf Arena replay (line 1 is not JSON)")
     if not isinstance(obj, dict) or obj.get("type") != "header":
         raise bad(source, 1, "not a Werewolf Arena replay (no header line)")
@@ -288,7 +290,7 @@ def _header_from(text: str, source: str) -> ReplayHeader:
     try:
         return ReplayHeader.model_validate(obj)
     except ValidationError as exc:
-        raise bad(source, 1, f"bad header: {_first_error(exc)}") from None
+        raise bad(source, 1, f"bad header: {one_line(exc)}") from None
     except ArenaError as exc:
         raise bad(source, 1, f"bad header: {exc}") from None
 
@@ -306,18 +308,7 @@ key is a format change: add it here and to docs/replay-format.md)."""
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _first_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    return _short_text(f"{where}: {err['msg']}" if where else str(err["msg"]))
-
-
-def _short_text(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clip(repr(value), 40)
 
 
 def read_header(path: Path) -> ReplayHeader:
@@ -481,7 +472,7 @@ def _collect(
                 case "signature":
                     sealed = Seal.model_validate(obj)
         except (ValidationError, KeyError) as exc:
-            detail = _first_error(exc) if isinstance(exc, ValidationError) else f"missing {exc}"
+            detail = one_line(exc) if isinstance(exc, ValidationError) else f"missing {exc}"
             raise bad(path, number, f"bad {kind} line: {detail}") from None
     digest, body_digest = (
         digests.finish(last_is_seal=sealed is not None) if digests is not None else (None, None)

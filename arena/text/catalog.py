@@ -13,7 +13,7 @@ import string
 from importlib import resources
 from typing import Literal
 
-import yaml
+from arena.userfile import read_yaml
 
 Lang = Literal["zh", "en"]
 """A display language: Chinese (Traditional characters) or English."""
@@ -56,8 +56,8 @@ def fields(template: str) -> frozenset[str]:
 
 @functools.cache
 def _table(lang: Lang) -> dict[str, str]:
-    text = resources.files("arena.text").joinpath(f"{lang}.yaml").read_text(encoding="utf-8")
-    return dict(_flatten(yaml.safe_load(text), ""))
+    source = resources.files("arena.text") / f"{lang}.yaml"
+    return dict(_flatten(read_yaml(source, f"arena/text/{lang}.yaml"), ""))
 
 
 def _flatten(node: object, prefix: str) -> list[tuple[str, str]]:

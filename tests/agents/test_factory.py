@@ -114,7 +114,7 @@ def test_bad_spec_files_are_clear_errors(tmp_path: Path, text: str, message: str
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ArenaError, match=message):
         load_spec_file(path)
-    with pytest.raises(ArenaError, match="cannot read spec file"):
+    with pytest.raises(ArenaError, match="missing.yaml: no such spec file"):
         load_spec_file(tmp_path / "missing.yaml")
 
 

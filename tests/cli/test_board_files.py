@@ -195,7 +195,7 @@ def test_a_bad_uploaded_board_file_is_the_same_one_line(text: str, message: str)
     ("data", "message"),
     [
         (b"id: x\nzh: \xb0\xe5\n", "up.yaml: not UTF-8 text"),
-        (b"#" * (MAX_BYTES + 1), f"up.yaml: {MAX_BYTES + 1} bytes; a board file has at most"),
+        (b"#" * (MAX_BYTES + 1), f"up.yaml: too large: a board file has at most {MAX_BYTES:,}"),
     ],
 )
 def test_an_upload_that_is_not_a_text_file_is_refused_in_one_line(
