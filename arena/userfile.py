@@ -17,6 +17,7 @@ The bounds, and why:
   bound (a file without aliases never comes near), its nesting at most `MAX_DEPTH`
   levels, and an alias inside its own anchor (a recursive document) is refused. Anchors
   used as an author would (shared defaults, `<<: *base`) pass.
+- Keys: a key written twice in one mapping is refused (YAML keeps the last one silently).
 - Words: every message is one line, and what it repeats of the input is clipped
   (`arena.rules.errors.clip`).
 - A UTF-8 byte order mark at the start of a file (some Windows editors write one) is
@@ -40,6 +41,8 @@ MAX_BYTES = 1024 * 1024
 """The largest YAML file read (a tournament file of a thousand agents is under 100 KB)."""
 MAX_DEPTH = 100
 """The deepest nesting of mappings and lists, aliases expanded (the arena's own: < 10)."""
+MERGE = "tag:yaml.org,2002:merge"
+"""The tag of `<<` (a merge key), which may repeat."""
 BOM = "\ufeff"
 """The UTF-8 byte order mark, as text: dropped from the start of any file read."""
 
@@ -172,6 +175,17 @@ def _children(node: Node) -> list[Node]:
     return []
 
 
+def _check_keys(node: MappingNode, name: str, error: type[ArenaError]) -> None:
+    """Refuse a key written twice in one mapping (YAML would keep the last one silently)."""
+    seen: set[tuple[str, str]] = set()
+    for key, _ in node.value:
+        if isinstance(key, ScalarNode) and key.tag != MERGE:
+            if (key.tag, key.value) in seen:
+                line = key.start_mark.line + 1
+                raise error(f"{name}:{line}: {clip(repr(key.value))} is written twice")
+            seen.add((key.tag, key.value))
+
+
 def _measure(root: Node, name: str, limit: int, error: type[ArenaError]) -> None:
     """Refuse a document that its aliases expand past `limit` units or `MAX_DEPTH` levels.
 
@@ -210,6 +224,8 @@ def _measure(root: Node, name: str, limit: int, error: type[ArenaError]) -> None
         elif isinstance(node, ScalarNode):
             measured[key] = (1 + len(node.value), 0)
         else:
+            if isinstance(node, MappingNode):
+                _check_keys(node, name, error)
             open_.add(key)
             stack.append((node, True))
             stack.extend((kid, False) for kid in _children(node))

@@ -23,13 +23,15 @@ from arena.board_file import MAX_BYTES as BOARD_MAX_BYTES
 from arena.board_file import load_board_file, parse_board_upload
 from arena.cli import main
 from arena.commands.game import parse_knobs
+from arena.replay_check import check_replay
 from arena.rules.errors import CLIP, ArenaError, ConfigError, clip, one_line
 from arena.scenario import load_scenario
 from arena.storage import jsonl
 from arena.storage.jsonl import ReplayError
-from arena.storage.replay_file import read_header, read_replay
+from arena.storage.replay_file import parse_replay_lines, read_header, read_replay
 from arena.tournament import load_spec
 from arena.userfile import BOM, MAX_DEPTH, parse_yaml, read_yaml
+from tests.support.forgery import play
 
 ROOT = Path(__file__).resolve().parents[1]
 CAP = 512 * 1024 * 1024
@@ -138,6 +140,16 @@ def test_anchors_as_an_author_uses_them_are_read() -> None:
     data = parse_yaml(text, "t.yaml")
     assert data["fast"] == {"timeout_s": 1, "retries": 2}
     assert data["slow"] == data["base"] and data["again"] == ["a", "b"]
+
+
+def test_a_key_written_twice_is_refused() -> None:
+    with pytest.raises(ArenaError, match=r"^b.yaml:3: 'roles' is written twice$"):
+        parse_yaml("id: x\nroles: {seer: 1}\nroles: {witch: 1}\n", "b.yaml")
+    assert parse_yaml("a: {x: 1}\nb: {<<: *a, y: 2}".replace("{x", "&a {x"), "t")["b"] == {
+        "x": 1,
+        "y": 2,
+    }
+    assert parse_yaml("a: 1\n'1': 2\n1: 3", "t") == {"a": 1, "1": 2, 1: 3}
 
 
 def test_the_bound_counts_the_expansion_not_the_text() -> None:
@@ -306,6 +318,16 @@ def test_a_replay_starting_with_a_byte_order_mark_is_read(
         tables.append(out.out.replace(str(folder), "DIR") + out.err.replace(str(folder), "DIR"))
     assert tables[0] == tables[1]
     assert "unreadable" not in tables[1] and "not JSON" not in tables[1]
+
+
+def test_a_signed_replay_still_verifies_behind_a_byte_order_mark(tmp_path: Path) -> None:
+    """The mark is how an editor saved the text, not part of it: the signature holds."""
+    signed = play(tmp_path / "g.jsonl", "std9-real", seed=11)
+    signed.write_bytes(BOM.encode() + signed.read_bytes())
+    report = check_replay(signed)
+    assert report.ok and report.signature == "signed", report.message
+    lines = signed.read_text(encoding="utf-8").removesuffix("\n").split("\n")
+    assert parse_replay_lines(lines).digest == read_replay(signed).digest
 
 
 def test_a_replay_line_over_the_bound_is_refused_naming_it(

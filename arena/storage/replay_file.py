@@ -355,7 +355,7 @@ def _texts(
     lines = raw_lines(path)
     first = next(lines, None)
     if digests is not None and first is not None:
-        digests.header(first[1])
+        digests.header(first[1].removeprefix(BOM.encode()))  # a mark, not content
     for number, raw, complete in lines:
         if complete or _is_whole(raw):
             if digests is not None:
@@ -418,7 +418,7 @@ def parse_replay_lines(lines: Sequence[str], source: str = "<stream>") -> Replay
         raise bad(source, 1, "empty replay (no header line)")
     header = _header_from(lines[0], source)
     digests = Digests()
-    digests.header(lines[0].encode("utf-8"))
+    digests.header(lines[0].removeprefix(BOM).encode("utf-8"))
     numbered = _hashed(enumerate(lines[1:], start=2), digests)
     return _collect(header, _body(numbered, source, header.schema_version), source, digests)
 

@@ -48,7 +48,7 @@ from arena.llm.parsing import parse_answer
 from arena.llm.types import ModelCallRecord, ModelReply
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ArenaError, InvalidActionError
+from arena.rules.errors import ArenaError, InvalidActionError, one_line
 from arena.rules.observation import Observation
 
 GRACE_S = 1.0
@@ -319,9 +319,7 @@ def read_answer(
     try:
         answer = Answer.model_validate_json(response.content)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "body"
-        return None, f"the answer is not an Answer ({where}: {first['msg']})", ()
+        return None, f"the answer is not an Answer ({one_line(exc, default='body')})", ()
     asked = (PROTOCOL, game_id, request.seat, request.step, attempt)
     echoed = (answer.protocol, answer.game_id, answer.seat, answer.step, answer.attempt)
     if echoed != asked:
