@@ -175,9 +175,9 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
     if kind == "langchain" and ":" in model.strip(":"):
         return SeatSpec(kind="langchain", model=model)
     raise ArenaError(
-        f"bad seat spec {clip(repr(text))}: the agent must be bot, random, human[:NAME], openai:MODEL, "
-        "langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name or an "
-        "http(s):// URL"
+        f"bad seat spec {clip(repr(text))}: the agent must be bot, random, human[:NAME], "
+        "openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name "
+        "or an http(s):// URL"
     )
 
 
