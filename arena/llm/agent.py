@@ -34,9 +34,10 @@ from arena.llm.conversation import (
 from arena.llm.library import DEFAULT_VERSION, load_library
 from arena.llm.overflow import is_overflow, refit_budget
 from arena.llm.parsing import Parsed, check_beliefs, parse_answer
+from arena.llm.retry import FailedTry, failed_tries
 from arena.llm.tokens import TokenGauge
 from arena.llm.tools import TOOL_NAME, answer_tool, legal_answers
-from arena.llm.types import ModelCallRecord, ModelReply, ToolSpec, Usage
+from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolSpec, Usage
 from arena.records import BeliefReport
 from arena.rules import events as ev
 from arena.rules.actions import Pass
@@ -148,11 +149,11 @@ class LLMAgent:
                 before = self.conversation.snapshot()
                 self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
             legal = legal_answers(request, view.knowledge.seats, self._roles(view), beliefs=others)
-            record, reply = await self._call(view, seat, request.step, legal)
-            earlier: tuple[ModelCallRecord, ...] = ()
+            earlier, record, reply = await self._call(view, seat, request.step, legal)
             if reply is None and before is not None and self._refit(before, view, question, record):
-                earlier = (record,)
-                record, reply = await self._call(view, seat, request.step, legal)
+                refused = record
+                tries, record, reply = await self._call(view, seat, request.step, legal)
+                earlier = (*earlier, refused, *tries)
             if reply is None:
                 return AgentReply(action=None, error=record.error, calls=(*earlier, record))
             try:
@@ -193,7 +194,8 @@ class LLMAgent:
             for attempt in range(self.belief_retries + 1):
                 if attempt:
                     self._attempts += 1
-                record, reply = await self._call(view, seat, BELIEF_STEP, legal)
+                tries, record, reply = await self._call(view, seat, BELIEF_STEP, legal)
+                calls.extend(tries)
                 if reply is None:
                     self._trace.unwritten([*calls, record])
                     self._asking = None
@@ -262,19 +264,25 @@ class LLMAgent:
 
     async def _call(
         self, view: Observation, seat: SeatId, step: int, legal: Schema
-    ) -> tuple[ModelCallRecord, ModelReply | None]:
+    ) -> tuple[tuple[ModelCallRecord, ...], ModelCallRecord, ModelReply | None]:
+        """Ask the model; the records of the tries the provider retried, the call's, its reply."""
         tool = self._tool_for(view)
         messages = tuple(self.conversation.messages)
         started = time.perf_counter()
         reply: ModelReply | None = None
         error: str | None = None
-        try:
-            reply = await self.chat.generate(messages, (tool,), TOOL_NAME, legal=legal)
-        except ProviderError as exc:
-            error = str(exc)
-        except asyncio.CancelledError:
-            self._trace.cut_off(seat, step, self._attempts, messages, (tool,), self._meta(started))
-            raise
+        with failed_tries() as failed:
+            try:
+                reply = await self.chat.generate(messages, (tool,), TOOL_NAME, legal=legal)
+            except ProviderError as exc:
+                error = str(exc)
+            except asyncio.CancelledError:
+                self._trace.unwritten(self._tries(failed, seat, step, messages, tool))
+                self._trace.cut_off(
+                    seat, step, self._attempts, messages, (tool,), self._meta(started)
+                )
+                raise
+        tries = self._tries(failed, seat, step, messages, tool)
         self._last_failed_call = reply is None
         if reply is not None:
             self.conversation.answer(_raw(reply))
@@ -291,7 +299,33 @@ class LLMAgent:
             usage=reply.usage if reply else Usage(),
             cost_usd=reply.cost_usd if reply else 0.0,
         )
-        return record, reply
+        return tries, record, reply
+
+    def _tries(
+        self,
+        failed: list[FailedTry],
+        seat: SeatId,
+        step: int,
+        messages: tuple[ChatMessage, ...],
+        tool: ToolSpec,
+    ) -> tuple[ModelCallRecord, ...]:
+        """A record for each try the provider retried (the same request, each failed)."""
+        return tuple(
+            self._trace.record(
+                seat,
+                step,
+                self._attempts,
+                messages,
+                (tool,),
+                reply=None,
+                error=t.reason,
+                retried=True,
+                model=self.chat.model,
+                prompt_id=self.library.prompt_id,
+                latency_ms=t.latency_ms,
+            )  # fmt: skip
+            for t in failed
+        )
 
     def _meta(self, started: float) -> dict[str, object]:
         return {

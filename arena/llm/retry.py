@@ -4,13 +4,21 @@ Provider SDKs are built with their own retries off (`max_retries=0`), so a rate 
 never retried twice over (ours times theirs) and every wait is visible here. Only
 transient failures are retried: 429, 5xx, connection errors and timeouts. A 4xx other
 than 429 is the request's fault and fails at once.
+
+A try that fails and is retried is not lost: inside `failed_tries()` every such try is
+collected (why, and how long it took), so a model seat writes a trace record for each one
+and a game's calls, time and cost include the requests that hung or failed before one
+succeeded.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -44,6 +52,28 @@ class Transient:
 
     reason: str
     retry_after_s: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FailedTry:
+    """A try of a request that failed and was retried: why, and how long it took."""
+
+    reason: str
+    latency_ms: float
+
+
+_TRIES: ContextVar[list[FailedTry] | None] = ContextVar("failed_tries", default=None)
+
+
+@contextmanager
+def failed_tries() -> Iterator[list[FailedTry]]:
+    """Collect the retried tries of the requests made inside (in this task), in order."""
+    tries: list[FailedTry] = []
+    token = _TRIES.set(tries)
+    try:
+        yield tries
+    finally:
+        _TRIES.reset(token)
 
 
 def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
@@ -92,6 +122,7 @@ async def with_retries(
     """
     rng = rng or random.Random()
     for attempt in range(policy.retries + 1):
+        started = time.perf_counter()
         try:
             return await call()
         except Exception as exc:
@@ -102,5 +133,9 @@ async def with_retries(
                 raise ProviderError(
                     f"{label}: {transient.reason} (after {attempt + 1} tries)"
                 ) from exc
+            tries = _TRIES.get()
+            if tries is not None:
+                elapsed = (time.perf_counter() - started) * 1000
+                tries.append(FailedTry(f"{label}: {transient.reason}; retried", elapsed))
             await sleep(delay_for(attempt, transient, policy, rng))
     raise AssertionError("unreachable: the loop returns or raises")

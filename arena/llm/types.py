@@ -109,6 +109,11 @@ class ModelCallRecord(_Frozen):
     """What the parser forgave (a speech cut to its limit)."""
     cut_off: bool = False
     """The call was cancelled by a time limit before it answered."""
+    retried: bool = False
+    """A try that failed (timed out, HTTP 429/5xx, a dropped connection, a body that is
+    not a reply) and that the provider sent again: `error` says why, `latency_ms` how long
+    it took; the same request's next record is its next try. No usage came back, so its
+    tokens and cost count as 0 while it counts as a call."""
 
 
 ChatMessage.model_rebuild()
