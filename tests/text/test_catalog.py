@@ -87,8 +87,8 @@ def test_no_text_or_prompt_file_names_a_key_twice() -> None:
     Play page's "Paste a join link" label. Every catalog and prompt file is checked."""
     import yaml  # noqa: PLC0415
 
-    root = Path(__file__).resolve().parents[2] / "arena"
-    files = sorted([*(root / "text").glob("*.yaml"), *(root / "llm" / "prompts").rglob("*.yaml")])
+    root = Path(__file__).resolve().parents[2]
+    files = sorted([*(root / "arena" / "text").glob("*.yaml"), *(root / "prompts").rglob("*.yaml")])
     twice: list[str] = []
 
     class Strict(yaml.SafeLoader):
