@@ -49,6 +49,7 @@ from arena.storage.replay_file import (
     ReplayResult,
     ReplayWriter,
     SeatAgent,
+    SeatHandover,
     read_replay,
 )
 
@@ -453,8 +454,24 @@ async def run_game(
     referee = Referee(header.config, header.seed, draw=header.draw)
     void = await _play_or_void(referee, agents, writer, limits, progress)
     if writer is not None:
+        _note_handovers(writer, agents)
         writer.finish(result_of(referee, void))
     return referee
+
+
+def _note_handovers(writer: ReplayWriter, agents: Mapping[SeatId, Agent]) -> None:
+    """Add to the header the seats whose agents handed them over (`agent.handover`).
+
+    A person's seat played by a bot, or by the arena's defaults once the terminal closed,
+    is recorded, so ratings do not count it as the person's (`arena.ratings.results`).
+    """
+    found = [getattr(agent, "handover", None) for _, agent in sorted(agents.items())]
+    new = tuple(h for h in found if isinstance(h, SeatHandover))
+    known = {h.seat for h in writer.header.handovers}
+    fresh = tuple(h for h in new if h.seat not in known)
+    if fresh:
+        handovers = writer.header.handovers + fresh
+        writer.header = writer.header.model_copy(update={"handovers": handovers})
 
 
 async def _play_or_void(
@@ -489,6 +506,7 @@ async def resume_game(
     for trace in replay.traces:
         writer.trace(trace)
     void = await _play_or_void(referee, agents, writer, limits)
+    _note_handovers(writer, agents)
     writer.finish(result_of(referee, void))
     return referee
 

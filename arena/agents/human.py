@@ -41,6 +41,7 @@ from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.observation import Observation
 from arena.rules.roles import spec
 from arena.rules.types import Role
+from arena.storage.replay_file import SeatHandover
 from arena.text import inert, t
 from arena.transcript import Lang, render
 
@@ -197,6 +198,9 @@ class TerminalHuman:
         self._shown = 0
         self._closed = False
         """Standard input has ended: no line will come, so nothing more is asked."""
+        self.handover: SeatHandover | None = None
+        """From which step the arena's defaults played the seat (the terminal closed): the
+        replay header records it, and ratings do not count the seat as the person's."""
 
     @property
     def name(self) -> str:
@@ -232,6 +236,12 @@ class TerminalHuman:
                 line = await self._line("> ")
             except EOFError:
                 self._closed = True
+                self.handover = SeatHandover(
+                    seat=request.seat,
+                    step=request.step,
+                    agent="default",
+                    reason="the terminal closed: the arena's defaults played on",
+                )
                 return AgentReply(action=None, error=_TEXT[self.lang]["closed"])
             if line.strip().lower() in HELP_WORDS:
                 self._write(help_text(self.lang, roles))

@@ -3,8 +3,11 @@
 Reads every replay under DIR (default `replays/`), or only one tournament's games
 (`--tournament NAME` or a tournament file, whose schedule also says how many games are
 still to play). Only finished games that verify are rated (`arena validate`'s check,
-cached per file under `DIR/.arena/`); every file left out is reported on stderr (one
-line each) and counted by reason. The table shows point estimates with their
+cached per file under `DIR/.arena/`): their log re-runs and their signature verifies
+under the arena's key; unsigned games only with `--include-unsigned`, and then apart
+(every agent named `AGENT (unsigned)`). A game is counted once however many copies
+there are (found by content). Every file left out is reported on stderr (one line each)
+and counted by reason. The table shows point estimates with their
 intervals; `--csv` and `--json` write the full numbers (docs/metrics.md defines them).
 """
 
@@ -19,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.ratings.folder import folder_report
-from arena.ratings.loader import FolderScan, Reason
+from arena.ratings.loader import UNSIGNED, FolderScan, Reason
 from arena.ratings.metrics import AgentMetrics
 from arena.ratings.ratings import Skill, WinRate
 from arena.ratings.report import Report, to_csv, to_json
@@ -78,6 +81,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="also rate voided games (left out by default)",
     )
     board.add_argument(
+        "--include-unsigned",
+        action="store_true",
+        help="also rate games without a signature (older files), apart: as 'AGENT (unsigned)'",
+    )
+    board.add_argument(
         "--no-cache",
         action="store_true",
         help="verify every file again instead of using DIR/.arena/facts.sqlite",
@@ -88,6 +96,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 REASON_TEXT: dict[Reason, str] = {
     "unreadable": "unreadable",
     "unverified": "failed verification",
+    "bad_signature": "bad signature",
+    "unsigned": "unsigned (--include-unsigned rates them apart)",
     "unfinished": "unfinished",
     "duplicate": "duplicate",
     "voided": "voided",
@@ -166,6 +176,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
         tournament=chosen.tournament,
         game_ids=chosen.scheduled,
         include_voided=args.include_voided,
+        include_unsigned=args.include_unsigned,
         bootstrap=args.bootstrap,
         seed=args.seed,
         workers=args.jobs or os.cpu_count() or 1,  # used only for large scalar bootstraps
@@ -224,6 +235,8 @@ def rated_line(found: FolderScan, chosen: Selection) -> str:
             what += f" together: {', '.join(counts)} (rate one tournament with --tournament)"
         elif list(found.tournaments) not in ([], [""]):
             what += f" of tournament {next(iter(found.tournaments))}"
+    if found.unsigned:
+        what += f" ({found.unsigned} of them unsigned, rated apart as 'AGENT{UNSIGNED}')"
     left = left_out_text(found)
     return f"{what}; {left} (listed on stderr)" if left else what
 

@@ -39,6 +39,7 @@ from typing import Literal
 import arena
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary
+from arena.storage.seal import Seal
 
 CACHE_DIR = ".arena"
 CACHE_FILE = "facts.sqlite"
@@ -47,6 +48,23 @@ Verdict = Literal["rated", "voided", "unverified", "unreadable", "unfinished"]
 """What a file gives the leaderboard: a game, a voided game, a game that does not verify
 (`arena validate` rejects it), nothing (it cannot be read), or nothing yet (no result).
 Only finished replays' verdicts are cached."""
+
+
+class Content(FrozenModel):
+    """What a file's signature and its copies are checked by, whatever the key.
+
+    The signature is checked at every scan under the key in use (one HMAC), never cached
+    as a verdict: the same file is signed under one machine's key and not another's.
+    """
+
+    seal: Seal | None
+    """The signature line, if any."""
+    digest: str
+    """SHA-256 of every byte before the signature line (what it covers)."""
+    body: str
+    """SHA-256 of the lines between header and signature: the same in every copy."""
+    play: str
+    """SHA-256 of the config, seed, draw and answers: the same game however re-written."""
 
 
 class FileFacts(FrozenModel):
@@ -59,6 +77,8 @@ class FileFacts(FrozenModel):
     tournament: str | None = None
     summary: GameSummary | None = None
     """The game's result and tallies (rated and voided games)."""
+    content: Content | None = None
+    """The file's signature and content digests (files that were read whole)."""
 
     def head(self) -> FileHead:
         """Everything but the summary."""
@@ -70,6 +90,7 @@ class FileFacts(FrozenModel):
             tournament=self.tournament,
             created_at=created,
             summarized=self.summary is not None,
+            content=self.content,
         )
 
 
@@ -84,6 +105,7 @@ class FileHead(FrozenModel):
     """The game's start time (with `game_id`, its place in rating order)."""
     summarized: bool = False
     """Whether the file has a summary (`FactsCache.summary`)."""
+    content: Content | None = None
 
 
 @functools.cache

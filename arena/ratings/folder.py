@@ -58,7 +58,8 @@ def chain(kind: str, files: Sequence[RatedFile]) -> list[str]:
     links: list[str] = []
     link = hashlib.sha256(kind.encode()).hexdigest()
     for entry in files:
-        link = hashlib.sha256(f"{link}/{entry.sha256}".encode()).hexdigest()
+        mark = "/unsigned" if entry.unsigned else ""  # rated under other names (`apart`)
+        link = hashlib.sha256(f"{link}/{entry.sha256}{mark}".encode()).hexdigest()
         links.append(link)
     return links
 
@@ -69,6 +70,7 @@ def folder_report(
     tournament: str | None = None,
     game_ids: Collection[str] | None = None,
     include_voided: bool = False,
+    include_unsigned: bool = False,
     bootstrap: int = 200,
     seed: int = 0,
     confidence: float = 0.95,
@@ -86,7 +88,15 @@ def folder_report(
     check_arguments(bootstrap, confidence, workers)
     store = open_cache(directory, cache)
     try:
-        scan, fresh = scan_folder(directory, store, tournament, game_ids, include_voided, progress)
+        scan, fresh = scan_folder(
+            directory,
+            store,
+            tournament,
+            game_ids,
+            include_voided,
+            progress,
+            include_unsigned=include_unsigned,
+        )
         fold = _folded(store, scan, fresh, bootstrap, seed, workers, step)
         report = fold.report(confidence, skipped=scan.skipped, directory=str(directory))
         return scan, report

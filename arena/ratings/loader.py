@@ -7,9 +7,17 @@ winner or an edited event never reaches a rating. Every other file is left out w
 one-line reason naming the file, and counted by kind:
 
 - `unreadable`: not a replay, or a line that cannot be parsed (corrupt, truncated);
-- `unverified`: readable, but `arena validate` rejects it;
+- `unverified`: readable, but `arena validate` rejects its log;
+- `bad signature`: its signature does not verify under the arena's key (an edited copy,
+  another arena's file, a forgery: `arena.storage.seal`);
+- `unsigned`: no signature (written before signing, or stripped); rated only when asked
+  (`include_unsigned`), and then under agent names marked `UNSIGNED` so they stand
+  apart from the signed games' standings;
 - `unfinished`: a game still running (or abandoned) has no result yet;
-- `duplicate`: a second copy of a game already read;
+- `duplicate`: the same game as a file already counted, found by content, never by id:
+  the same body (every line but the header and signature: a copy under a new id) or
+  the same config, seed, draw and answers. Signed files are counted before unsigned ones,
+  so a copy never pushes out the original;
 - `voided`: the game was voided (for example a model seat that kept falling back);
   left out unless asked for.
 
@@ -22,27 +30,69 @@ what is rated from the cached heads alone; `load_games` then reads every summary
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
-from arena.ratings.cache import FactsCache, FileFacts, FileHead, Stat, file_digest
+from arena.ratings.cache import Content, FactsCache, FileFacts, FileHead, Stat, file_digest
 from arena.ratings.facts import summarize
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary
 from arena.replay_check import check_log
 from arena.rules.errors import ArenaError
-from arena.storage.replay_file import ReplayHeader, read_header, read_replay
+from arena.storage.replay_file import Replay, ReplayHeader, read_header, read_replay
+from arena.storage.seal import ArenaKey, arena_key, check_seal
 
-Reason = Literal["unreadable", "unverified", "unfinished", "duplicate", "voided"]
-REASONS: tuple[Reason, ...] = ("unreadable", "unverified", "unfinished", "duplicate", "voided")
+Reason = Literal[
+    "unreadable", "unverified", "bad_signature", "unsigned", "unfinished", "duplicate", "voided"
+]
+REASONS: tuple[Reason, ...] = (
+    "unreadable",
+    "unverified",
+    "bad_signature",
+    "unsigned",
+    "unfinished",
+    "duplicate",
+    "voided",
+)
+UNSIGNED = " (unsigned)"
+"""Appended to every agent of an unsigned game rated with `include_unsigned`: its games
+form their own standings rows, apart from (and never mixed into) the signed games' ones."""
 
 Progress = Callable[[int, int], None]
 """Called as `progress(files_done, files_total)` while a directory is read."""
 
 COMMIT_EVERY = 200
 """Files between cache commits, so an interrupted cold run keeps most of its work."""
+
+
+def play_digest(replay: Replay) -> str:
+    """SHA-256 of what makes the game: config, seed, draw and every answer (so the deal).
+
+    Two files with these equal are the same game however their other lines were
+    re-written (traces trimmed, the header's id or time changed).
+    """
+    header = replay.header
+    play = {
+        "config": header.config.model_dump(mode="json"),
+        "seed": header.seed,
+        "draw": header.draw,
+        "answers": [a.model_dump(mode="json", exclude_none=True) for a in replay.answers],
+    }
+    text = json.dumps(play, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def content_of(replay: Replay) -> Content | None:
+    """The signature and content digests of a replay read from a file."""
+    if replay.digest is None or replay.body_digest is None:
+        return None
+    return Content(
+        seal=replay.seal, digest=replay.digest, body=replay.body_digest, play=play_digest(replay)
+    )
 
 
 class SkippedFile(FrozenModel):
@@ -112,14 +162,17 @@ def verify_file(path: Path, header: ReplayHeader) -> FileFacts:
             detail = detail if detail.startswith(":") else f": {detail}"
             return FileFacts(verdict="unverified", detail=f"{where}{detail}", **ids)
         summary = summarize(replay)
+        content = content_of(replay)
     except ArenaError as exc:
         return FileFacts(verdict="unreadable", detail=_detail(str(exc), path), **ids)
     except (OSError, UnicodeDecodeError, RecursionError, ValueError) as exc:
         reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         return FileFacts(verdict="unreadable", detail=f": cannot read: {reason}", **ids)
     if void is not None:
-        return FileFacts(verdict="voided", detail=f": voided: {void}", summary=summary, **ids)
-    return FileFacts(verdict="rated", summary=summary, **ids)
+        return FileFacts(
+            verdict="voided", detail=f": voided: {void}", summary=summary, content=content, **ids
+        )
+    return FileFacts(verdict="rated", summary=summary, content=content, **ids)
 
 
 def _detail(message: str, path: Path) -> str:
@@ -135,6 +188,8 @@ class RatedFile(FrozenModel):
     sha256: str
     game_id: str
     created_at: str
+    unsigned: bool = False
+    """Rated with `include_unsigned`: its agents are rated as `agent + UNSIGNED`."""
 
 
 class FolderScan(FrozenModel):
@@ -153,6 +208,11 @@ class FolderScan(FrozenModel):
         """How many files were left out, by reason (only reasons that occurred)."""
         counts = Counter(s.reason for s in self.skipped)
         return {reason: counts[reason] for reason in REASONS if counts[reason]}
+
+    @property
+    def unsigned(self) -> int:
+        """Unsigned games rated (apart) because `include_unsigned` asked for them."""
+        return sum(1 for entry in self.rated if entry.unsigned)
 
 
 def file_entry(path: Path, cache: FactsCache) -> tuple[str | None, FileHead, GameSummary | None]:
@@ -213,6 +273,7 @@ def load_games(
     tournament: str | None = None,
     game_ids: Collection[str] | None = None,
     include_voided: bool = False,
+    include_unsigned: bool = False,
     cache: FactsCache | bool = True,
     progress: Progress | None = None,
 ) -> GameSet:
@@ -224,6 +285,7 @@ def load_games(
             left out silently: they are not faulty).
         game_ids: keep only these games (a tournament's schedule), also silently.
         include_voided: rate voided games too.
+        include_unsigned: rate unsigned games too, apart (`UNSIGNED`).
         cache: the facts cache to use; True for the folder's own, False for none.
         progress: called after each file.
 
@@ -232,7 +294,15 @@ def load_games(
     """
     store = open_cache(directory, cache)
     try:
-        scan, fresh = scan_folder(directory, store, tournament, game_ids, include_voided, progress)
+        scan, fresh = scan_folder(
+            directory,
+            store,
+            tournament,
+            game_ids,
+            include_voided,
+            progress,
+            include_unsigned=include_unsigned,
+        )
         games = [rated_summary(store, fresh, entry) for entry in scan.rated]
         return GameSet(
             directory=scan.directory,
@@ -259,7 +329,14 @@ def rated_summary(
     summary = fresh.get(entry.sha256) or cache.summary(entry.sha256)
     if summary is None:
         raise ArenaError(f"{entry.path}: no summary in the facts cache; run with --no-cache")
-    return summary
+    return apart(summary) if entry.unsigned else summary
+
+
+def apart(summary: GameSummary) -> GameSummary:
+    """An unsigned game's summary with every agent marked `UNSIGNED` (rated apart)."""
+    result = summary.result
+    seats = tuple(s.model_copy(update={"agent": s.agent + UNSIGNED}) for s in result.seats)
+    return summary.model_copy(update={"result": result.model_copy(update={"seats": seats})})
 
 
 def scan_folder(
@@ -269,20 +346,21 @@ def scan_folder(
     game_ids: Collection[str] | None = None,
     include_voided: bool = False,
     progress: Progress | None = None,
+    *,
+    include_unsigned: bool = False,
+    key: ArenaKey | None = None,
 ) -> tuple[FolderScan, dict[str, GameSummary]]:
     """Which files of `directory` are rated (see `load_games`), and the summaries verified now.
 
     Reads only the cache's small heads for known files: a warm folder costs a `stat` and a
-    row per file, whatever its games hold.
+    row per file, whatever its games hold. Signatures are checked under `key` (None: the
+    arena's key, `arena_key()`).
     """
-    rated: list[RatedFile] = []
+    key = key if key is not None else arena_key()
     fresh: dict[str, GameSummary] = {}
-    skipped: list[SkippedFile] = []
-    seen: dict[str, Path] = {}
-    tournaments: dict[str, int] = {}
+    entries: list[_Entry] = []
     paths = candidate_files(directory)
     cache.preload()
-    looked = 0
     for done, path in enumerate(paths, start=1):
         sha256, head, summary = file_entry(path, cache)
         if done % COMMIT_EVERY == 0:
@@ -294,34 +372,79 @@ def scan_folder(
             or (game_ids is not None and head.game_id not in game_ids)
         ):
             continue
-        looked += 1
-        reason: Reason | None = None
-        detail = head.detail
-        if head.verdict in ("unreadable", "unverified", "unfinished"):
-            reason = head.verdict
-        elif head.game_id in seen:
-            reason = "duplicate"
-            detail = f": game {head.game_id} was already read from {seen[head.game_id]}"
-        elif head.verdict == "voided" and (not include_voided or not head.summarized):
-            reason = "voided"
-        if reason is not None:
+        if sha256 is not None and summary is not None:
+            fresh[sha256] = summary
+        entries.append(_Entry(path, sha256, head, _judge(head, key, include_voided)))
+    return _decide(directory, entries, include_unsigned), fresh
+
+
+class _Entry(NamedTuple):
+    path: Path
+    sha256: str | None
+    head: FileHead
+    verdict: tuple[Reason | None, str]
+    """Why the file is left out whatever the others hold (None: rated, or `unsigned`),
+    and the detail after its path."""
+
+
+def _judge(head: FileHead, key: ArenaKey | None, include_voided: bool) -> tuple[Reason | None, str]:
+    """What a file's own head says: left out (and why), unsigned, or rated."""
+    if head.verdict in ("unreadable", "unverified", "unfinished"):
+        return head.verdict, head.detail
+    if head.verdict == "voided" and (not include_voided or not head.summarized):
+        return "voided", head.detail
+    content = head.content
+    signature = check_seal(
+        content.seal if content else None, content.digest if content else None, key
+    )
+    if signature.state == "bad":
+        return "bad_signature", f": {signature.message}"
+    if signature.state == "unsigned":
+        return "unsigned", f": {signature.message}"
+    return None, head.detail
+
+
+def _decide(directory: Path, entries: list[_Entry], include_unsigned: bool) -> FolderScan:
+    """Rate each file not left out, signed ones first, each game once (by content)."""
+    order = sorted(range(len(entries)), key=lambda i: entries[i].verdict[0] == "unsigned")
+    seen: dict[str, Path] = {}
+    outcome: dict[int, tuple[Reason | None, str]] = {}
+    for i in order:
+        path, _, head, (reason, detail) = entries[i]
+        if reason is None or (reason == "unsigned" and include_unsigned):
+            content = head.content
+            keys = [] if content is None else [("body", content.body), ("play", content.play)]
+            same = next(((what, seen[k]) for what, k in keys if k in seen), None)
+            if same is not None:
+                what = "body" if same[0] == "body" else "config, seed and answers"
+                reason, detail = "duplicate", f": the same game ({what}) as {same[1]}"
+            else:
+                seen |= {k: path for _, k in keys}
+        outcome[i] = (reason, detail)
+    rated: list[RatedFile] = []
+    skipped: list[SkippedFile] = []
+    tournaments: dict[str, int] = {}
+    for i, (path, sha256, head, _) in enumerate(entries):
+        reason, detail = outcome[i]
+        unsigned = reason == "unsigned" and include_unsigned
+        if reason is not None and not unsigned:
             skipped.append(SkippedFile(path=str(path), message=f"{path}{detail}", reason=reason))
             continue
         assert sha256 is not None and head.game_id is not None and head.created_at is not None
-        seen[head.game_id] = path
         rated.append(
             RatedFile(
-                path=str(path), sha256=sha256, game_id=head.game_id, created_at=head.created_at
+                path=str(path),
+                sha256=sha256,
+                game_id=head.game_id,
+                created_at=head.created_at,
+                unsigned=unsigned,
             )
         )
-        if summary is not None:
-            fresh[sha256] = summary
         tournaments[head.tournament or ""] = tournaments.get(head.tournament or "", 0) + 1
-    scan = FolderScan(
+    return FolderScan(
         directory=str(directory),
         rated=tuple(rated),
         skipped=tuple(skipped),
-        files=looked,
+        files=len(entries),
         tournaments=dict(sorted(tournaments.items())),
     )
-    return scan, fresh

@@ -5,6 +5,14 @@ string from the header (`bot`, `random`, `openai:gpt-4.1-mini`), and the roles c
 the referee's `RolesDealt` event, so a result can never disagree with its event log. A
 secret admirer who loves a wolf (`AdmirerChose.wolf_side`) plays, and is rated, for the
 wolves.
+
+A seat is rated as its player only for a game it played (`stood_in`): when more than
+`STAND_IN_SHARE` of its decisions were not its player's own — answered by the arena's
+default (a timeout, a closed terminal, a model's unusable answers) or by the bot a
+person's seat was handed to (the header's `handovers`) — its result is kept under
+`AGENT (stood in)`, a row of its own, rated for neither the player nor the stand-in.
+The rule is the same for people, model seats and any other agent; a seat handed over
+before it answered, or that never answered itself, is always stood in.
 """
 
 from __future__ import annotations
@@ -13,7 +21,13 @@ from arena.ratings.stats import FrozenModel
 from arena.rules.events import AdmirerChose, RolesDealt
 from arena.rules.roles import team_of
 from arena.rules.types import Role, SeatId, Team, Winner
-from arena.storage.replay_file import Replay, ReplayError
+from arena.storage.replay_file import Replay, ReplayError, SeatHandover
+
+STAND_IN_SHARE = 0.25
+"""Above this share of decisions not its player's own, a seat is not rated as its player
+(the share at which a model seat's game is voided, `arena.match.Limits`)."""
+STOOD_IN = " (stood in)"
+"""Appended to the agent of a seat rated as neither its player nor its stand-in."""
 
 
 class SeatResult(FrozenModel):
@@ -21,7 +35,8 @@ class SeatResult(FrozenModel):
 
     seat: SeatId
     agent: str
-    """The agent spec that played the seat; the identity ratings are kept under."""
+    """The agent spec that played the seat; the identity ratings are kept under (with
+    `STOOD_IN` appended when the seat was `stood_in`)."""
     role: Role
     team: Team
 
@@ -89,6 +104,24 @@ def dealt_roles(replay: Replay) -> tuple[Role, ...]:
     return deal.roles
 
 
+def stood_in(replay: Replay, seat: SeatId) -> bool:
+    """Whether more than `STAND_IN_SHARE` of `seat`'s decisions were not its player's own.
+
+    Not its own: a defaulted answer, or any answer from the step its seat was handed
+    over on. A seat with no decision at all was not played by anyone: not stood in.
+    """
+    handover = next((h for h in replay.header.handovers if h.seat == seat), None)
+    answers = [a for a in replay.answers if a.seat == seat]
+    if not answers:
+        return handover is not None
+    others = sum(1 for a in answers if a.defaulted is not None or _after(a.step, handover))
+    return others > STAND_IN_SHARE * len(answers)
+
+
+def _after(step: int, handover: SeatHandover | None) -> bool:
+    return handover is not None and step >= handover.step
+
+
 def game_result(replay: Replay) -> GameResult:
     """The rating-relevant outcome of a finished replay.
 
@@ -103,7 +136,7 @@ def game_result(replay: Replay) -> GameResult:
     seats = tuple(
         SeatResult(
             seat=seat.seat,
-            agent=seat.agent,
+            agent=seat.agent + STOOD_IN if stood_in(replay, seat.seat) else seat.agent,
             role=roles[seat.seat - 1],
             team=Team.WOLF if seat.seat in turned else team_of(roles[seat.seat - 1]),
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from tests.support.forgery import write_signed
 
 LABEL = "bot\x1b[2J\x1b[H\u2028── fake ──\u202e"
 
@@ -25,7 +26,8 @@ def test_leaderboard_prints_header_labels_inert(
         lines = out.read_text().split("\n")
         header = json.loads(lines[0])
         header["seats"][0]["agent"] = LABEL
-        out.write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]))
+        # the labels come from whoever holds the key (a hostile operator): signed again
+        write_signed(out, [json.dumps(header, ensure_ascii=False), *lines[1:-1]])
     capsys.readouterr()
     assert main(["leaderboard", str(folder), "--bootstrap", "0"]) == 0
     printed = capsys.readouterr()

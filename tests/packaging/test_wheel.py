@@ -94,6 +94,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
 def test_the_wheel_holds_the_package_data(installed: Installed) -> None:
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert {"arena/text/en.yaml", "arena/text/zh.yaml", "arena/dashboard/app.py"} <= names
+    assert "arena/agents/remote/protocol.json" in names, "the remote agent protocol is published"
     boards = {n.removeprefix("arena/") for n in names if n.startswith("arena/boards/")}
     assert boards == {str(p.relative_to(ROOT / "arena")) for p in (ROOT / "arena/boards").iterdir()}
     # The card's top-level homes ship whole, inside the package: dashboard/ → arena/dashboard/,

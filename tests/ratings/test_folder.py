@@ -22,26 +22,32 @@ from arena.ratings.report import Report, ReportFold, build_report
 from arena.rules.config import GameConfig
 from arena.rules.roles import is_wolf
 from arena.storage.replay_file import read_replay
+from tests.support.forgery import write_signed
 
 AGENTS = ("A", "B", "C")
 PAIRS = [(w, g) for w in AGENTS for g in AGENTS if w != g]
 BOOTSTRAP = 12
+SOURCES = 12
 
 
 @pytest.fixture(scope="module")
 def sources(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[list[str], list[bool]]]:
-    """Three real bot games: their lines, and which seats are wolves."""
+    """Twelve real bot games: their lines, and which seats are wolves.
+
+    Each test game is a different one of them: the leaderboard counts copies of one game
+    (the same body) once.
+    """
     directory = tmp_path_factory.mktemp("sources")
 
     async def play() -> None:
-        for i in range(3):
+        for i in range(SOURCES):
             agents: dict[int, Agent] = {s: BotAgent(seed=10 * i + s) for s in range(1, 10)}
             header = new_header(f"s{i}", GameConfig(board="std9"), i, agents)
             await run_game(header, agents, directory / f"s{i}.jsonl")
 
     asyncio.run(play())
     out = []
-    for i in range(3):
+    for i in range(SOURCES):
         path = directory / f"s{i}.jsonl"
         roles = next(e.roles for e in read_replay(path).events if e.kind == "roles_dealt")
         out.append((path.read_text(encoding="utf-8").splitlines(), [is_wolf(r) for r in roles]))
@@ -55,7 +61,7 @@ def write_game(
     minute: int,
     mixed: bool = False,
 ) -> Path:
-    """Game `index` (a copy of a source game under its own id, start time and agents)."""
+    """Game `index` (source game `index` under its own id, start time and agents, signed)."""
     lines, wolves = sources[index % len(sources)]
     header = json.loads(lines[0])
     header["game_id"] = f"g{index:03d}"
@@ -67,8 +73,7 @@ def write_game(
         first_wolf = next(s for s in header["seats"] if wolves[s["seat"] - 1])
         first_wolf["agent"] = next(a for a in AGENTS if a not in (wolf, good))
     path = directory / f"g{index:03d}.jsonl"
-    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
-    return path
+    return write_signed(path, [json.dumps(header), *lines[1:]])
 
 
 def from_scratch(directory: Path, seed: int = 0) -> Report:
@@ -178,7 +183,7 @@ def test_a_tournament_filter_rates_its_own_games(
             lines = path.read_text(encoding="utf-8").splitlines()
             header = json.loads(lines[0])
             header["tournament"] = "cup"
-            path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+            write_signed(path, [json.dumps(header), *lines[1:]])
     everything = report(tmp_path)
     scan, cup = folder_report(tmp_path, tournament="cup", bootstrap=BOOTSTRAP)
     assert [Path(e.path).name for e in scan.rated] == ["g001.jsonl", "g003.jsonl"]

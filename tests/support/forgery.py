@@ -83,6 +83,18 @@ def _sealed(lines: list[str], key: ArenaKey, key_id: str | None = None) -> list[
     return [*body, json.dumps(found, separators=(",", ":"))]
 
 
+def resigned(lines: list[str]) -> list[str]:
+    """`lines` (a replay edited on purpose by a test) signed again under the arena's key."""
+    key = arena_key()
+    assert key is not None
+    return _sealed(lines, key)
+
+
+def write_signed(path: Path, lines: list[str]) -> Path:
+    """Write `lines` to `path`, signed again under the arena's key (a test's own edit)."""
+    return _write(path, resigned(lines))
+
+
 def forged_set(original: Path, folder: Path) -> dict[str, Path]:
     """The forgeries of `original` (a signed game of `play`), written under `folder`."""
     folder.mkdir(parents=True, exist_ok=True)

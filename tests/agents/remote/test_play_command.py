@@ -83,3 +83,11 @@ def test_a_down_agent_is_one_line_before_the_game(tmp_path, capsys) -> None:
 def test_a_bad_url_is_one_line(url, why, tmp_path, capsys) -> None:
     assert main(["play", "--seat", f"4={url}", "--out", str(tmp_path / "g.jsonl")]) == 2
     assert why in capsys.readouterr().err
+
+
+def test_arena_agent_check_takes_a_url(capsys) -> None:
+    with example_process() as url:
+        assert main(["agent", "check", url, "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{url} on wwk_guard:") and out.rstrip().endswith("conformant")
+    assert "refused 0, timeouts 0, crashes 0" in out
