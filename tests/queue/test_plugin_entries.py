@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,10 @@ import pytest
 from arena.cli import main
 from arena.queue.jobs import MatchJob
 from arena.rules.errors import ConfigError
+from arena.storage.replay_file import read_header
 from arena.tournament import TournamentSpec, load_spec, schedule
+from tests.queue.conftest import QueueMaker, make_jobs, run_all
+from tests.support import plugins
 
 P = "py:tests.support.plugins"
 
@@ -88,3 +92,43 @@ def test_run_and_submit_make_every_plugin_before_anything_is_queued(
     captured = capsys.readouterr()
     assert captured.err.count("\n") == 1 and says in captured.err and spec in captured.err
     assert not replays.exists() or not any(replays.iterdir())
+
+
+def test_a_worker_that_cannot_make_a_plugin_fails_its_games_with_the_line(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    """On the worker's machine the factory raises: the game fails, is retried, then dead."""
+    jobs = make_jobs(agents={"mine": f"{P}:broken_factory", "b": "bot"}, max_attempts=2)
+
+    async def scenario() -> None:
+        queue = new_queue(5.0)
+        stats = await run_all(queue, jobs, tmp_path)
+        assert stats.failed == len(jobs) and stats.done == 0
+        dead = await queue.dead_letters()
+        assert {d.game_id for d in dead} == {j.game_id for j in jobs}
+        assert all(
+            "the factory raised RuntimeError: cannot load the checkpoint" in d.error for d in dead
+        )
+        assert all(d.attempts == 2 and "\n" not in d.error for d in dead)
+
+    asyncio.run(scenario())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_worker_seats_a_plugin_with_its_options(new_queue: QueueMaker, tmp_path: Path) -> None:
+    entry = {"spec": f"{P}:Seeded", "options": {"style": "queued"}}
+    jobs = make_jobs(agents={"mine": entry, "b": "bot"}, boards=["std9"])
+    plugins.Seeded.made.clear()
+
+    async def scenario() -> None:
+        stats = await run_all(new_queue(5.0), jobs, tmp_path)
+        assert stats.done == len(jobs) and stats.failed == 0
+
+    asyncio.run(scenario())
+    assert plugins.Seeded.made and all(
+        m["options"] == {"style": "queued"} for m in plugins.Seeded.made
+    )
+    for job in jobs:
+        header = read_header(tmp_path / f"{job.game_id}.jsonl")
+        mine = [s for s in header.seats if job.seats[s.seat - 1] == "mine"]
+        assert mine and all(s.agent == f"{P}:Seeded" and s.model == "seeded-queued" for s in mine)
