@@ -45,7 +45,7 @@ from arena.agents.plugin import (
 )
 from arena.board_file import board_ref, example_boards, is_board_file
 from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
-from arena.queue.seating import check_spec
+from arena.queue.seating import check_spec, split_delay
 from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
 from arena.rules.draw import Sha256Draw
@@ -181,7 +181,10 @@ class TournamentSpec(BaseModel):
 
 
 def _check_entry(entry: AgentEntry) -> None:
-    """Refuse an agent no worker could seat (its spec's form; options only for plug-ins).
+    """Refuse an agent no worker could seat.
+
+    Its spec's form is checked; options are only for plug-ins, a token and a clock only
+    for remote agents.
 
     A plug-in is not imported here (`arena tournament status` must work on a machine
     without it; an installed agent's name must be installed): `arena tournament
@@ -200,6 +203,12 @@ def _check_entry(entry: AgentEntry) -> None:
         raise ConfigError(
             f"options are settings for a plug-in's factory (py:MODULE:FACTORY or an installed "
             f"agent's name), not for {entry.spec}"
+        )
+    remote = {"token_env", "decision_timeout_s", "overage_s"} & entry.model_fields_set
+    if remote and not split_delay(entry.spec)[1].startswith(("http://", "https://")):
+        raise ConfigError(
+            f"{', '.join(sorted(remote))}: settings of a remote agent (an http(s):// URL), "
+            f"not of {entry.spec}"
         )
     check_spec(entry.spec)
 

@@ -123,3 +123,13 @@ def test_a_down_agent_stops_the_tournament_before_it_starts(
     assert main(["tournament", "run", str(spec), "--replays", str(replays)]) == 2
     assert f"remote agent {url} is down: connection refused" in capsys.readouterr().err
     assert not replays.exists() or not list(replays.glob("*.jsonl"))
+
+
+def test_remote_settings_on_another_agent_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "t.yaml"
+    spec.write_text("name: x\nagents: {a: {spec: bot, token_env: T}, b: random}\nboards: [std9]\n")
+    assert main(["tournament", "status", str(spec), "--replays", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "token_env: settings of a remote agent (an http(s):// URL), not of bot" in err
