@@ -248,6 +248,8 @@ async def check_agent(
     for game in range(games):
         seat, game_seed = game % seats + 1, seed + game
         probe = Probe(make(seat, game_seed))
+        own = getattr(probe.inner, "decision_timeout_s", None)  # a seat's own limit wins
+        report.timeout_s = own if isinstance(own, int | float) and own > 0 else timeout_s
         agents: dict[SeatId, Agent] = {s: bots(s, game_seed) for s in range(1, seats + 1)}
         agents[seat] = probe
         if before is not None:
