@@ -83,3 +83,21 @@ def test_the_example_sits_at_the_table_as_a_py_plugin(tmp_path: Path, monkeypatc
     defaulted = {e.seat for e in replay.events if isinstance(e, ev.ActionDefaulted)}
     assert not defaulted & {2, 7}
     assert {s.agent for s in replay.header.seats if s.seat in (2, 7)} == {spec}
+
+
+def test_arena_play_seats_the_example_by_its_py_spec(tmp_path: Path, monkeypatch) -> None:
+    """`arena play --seat 3=py:rl_policy_agent:make_agent`, as a user runs it."""
+    from arena.cli import main
+
+    monkeypatch.syspath_prepend(str(EXAMPLE.parent))
+    out = tmp_path / "game.jsonl"
+    seat = ["--seat", "3=py:rl_policy_agent:make_agent", "--seat", "1-2=random"]
+    argv = ["play", "--board", "std9", "--seed", "4", *seat, "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    replay = read_replay(out)
+    assert replay.header.result is not None and not replay.header.result.void
+    assert [s.agent for s in replay.header.seats if s.seat == 3] == [
+        "py:rl_policy_agent:make_agent"
+    ]
+    assert any(a.seat == 3 for a in replay.answers)
+    assert not [e for e in replay.events if isinstance(e, ev.ActionDefaulted) and e.seat == 3]
