@@ -30,6 +30,8 @@ class Settings:
 
     replays: Path
     redis_url: str | None
+    public_url: str | None = None
+    """The dashboard's address as people outside reach it (behind a proxy), for join links."""
 
 
 def settings(argv: list[str] | None = None) -> Settings:
@@ -37,10 +39,12 @@ def settings(argv: list[str] | None = None) -> Settings:
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     parser.add_argument("--replays", default=None)
     parser.add_argument("--redis", default=None)
+    parser.add_argument("--public-url", default=None)
     known, _ = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
     replays = known.replays or os.environ.get("ARENA_REPLAYS") or "replays"
     redis_url = known.redis or os.environ.get("ARENA_REDIS_URL") or None
-    return Settings(replays=Path(replays), redis_url=redis_url)
+    public = known.public_url or os.environ.get("ARENA_PUBLIC_URL") or None
+    return Settings(replays=Path(replays), redis_url=redis_url, public_url=public)
 
 
 @st.cache_resource(show_spinner=False)

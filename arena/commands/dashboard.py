@@ -47,6 +47,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dash.add_argument(
         "--address", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)"
     )
+    dash.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the dashboard's address as players reach it (behind a proxy), for the Play "
+        "page's join links (default: the address the creator's page was opened at)",
+    )
     dash.set_defaults(handler=_dashboard)
 
 
@@ -74,6 +81,12 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
     ]  # fmt: skip
     if args.redis is not None:
         command += ["--redis", args.redis]
+    if args.public_url is not None:
+        if not args.public_url.startswith(("http://", "https://")):
+            raise ArenaError(
+                f"--public-url must be an http:// or https:// URL: {args.public_url!r}"
+            )
+        command += ["--public-url", args.public_url]
     return command
 
 

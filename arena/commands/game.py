@@ -424,9 +424,9 @@ def _replay_in(args: argparse.Namespace, lang: Lang) -> int:
     viewer = _viewer(as_text, len(replay.header.seats) or replay.header.config.board_spec.seats)
     doubt = _doubt(replay, args.file)
     if doubt == "unsigned":
-        print(t("cli.unsigned", args.lang))
+        print(t("cli.unsigned", lang))
     elif doubt is not None:
-        print(inert(t("cli.unverified", args.lang, reason=doubt)))
+        print(inert(t("cli.unverified", lang, reason=doubt)))
     if args.calls is not None:
         calls = replay_calls(replay)
         if isinstance(viewer, SeatViewer):

@@ -147,3 +147,29 @@ def submit(
     check_legal(pending.request, action)
     posted = desk.post(game_id, seat, step, action.model_dump_json())
     return "accepted" if posted else "duplicate"
+
+
+STANDING_STEP = -1
+"""The inbox slot of a standing answer: armed during the day's speeches, taken by the next
+window after a speech (`BrowserSeat`), where the rules check it like any answer."""
+
+
+def arm(desk: Desk, game_id: str, seat: int, token: str | None, action: Action) -> None:
+    """Arm a standing answer (a self-explosion, a duel) for the next window.
+
+    Raises:
+        AccessDenied: see `authorize`.
+    """
+    authorize(desk, game_id, seat, token)
+    desk.take(game_id, seat, STANDING_STEP)  # re-arming replaces the armed answer
+    desk.post(game_id, seat, STANDING_STEP, action.model_dump_json())
+
+
+def disarm(desk: Desk, game_id: str, seat: int, token: str | None) -> None:
+    """Withdraw an armed standing answer (nothing happens if none is armed).
+
+    Raises:
+        AccessDenied: see `authorize`.
+    """
+    authorize(desk, game_id, seat, token)
+    desk.take(game_id, seat, STANDING_STEP)

@@ -79,6 +79,10 @@ class Table(BaseModel):
     """Timing floors that keep answer speeds from telling hidden information."""
 
 
+PUBLIC_SEAT = 0
+"""The view number of a game's public projection (what any spectator may see)."""
+
+
 class Pending(BaseModel):
     """A person's pending decision, as published for their page."""
 

@@ -1,16 +1,16 @@
 """Hosting a game with people (created by `lobby.create_game`) to an ordinary replay.
 
-`host_game` plays it: people's seats are `BrowserSeat`s,
-the others bots, random players, model seats or remote agents (a "model" seat named by
-a URL). Before the game, model seats' endpoints and remote agents get the same preflight
-as `arena play` (`arena.agents.factory.preflight`): one that cannot play fails the game
-in one line (its status `failed`, shown on the Play
-page) before any event, instead of a game played on defaults. After every answer the
-host publishes, for each human seat, the new events of that seat's `observe`
-projection, and the public status (who is speaking), held to the game's `Pace`
-(`arena.humans.pace`). The seed is drawn secretly when the game starts and stays in
-the replay file, which is written outside the replay folder while the game runs (so no
-page can open it) and moved in when the game ends.
+`host_game` plays it: people's seats are `BrowserSeat`s, the others bots, random players,
+model seats or remote agents (a "model" seat named by a URL). Before the game, model seats'
+endpoints and remote agents get the same preflight as `arena play`
+(`arena.agents.factory.preflight`): one that cannot play fails the game in one line (its
+status `failed`, shown on the Play page) before any event, instead of a game played on
+defaults. After every answer the host publishes, for each human seat, the new events of that
+seat's `observe` projection, the public projection (view `PUBLIC_SEAT`, for spectators), and
+the public status (who is speaking), held to the game's `Pace` (`arena.humans.pace`). The
+seed is drawn secretly when the game starts and stays in the replay file, which is written
+outside the replay folder while the game runs (so no page can open it) and moved in when the
+game ends.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 from arena.agents.base import Agent
 from arena.humans.access import seen_line
-from arena.humans.desk import Desk, Status, Table
+from arena.humans.desk import PUBLIC_SEAT, Desk, Status, Table
 from arena.humans.pace import Pacer, paced
 from arena.humans.seat import BrowserSeat
 from arena.match import Limits, new_header, play, result_of, secret_seed
@@ -133,6 +133,7 @@ class Publisher:
         self._views = {s: Projector(referee.events, SeatViewer(seat=s)) for s in seats}
         self._public = Projector(referee.events, PublicViewer())
         self._sent = dict.fromkeys(seats, 0)
+        self._public_sent = 0
         pacer.on_release = self.publish
 
     def push(self, _events: int = 0) -> None:
@@ -149,9 +150,13 @@ class Publisher:
                 self.game_id, seat, [seen_line(s.seq, s.event) for s in seen[self._sent[seat] :]]
             )
             self._sent[seat] = len(seen)
+        shown = self._public.observe().seen  # spectators (the Live page): public view only
+        lines = [seen_line(s.seq, s.event) for s in shown[self._public_sent :]]
+        self.desk.append_view(self.game_id, PUBLIC_SEAT, lines)
+        self._public_sent = len(shown)
         pending = [] if self.referee.finished else self.referee.pending()
         speaking = next((r.seat for r in pending if r.kind is DecisionKind.SPEECH), None)
-        public = len(self._public.observe().seen)
+        public = len(shown)
         self.desk.set_status(
             self.game_id, Status(state="running", speaking=speaking, events=public)
         )

@@ -10,7 +10,8 @@ a bot for the rest of the game, and the handover is noted in the replay header.
 A self-explosion window (`DecisionKind.INTERRUPT`, after every speech) lasts `window_s`
 when the game is paced (`arena.humans.pace`): the person may explode until then, and
 silence there is their "no explosion" (the request's passive answer, recorded as theirs),
-neither a late answer nor a step towards the handover.
+neither a late answer nor a step towards the handover. An answer the person armed during
+a speech (`access.arm`, the Play page's standing action) is the window's answer.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from arena.agents.base import Agent, AgentReply
+from arena.humans.access import STANDING_STEP
 from arena.humans.desk import Desk, Pending
 from arena.rules.actions import parse_action
 from arena.rules.decisions import DecisionKind, DecisionRequest, check_legal
@@ -90,6 +92,8 @@ class BrowserSeat:
         try:
             while self._clock() < deadline:
                 raw = self.desk.take(self.game_id, self.seat, request.step)
+                if raw is None and request.kind is DecisionKind.INTERRUPT:
+                    raw = self.desk.take(self.game_id, self.seat, STANDING_STEP)  # armed
                 if raw is not None:
                     try:
                         action = parse_action(raw)

@@ -129,7 +129,17 @@ def metrics(rep: Report, folder: Path, lang: Lang) -> None:
         st.altair_chart(deception_chart(frame, lang))
     with right:
         st.subheader(t("cost_title", lang))
-        st.altair_chart(cost_chart(frame, lang))
+        if not (frame["tokens_per_game"] > 0).any():  # an empty chart's legend reads $NaN
+            st.info(t("no_model_cost", lang))
+        else:
+            st.altair_chart(cost_chart(frame, lang))
+    if rep.models:
+        per_model(rep, lang)
+    other_numbers(rep, frame, folder, lang)
+
+
+def per_model(rep: Report, lang: Lang) -> None:
+    """Calls, tokens and dollars per model (only when a model played)."""
     st.subheader(t("per_model", lang))
     st.dataframe(
         pd.DataFrame({
@@ -142,6 +152,10 @@ def metrics(rep: Report, folder: Path, lang: Lang) -> None:
         hide_index=True,
         column_config={t("usd_per_game", lang): st.column_config.NumberColumn(format=USD_CELL)},
     )  # fmt: skip
+
+
+def other_numbers(rep: Report, frame: pd.DataFrame, folder: Path, lang: Lang) -> None:
+    """The full table, its CSV and the skipped files."""
     st.subheader(t("every_number", lang))
     st.dataframe(frame, hide_index=True)
     st.download_button("CSV", to_csv(rep), file_name="leaderboard.csv", mime="text/csv")

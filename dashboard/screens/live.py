@@ -15,12 +15,14 @@ from typing import Any
 import redis
 import streamlit as st
 
-from arena.dashboard.i18n import Lang, t, viewer_of, winner_label
+from arena.dashboard.hosted import desk, hosted
+from arena.dashboard.i18n import Lang, render, t, text, viewer_of, winner_label
 from arena.dashboard.live import Tail, loaded, poll, running, stream_key
 from arena.dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import project
 from arena.dashboard.session import language, settings
-from arena.dashboard.text import error
+from arena.dashboard.text import error, plain, visible
+from arena.humans.hosting import public_view
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import parse_replay_lines
 
@@ -133,10 +135,35 @@ def wait_for_games(conn: Any) -> None:
     st.fragment(body, run_every=REFRESH_S)()
 
 
+def hosted_here(lang: Lang) -> None:
+    """Games this dashboard hosts (the Play page's), public view only, refreshed."""
+    ids = hosted().ids()
+    st.subheader(text("play.hosted", lang))
+    if not ids:
+        st.caption(text("play.hosted_none", lang))
+        return
+    game = st.selectbox(t("game", lang), ids, key="live_hosted")
+
+    def body() -> None:
+        status = desk().status(game)
+        if status.state == "finished" and status.winner:
+            st.success(winner_label(status.winner, lang))
+        elif status.speaking is not None:
+            st.caption(
+                f"🎙 {text('play.speaking', lang, s=text('seat.one', lang, n=status.speaking))}"
+            )
+        seen = public_view(desk(), game).seen
+        lines = [line for s in seen if (line := render(s.event, lang)) is not None]
+        plain("\n".join(visible(line, one_line=True) for line in reversed(lines[-200:])) or "…")
+
+    st.fragment(body, run_every=REFRESH_S)()
+
+
 def main() -> None:
-    """Draw the page."""
+    """Draw the page: games hosted here, then games running on workers (Redis)."""
     lang = language()
     st.title(f"📡 {t('live', lang)}")
+    hosted_here(lang)
     url = settings().redis_url
     if url is None:
         st.info(t("no_redis", lang))

@@ -22,20 +22,33 @@ hosted, here or by a worker, and replayed like any other.
 
 from __future__ import annotations
 
+import html
+import os
 import time
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import streamlit as st
 
 from arena.board_file import example_boards, parse_board_upload
-from arena.dashboard.i18n import Lang, game_lang, localize, render, text
+from arena.dashboard.hosted import desk, hosted
+from arena.dashboard.i18n import Lang, context_label, game_lang, localize, render, text
+from arena.dashboard.player_ui import claims_line
 from arena.dashboard.session import language, settings
 from arena.dashboard.text import error, escape, plain, visible
-from arena.humans.access import AccessDenied, SeatPage, StaleAnswer, seat_page, submit
+from arena.humans.access import (
+    AccessDenied,
+    SeatPage,
+    StaleAnswer,
+    arm,
+    disarm,
+    seat_page,
+    submit,
+)
 from arena.humans.commands import build_menu, claim_roles, report_fields
-from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan, Status
-from arena.humans.lobby import create_game
+from arena.humans.desk import Pace
+from arena.humans.hosting import join_url, start_game
+from arena.rules import events as ev
 from arena.rules.actions import (
     Action,
     CheckClaim,
@@ -48,16 +61,18 @@ from arena.rules.actions import (
     Whisper,
 )
 from arena.rules.boards import BOARDS, Board, board
+from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError
+from arena.rules.roles import is_wolf
 from arena.rules.types import Gift, Role
 from arena.transcript import role_name
 
 REFRESH_S = 0.5
+PLAYER_PAGE = "player"  # the replay player's URL path (app.py)
 KINDS = ("human", "bot", "random", "model")
 PRESETS = (None, "tournament", "site", "classic")
 UPLOAD = "upload"  # the board picker's last entry: a board file from the creator's computer
 GAME_LANGS = ("zh", "en")  # a new game's languages; the default is the page's (`game_lang`)
-CHECK_LIMIT_S = 150.0  # the wait for a model seat's preflight (its probes time out sooner)
 # (no bare strings at the top level of a page: Streamlit's magic would show them)
 
 
@@ -69,26 +84,6 @@ def shown_lang(page: Lang, game: str) -> Lang:
     if game != "zh":
         return "en"
     return page if page != "en" else "zh-Hant"
-
-
-@st.cache_resource(show_spinner=False)
-def memory_desk() -> MemoryDesk:
-    """The process-wide desk of games hosted here (single machine)."""
-    return MemoryDesk()
-
-
-@st.cache_resource(show_spinner=False)
-def redis_desk(url: str) -> Desk:
-    """The desk on the Redis server at `url` (connects lazily)."""
-    from arena.humans.redis_desk import RedisDesk
-
-    return RedisDesk.from_url(url)
-
-
-def desk() -> Desk:
-    """Redis when the dashboard has a Redis URL, else this process's desk."""
-    url = settings().redis_url
-    return redis_desk(url) if url else memory_desk()
 
 
 def board_name(spec: Board, lang: Lang) -> str:
@@ -234,10 +229,10 @@ def create_form(lang: Lang) -> None:
         if st.form_submit_button(text("play.start", lang), type="primary"):
             pace = Pace(night_s=night_s, step_s=step_s, window_s=window_s)
             limits = (float(decision_s), float(speech_s))
-            start_game(chosen_board, preset, str(chosen), plans, limits, pace, where, lang)
+            start(chosen_board, preset, str(chosen), plans, limits, pace, where, lang)
 
 
-def start_game(
+def start(
     board: str | Board,
     preset: str | None,
     game: str,
@@ -247,67 +242,25 @@ def start_game(
     where: str,
     lang: Lang,
 ) -> None:
-    """Create the game, start it here or on a worker, and keep its join links.
-
-    A built-in board goes on the card by id (the same replay as `arena play --board ID`),
-    a custom one whole.
-
-    A game hosted here with model seats is shown only once their endpoints passed the
-    preflight; a failed one shows its one-line reason instead of join links.
-    """
-    seats = {
-        n: SeatPlan.model_validate(
-            {"kind": kind, "name": name.strip() or (f"seat{n}" if kind == "human" else "")}
-        )
-        for n, (kind, name) in plans.items()
-    }
-    target = desk()
-    try:
-        game_id, tokens = create_game(
-            target,
-            board,
-            seats,
-            preset=preset,
-            lang="zh" if game == "zh" else "en",
-            decision_timeout_s=limits[0],
-            speech_timeout_s=limits[1],
-            pace=pace,
-        )
-    except ArenaError as exc:
-        st.session_state.pop("play_links", None)
-        error(text("play.cannot_create", lang, error=str(exc)))
-        return
-    if where == "worker":
-        target.enqueue(game_id)
-    else:  # single machine: this process hosts the game (bots and model seats run here)
-        from arena.humans.host import host_in_thread, live_folder
-
-        replays = settings().replays
-        host_in_thread(target, game_id, replays, live_folder(replays))
-        if any(plan.kind == "model" for plan in seats.values()):
-            status = wait_for_preflight(target, game_id, lang)
-            if status.state == "failed":
-                st.session_state.pop("play_links", None)
-                error(text("play.cannot_start", lang, error=status.error or ""))
-                return
-    st.session_state["play_links"] = (
-        game_id,
-        [
-            (n, seats[n].name, f"play?game={game_id}&seat={n}&lang={lang}&token={token}")
-            for n, token in tokens.items()
-        ],
-    )
-
-
-def wait_for_preflight(target: Desk, game_id: str, lang: Lang) -> Status:
-    """Wait while the host probes the model seats (bounded); the game's status then."""
-    deadline = time.monotonic() + CHECK_LIMIT_S
+    """Start the game (`arena.humans.hosting.start_game`) and keep its join links."""
     with st.spinner(text("play.checking", lang)):
-        status = target.status(game_id)
-        while status.state in ("waiting", "checking") and time.monotonic() < deadline:
-            time.sleep(0.2)
-            status = target.status(game_id)
-    return status
+        started = start_game(
+            desk(), board, plans, preset=preset, lang="zh" if game == "zh" else "en",
+            limits=limits, pace=pace, where="worker" if where == "worker" else "here",
+            page_lang=lang, replays=settings().replays, hosted=hosted(),
+        )  # fmt: skip
+    if started.error is not None:
+        st.session_state.pop("play_links", None)
+        key = "play.cannot_create" if started.stage == "create" else "play.cannot_start"
+        error(text(key, lang, error=started.error))
+        return
+    st.session_state["play_links"] = (started.game_id, started.links)
+
+
+def page_address() -> str:
+    """The dashboard's address for links: a configured public URL, else this page's."""
+    configured = settings().public_url or os.environ.get("ARENA_PUBLIC_URL")
+    return configured or st.context.url or ""
 
 
 def links(lang: Lang) -> None:
@@ -327,10 +280,12 @@ def links(lang: Lang) -> None:
     if status.state == "checking":
         st.info(text("play.checking", lang))
     st.subheader(text("play.links", lang))
-    for n, name, link in rows:
-        short = link.split("&token=")[0]  # the link is ours; the name is the creator's text
-        st.markdown(f"**{seat_label(n, lang)} · {escape(name)}** — [{short}…]({link})")
-        st.code(link, language=None)
+    st.caption(text("play.copy_hint", lang))
+    base = page_address()
+    for link in rows:
+        url = join_url(base, link.query)
+        st.markdown(f"**{seat_label(link.seat, lang)} · {escape(link.name)}**")
+        st.code(url, language=None)  # Streamlit's code block has a copy button
 
 
 def join_box(lang: Lang) -> None:
@@ -437,14 +392,21 @@ def send(page: SeatPage, token: str, action: Action, lang: Lang) -> None:
 
 
 def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
-    """The pending decision as a form of its legal options."""
+    """The pending decision as a form of its legal options, with its countdown.
+
+    The window after a speech (a wolf's self-explosion, a knight's duel) is not asked:
+    it is the standing action (`standing`), and the person's silence is their "no".
+    """
     pending = page.pending
-    if pending is None:
+    if pending is None or pending.request.kind is DecisionKind.INTERRUPT:
         return
     request = pending.request
     moment = "phase.night" if request.night else "play.day"
+    left = max(0, round(pending.deadline - time.time()))
     st.subheader(f"🗳 {text(f'ask.{request.kind}', shown)}")
-    st.caption(text(moment, shown, day=request.day))
+    st.caption(f"{text(moment, shown, day=request.day)} · ⏳ {text('play.left', lang, n=left)}")
+    if request.kind is DecisionKind.KNIFE and (n := knife_round(page)) > 1:
+        st.warning(text("play.knife_round", lang, n=n))
     if pending.feedback:
         st.warning(escape(text("play.refused_answer", lang, why=pending.feedback)))
     if st.session_state.get("play_sent") == request.step:
@@ -471,6 +433,60 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
             if st.button(localize(choice.label, shown), key=f"{key}_{choice.key}"):
                 send(page, token, choice.action, lang)
                 st.rerun()
+
+
+def knife_round(page: SeatPage) -> int:
+    """Which knife round the wolves are in tonight (1, or more when they disagreed)."""
+    rounds = 0
+    for seen in page.observation.seen:
+        if isinstance(seen.event, ev.PhaseStarted):
+            rounds = 0
+        elif isinstance(seen.event, ev.KnifeNominated):
+            rounds = max(rounds, seen.event.round)
+    return rounds + 1
+
+
+def standing(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
+    """The window's actions as a standing offer through the day's speeches.
+
+    The options come from the window after a speech (`DecisionKind.INTERRUPT`): once a
+    window offered this seat an action, the page keeps it offered while the speeches go
+    on. Pressed while a window is open, it is the answer; pressed during a speech, it is
+    armed on the desk (`access.arm`) and the next window takes it at once. Every window
+    lasts the same (`window_s`), so nothing here changes what the others can time.
+    """
+    key = f"standing_{page.game_id}_{page.seat}"
+    pending = page.pending
+    window = pending.request if pending and pending.request.kind is DecisionKind.INTERRUPT else None
+    if window is not None:
+        st.session_state[key] = (window.day, window)
+    kept = st.session_state.get(key)
+    speeches_on = window is not None or page.status.speaking is not None
+    if kept is None or not speeches_on or kept[0] != page.observation.knowledge.day:
+        return
+    offer: DecisionRequest = kept[1]
+    menu = build_menu(offer, game_lang(shown))
+    armed: str | None = st.session_state.get(f"{key}_armed")
+    with st.container(border=True):
+        st.caption(f"⚡ {text('play.standing', lang)}")
+        if armed is not None:
+            st.warning(text("play.armed", lang, a=localize(armed, shown)))
+            if st.button(text("play.disarm", lang), key=f"{key}_disarm"):
+                disarm(desk(), page.game_id, page.seat, token)
+                st.session_state.pop(f"{key}_armed", None)
+                st.rerun()
+            return
+        with st.container(horizontal=True):
+            for choice in menu.choices:
+                if choice.action == offer.default:
+                    continue  # silence is the "no"
+                if st.button(f"💥 {localize(choice.label, shown)}", key=f"{key}_{choice.key}"):
+                    if window is not None:
+                        send(page, token, choice.action, lang)
+                    else:
+                        arm(desk(), page.game_id, page.seat, token, choice.action)
+                        st.session_state[f"{key}_armed"] = choice.label
+                    st.rerun()
 
 
 def _pick_forms(
@@ -535,52 +551,140 @@ def _limit(request: Any) -> int | None:
     return next((o.max_chars for o in request.options if o.max_chars), None)
 
 
-def table(page: SeatPage, lang: Lang, shown: Lang) -> None:
-    """The seats as this seat knows them."""
+def marks(page: SeatPage, lang: Lang, shown: Lang) -> dict[int, list[str]]:
+    """What this seat knows of each seat, as short tags (from its own view only).
+
+    Its card and the cards it knows (its fellow wolves, public reveals), its checks, the
+    witch's save and poison, the lovers, the sheriff, and who is out or speaking.
+    """
     k = page.observation.knowledge
-    cells = []
+    tags: dict[int, list[str]] = {n: [] for n in range(1, page.seats + 1)}
+    for n, role in k.roles.items():
+        if n != page.seat:
+            tags[n].append(("🐺 " if is_wolf(role) else "🎴 ") + role_text(role, shown))
+    for n, wolf in k.checks.items():
+        tags[n].append(f"🔍 {text('play.mark_wolf' if wolf else 'play.mark_good', lang)}")
+    for seen in page.observation.seen:
+        if isinstance(seen.event, ev.WitchActed) and seen.event.seat == page.seat:
+            if seen.event.saved is not None:
+                tags[seen.event.saved].append(f"💊 {text('play.mark_saved', lang)}")
+            if seen.event.poisoned is not None:
+                tags[seen.event.poisoned].append(f"☠️ {text('play.mark_poisoned', lang)}")
+    for n in k.lovers:
+        tags[n].append(f"💕 {text('play.mark_lover', lang)}")
+    if k.sheriff is not None:
+        tags[k.sheriff].append(f"🎖️ {text('play.mark_sheriff', lang)}")
+    return tags
+
+
+def table(page: SeatPage, lang: Lang, shown: Lang) -> None:
+    """The seats as this seat knows them: number, state, and what it knows of each.
+
+    Drawn as cards that wrap (several in a row at 1400 px, two at phone width). Other
+    seats are named by number only: a name would tell which seats people hold.
+    """
+    k = page.observation.knowledge
+    tags = marks(page, lang, shown)
+    cards = []
     for n in range(1, page.seats + 1):
-        role = k.roles.get(n)
-        mark = " ⭐" if n == page.seat else ""
-        mark += " 🎖️" if k.sheriff == n else ""
-        state = f" · {text('dashboard.out', lang)}" if n in k.out else ""
-        known = f" {role_text(role, shown)}" if role is not None else ""
-        cells.append(f"{'💀' if n in k.out else '👤'} {seat_label(n, shown)}{known}{mark}{state}")
-    st.caption(text("play.table", lang))
-    st.markdown("  \n".join(cells))
+        out = n in k.out
+        speaking = page.status.speaking == n and not out
+        state = text("play.mark_out", lang) if out else ""
+        if speaking:
+            state = f"🎙 {text('play.mark_speaking', lang)}"
+        head = seat_label(n, shown) + (
+            f" · {text('play.mark_you', lang)}" if n == page.seat else ""
+        )
+        own = role_text(k.own_role, shown) if n == page.seat and k.own_role else ""
+        lines = [f"<b>{'💀' if out else '👤'} {html.escape(head)}</b>"]
+        lines += [
+            html.escape(x) for x in ([own] if own else []) + tags[n] + ([state] if state else [])
+        ]
+        css = "arena-seat" + (" arena-out" if out else "") + (" arena-speaking" if speaking else "")
+        css += " arena-you" if n == page.seat else ""
+        cards.append(f'<div class="{css}" data-seat="{n}">' + "<br>".join(lines) + "</div>")
+    st.html(SEAT_STYLE + '<div class="arena-table">' + "".join(cards) + "</div>")
+
+
+SEAT_STYLE = """<style>
+.arena-table{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:8px}
+.arena-seat{border:1px solid rgba(128,128,128,.35);border-radius:10px;padding:8px 10px;
+font-size:.9rem;line-height:1.35}
+.arena-speaking{border:2px solid #e0a800;background:rgba(224,168,0,.12)}
+.arena-you{border:2px solid #1c83e1}
+.arena-out{opacity:.5}
+@media (max-width:480px){.arena-table{grid-template-columns:repeat(2,1fr)}}
+</style>"""  # the table's look (static; every value in the cards is escaped)
+
+
+def today(page: SeatPage) -> list[ev.Spoke]:
+    """Today's speeches this seat heard, oldest first."""
+    spoken: list[ev.Spoke] = []
+    for seen in page.observation.seen:
+        if isinstance(seen.event, ev.PhaseStarted) and not seen.event.phase.value.startswith("day"):
+            spoken = []
+        elif isinstance(seen.event, ev.Spoke):
+            spoken.append(seen.event)
+    return spoken
+
+
+def conversation(page: SeatPage, lang: Lang, shown: Lang) -> None:
+    """Today's speeches as a conversation, newest last, with their claims as tags."""
+    st.caption(text("play.speeches", lang))
+    spoken = today(page)
+    if not spoken:
+        st.caption(text("play.no_speeches", lang))
+    for speech in spoken:
+        who = seat_label(speech.seat, shown)
+        with st.chat_message(who, avatar="⭐" if speech.seat == page.seat else "👤"):
+            st.markdown(f"**{escape(who)}** · {escape(context_label(speech.context, shown))}")
+            plain(localize(speech.text, shown) or "…")
+            if claims := claims_line(speech.claims, shown):
+                st.markdown(
+                    " ".join(f":blue-badge[{escape(c.strip())}]" for c in claims.split(";"))
+                )
 
 
 def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
-    """Status, countdown, the seats and the transcript of what this seat has seen."""
+    """Who is speaking, the table, today's speeches, and everything this seat has seen."""
     status = page.status
-    k = page.observation.knowledge
-    you = text("play.you_are", lang, seat=seat_label(page.seat, shown), name=page.name)
-    st.markdown(f"**{escape(you)}**")
-    if k.own_role is not None:
-        st.markdown(text("play.role", lang, r=role_text(k.own_role, shown)))
-    spec = board(page.board)
-    played = text("play.board_line", lang, b=board_name(spec, shown), c=board_cards(spec, shown))
-    st.caption(escape(played))  # a board file's names are its author's text, not Markdown
     if status.state in ("waiting", "checking"):  # a seat is not told the table has models
         st.info(text("play.waiting", lang))
     elif status.state == "finished":
         outcome = text(f"outcome.{status.winner}", shown) if status.winner else ""
         st.success(text("play.over", lang, w=outcome, f=status.replay))
+        if status.replay:  # the finished game, from this seat's view, in the replay player
+            query = urlencode({"game": status.replay, "view": f"seat:{page.seat}", "step": "end"})
+            label = escape(text("play.over_replay", lang))
+            st.markdown(f"🎬 [{label}]({PLAYER_PAGE}?{query})")
     elif status.state == "failed":
         error(text("play.failed", lang, e=status.error))
-    speaker = seat_label(status.speaking, shown)
-    st.caption(f"🎙 {text('play.speaking', lang, s=speaker)}")
-    if page.pending is not None:
-        left = max(0, round(page.pending.deadline - time.time()))
-        st.markdown(f"⏳ **{text('play.left', lang, n=left)}**")
-    table(page, lang, shown)
+    if status.speaking is not None:
+        st.markdown(f"🎙 **{text('play.speaking', lang, s=seat_label(status.speaking, shown))}**")
+    left, right = st.columns([3, 2])
+    with left:
+        st.caption(text("play.table", lang))
+        table(page, lang, shown)
+    with right:
+        conversation(page, lang, shown)
     lines = [line for s in page.observation.seen if (line := render(s.event, shown)) is not None]
     st.caption(text("play.log", lang))
     plain("\n".join(visible(line, one_line=True) for line in reversed(lines[-200:])) or "…")
 
 
+def heading(page: SeatPage, lang: Lang, shown: Lang) -> None:
+    """Who this seat is: number, name, card and board."""
+    k = page.observation.knowledge
+    you = text("play.you_are", lang, seat=seat_label(page.seat, shown), name=page.name)
+    role = f" · {text('play.role', lang, r=role_text(k.own_role, shown))}" if k.own_role else ""
+    st.markdown(f"**{escape(you)}**{role}")
+    spec = board(page.board)
+    played = text("play.board_line", lang, b=board_name(spec, shown), c=board_cards(spec, shown))
+    st.caption(escape(played))  # a board file's names are its author's text, not Markdown
+
+
 def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
-    """A seat's page: the decision form, then a view that refreshes itself."""
+    """A seat's page: who it is, the decision where the eye is, then the live table."""
     try:
         page = seat_page(desk(), game, int(seat_text) if seat_text.isdigit() else 0, token)
     except AccessDenied:
@@ -588,6 +692,7 @@ def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
         return
     shown = shown_lang(lang, page.lang)
     drawn = page.pending.request.step if page.pending else None
+    heading(page, lang, shown)
     decision(page, token, lang, shown)
 
     def body() -> None:
@@ -595,6 +700,7 @@ def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
         step = now.pending.request.step if now.pending else None
         if step != drawn:
             st.rerun(scope="app")
+        standing(now, token, lang, shown)
         view(now, lang, shown)
 
     st.fragment(body, run_every=REFRESH_S)()

@@ -17,13 +17,14 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from arena.dashboard.i18n import Lang, t, viewer_of
+from arena.dashboard.i18n import Lang, t, viewer_of, winner_label
 from arena.dashboard.loading import Loaded, resolve
 from arena.dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import Moments, moments, next_moment, project, public_phases
-from arena.dashboard.session import hide_folder, language, load_cached, settings
+from arena.dashboard.session import header_index, hide_folder, language, load_cached, settings
 from arena.dashboard.text import error, escape
 from arena.rules.errors import ArenaError
+from arena.rules.observation import observe
 
 # Page scripts hold no bare string literals: Streamlit's magic would draw them.
 PLAY_INTERVAL_S = 0.8  # seconds between steps while playing
@@ -169,18 +170,31 @@ def timeline(total: int, phases: Sequence[tuple[int, str]], marks: Moments, lang
     return step
 
 
-def advance(total: int) -> None:
-    """One tick of playback: the next step, or stop at the end.
+def shown_steps(loaded: Loaded, view_key: str) -> tuple[int, ...]:
+    """The steps at which `view_key`'s view changes: one past each event it sees."""
+    key = f"shown_steps:{loaded.replay.header.game_id}:{view_key}"
+    if key not in st.session_state:
+        seen = observe(loaded.replay.events, viewer_of(view_key)).seen
+        st.session_state[key] = tuple(s.seq + 1 for s in seen)
+    steps: tuple[int, ...] = st.session_state[key]
+    return steps
 
-    Only a timer tick advances (not a rerun caused by a click while playing): a step
-    happens once at least most of an interval has passed since the last one.
+
+def advance(total: int, shown: tuple[int, ...]) -> None:
+    """One tick of playback: the next step the viewer sees change, or stop at the end.
+
+    Steps that change nothing for the viewer (the deal's hidden cards, a night's private
+    acts in the public view) are passed over, so playback never idles on them. Only a
+    timer tick advances (not a rerun caused by a click while playing): a step happens
+    once at least most of an interval has passed since the last one.
     """
     now = time.monotonic()
     if now - st.session_state.get("ticked_at", 0.0) < PLAY_INTERVAL_S * 0.75:
         return
     st.session_state["ticked_at"] = now
     if st.session_state["step"] < total:
-        st.session_state["step"] += 1
+        step = st.session_state["step"]
+        st.session_state["step"] = next((s for s in shown if s > step), total)
     if st.session_state["step"] >= total:
         st.session_state["playing"] = False
 
@@ -200,7 +214,7 @@ def board(loaded: Loaded, lang: Lang) -> None:
         if st.session_state.get("playing") != playing:
             st.rerun(scope="app")
         if playing:
-            advance(total)
+            advance(total, shown_steps(loaded, st.session_state["view"]))
         step = timeline(total, phases, marks, lang)
         view_key = st.session_state["view"]
         st.query_params["step"] = str(step)
@@ -212,13 +226,34 @@ def board(loaded: Loaded, lang: Lang) -> None:
     st.fragment(body, run_every=PLAY_INTERVAL_S if playing else None)()
 
 
+def choose_game(lang: Lang) -> None:
+    """With no game chosen: the folder's games, newest first, to open one here."""
+    try:
+        rows = header_index().scan(settings().replays).rows
+    except ArenaError as exc:
+        error(hide_folder(str(exc), settings().replays))
+        return
+    st.page_link("screens/replays.py", label=t("replays", lang), icon="📚")
+    if not rows:
+        return
+    labels = {
+        r.file: f"{r.created_at[:16]} · {r.board} · {winner_label(r.winner, lang)}" for r in rows
+    }
+    picked = st.selectbox(
+        t("game", lang), [None, *labels], format_func=lambda f: labels.get(f, "…")
+    )
+    if picked is not None:
+        st.session_state["player_game"] = picked
+        st.rerun()
+
+
 def main() -> None:
     """Draw the page."""
     lang = language()
     st.title(f"🎬 {t('player', lang)}")
     game = st.query_params.get("game") or st.session_state.get("player_game")
     if not game:
-        st.page_link("screens/replays.py", label=t("replays", lang), icon="📚")
+        choose_game(lang)
         return
     try:
         loaded = load_cached(resolve(settings().replays, game))

@@ -41,6 +41,7 @@ def start_dashboard(replays: Path, *extra: str) -> tuple[subprocess.Popen[bytes]
         sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
         "--server.address", "127.0.0.1", "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+        "--client.toolbarMode", "minimal",
         "--", "--replays", str(replays), *extra,
     ]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if k not in {"ARENA_REPLAYS", "ARENA_REDIS_URL"}}
@@ -119,7 +120,8 @@ def create(
         page.wait_for_timeout(100)
     found = {int(c.split("seat=")[1].split("&")[0]): c.strip() for c in codes if "token=" in c}
     assert sorted(found) == sorted(humans)
-    return {seat: f"{url}/{link}" for seat, link in found.items()}
+    assert all(link.startswith(f"{url}/play?game=") for link in found.values()), found
+    return found  # absolute: sent as shown
 
 
 def upload_board(page: Any, path: Path, lang: Lang = "en") -> None:
@@ -358,3 +360,134 @@ def test_a_person_plays_an_uploaded_board_file_to_the_end(
     assert any(f"#{board.seats} " in b for b in bodies), "the table has the board's seats"
     for body in bodies:
         assert str(replay.header.seed) not in body and "human:" not in body
+
+
+def _seed_with(roles: dict[int, str]) -> int:
+    """A seed whose std9 deal gives these seats these roles (the page's game is secret)."""
+    from arena.rules.config import GameConfig
+    from arena.rules.referee import Referee
+
+    for seed in range(1, 500):
+        referee = Referee(GameConfig(board="std9"), seed)
+        dealt = next(e.roles for e in referee.events if isinstance(e, ev.RolesDealt))
+        if all(dealt[s - 1].value == r for s, r in roles.items()):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def _traditional(body: str) -> list[str]:
+    from arena.text.hans import to_hans
+
+    page = body.replace("繁體中文", "").replace("語言", "")  # the language picker
+    return sorted({c for c in page if to_hans(c) != c})
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(900)  # a whole paced game on a shared machine, two pages polling
+def test_a_wolf_explodes_from_the_standing_action_on_a_simplified_table(tmp_path: Path) -> None:
+    """Two people and seven bots to the end on 简体 pages: the wolf arms the standing
+    self-explosion during a speech and it goes off at the next window; no speech or line
+    shows a Traditional character; the seer's table marks her check. Screenshots at 1400
+    and 400 px."""
+    import asyncio
+    import threading
+
+    from arena.humans.desk import Pace, SeatPlan
+    from arena.humans.host import host_game
+    from arena.humans.hosting import join_query, join_url
+    from arena.humans.lobby import create_game
+    from arena.humans.redis_desk import RedisDesk
+
+    redis_url = "redis://127.0.0.1:6379/0"
+    replays, live = tmp_path / "replays", tmp_path / "live"
+    desk = RedisDesk.from_url(redis_url)
+    seats = {n: SeatPlan(kind="human", name=f"人{n}") if n in (1, 2) else SeatPlan(kind="bot")
+             for n in range(1, 10)}  # fmt: skip
+    game, tokens = create_game(
+        desk, "std9", seats, lang="zh", pace=Pace(night_s=1.0, step_s=0.2, window_s=3.0)
+    )
+    seed = _seed_with({1: "werewolf", 2: "seer"})
+    host = threading.Thread(
+        target=lambda: asyncio.run(host_game(desk, game, replays, live, seed=seed)), daemon=True
+    )
+    dashboard, url = start_dashboard(tmp_path / "dash-replays", "--redis", redis_url)
+    bodies: dict[int, list[str]] = {1: [], 2: []}
+    over = text("play.over", "zh-Hans", w="", f="").split("：")[0]
+    try:
+        host.start()
+        with playwright_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            pages = {}
+            for seat, width in ((1, 1400), (2, 400)):
+                link = join_url(url, join_query(game, seat, "zh-Hans", tokens[seat]))
+                pages[seat] = browser.new_context(
+                    viewport={"width": width, "height": 1200}
+                ).new_page()
+                pages[seat].goto(link)
+                pages[seat].get_by_text(f"你是{seat}号 · 人{seat}").wait_for()
+                pages[seat].set_default_timeout(5000)
+            armed = shot_seer = False
+            deadline = time.monotonic() + GAME_LIMIT_S
+            while not all(over in pages[s].inner_text("body") for s in pages):
+                assert time.monotonic() < deadline, "the game did not finish"
+                for seat, page in pages.items():
+                    bodies[seat].append(page.inner_text("body"))
+                    try:
+                        standing = page.locator("[class*='st-key-standing_'] button")
+                        if seat == 1 and not armed and standing.count():
+                            page.screenshot(
+                                path=str(SHOTS / "table-zh-Hans-1400-standing.png"), full_page=True
+                            )
+                            standing.first.click()
+                            armed_line = text("play.armed", "zh-Hans", a="").split("：")[0]
+                            page.get_by_text(armed_line).wait_for(timeout=10000)
+                            armed = True
+                        answer_once(page)
+                    except playwright_api.Error:
+                        pass
+                if not shot_seer and "🔍" in bodies[2][-1]:
+                    pages[2].screenshot(
+                        path=str(SHOTS / "table-zh-Hans-400-seer.png"), full_page=True
+                    )
+                    shot_seer = True
+                pages[1].wait_for_timeout(150)
+            pages[1].screenshot(path=str(SHOTS / "table-zh-Hans-1400-over.png"), full_page=True)
+            browser.close()
+        host.join(30)
+    finally:
+        dashboard.terminate()
+        dashboard.wait(20)
+    (path,) = replays.glob("*.jsonl")
+    assert check_replay(path).ok
+    replay = read_replay(path)
+    assert any(isinstance(e, ev.SelfExploded) and e.seat == 1 for e in replay.events)
+    assert any(a.seat == 1 and a.action.kind == "self_explode" for a in replay.answers)
+    assert not any(a.defaulted for a in replay.answers if a.seat in (1, 2))
+    assert shot_seer, "the seer's table never marked her check"
+    for seat in (1, 2):
+        for body in bodies[seat]:
+            assert not _traditional(body), _traditional(body)
+            assert str(replay.header.seed) not in body
+
+
+def test_links_open_from_another_browser_and_the_live_page_shows_the_hosted_game(
+    server: str,
+) -> None:
+    """Links are absolute (sent as shown, opened in a fresh context); the Live page lists
+    the game hosted by the dashboard and shows its public view. English at 1400 and 400."""
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        creator = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+        links = create(creator, server, "kim", humans=(4,))
+        other = browser.new_context(viewport={"width": 400, "height": 1000}).new_page()
+        other.goto(links[4])
+        other.get_by_text("You are #4 · kim4").wait_for()
+        other.get_by_text(text("play.table", "en"), exact=True).wait_for()
+        other.screenshot(path=str(SHOTS / "table-en-400.png"), full_page=True)
+        creator.goto(f"{server}/live?lang=en")
+        creator.get_by_text(text("play.hosted", "en")).wait_for()
+        creator.get_by_text("9 players", exact=False).first.wait_for(timeout=30000)
+        body = creator.inner_text("body")
+        assert "kim" not in body and "token" not in body
+        creator.screenshot(path=str(SHOTS / "live-hosted-en-1400.png"), full_page=True)
+        browser.close()

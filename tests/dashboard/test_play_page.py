@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -76,8 +76,8 @@ def create(
     made = at.session_state["play_links"] if "play_links" in at.session_state else None
     if made is None:
         return {}
-    (_, _, link), *_ = made[1]
-    return {k: v[0] for k, v in parse_qs(urlparse(link).query).items()}
+    first, *_ = made[1]  # arena.humans.hosting.JoinLink
+    return {k: v[0] for k, v in parse_qs(first.query).items()}
 
 
 def labels(at: AppTest) -> list[str]:

@@ -195,3 +195,24 @@ def test_every_night_and_every_window_lasts_the_same_however_the_seats_answer(
 
 def _seen(events: Sequence[ev.Event], seat: int) -> tuple[Seen, ...]:
     return observe(events, SeatViewer(seat=seat)).seen
+
+
+def test_an_explosion_armed_during_a_speech_is_the_next_windows_answer() -> None:
+    """The Play page's standing action: armed on the desk, taken at once by the window."""
+    from arena.humans.access import arm, disarm
+    from arena.humans.desk import SeatPlan
+    from arena.rules.actions import SelfExplode
+
+    desk = MemoryDesk()
+    plans = {n: SeatPlan(kind="human" if n == 1 else "bot") for n in range(1, 10)}
+    game, tokens = create_game(desk, "std9", plans)
+    seat = BrowserSeat(desk, game, 1, "ann", Instant(), window_s=5.0, poll_s=0.005)
+    window = request(DecisionKind.INTERRUPT, night=False).model_copy(
+        update={"options": (ActionOption(action="self_explode"), ActionOption(action="pass"))}
+    )
+    arm(desk, game, 1, tokens[1], SelfExplode())
+    disarm(desk, game, 1, tokens[1])
+    arm(desk, game, 1, tokens[1], SelfExplode())
+    reply = asyncio.run(asyncio.wait_for(seat.decide(view(), window), 1.0))  # not the 5 s
+    assert reply.action == SelfExplode()
+    assert desk.take(game, 1, -1) is None, "an armed answer is used once"
