@@ -484,6 +484,11 @@ def test_links_open_from_another_browser_and_the_live_page_shows_the_hosted_game
         other.get_by_text("You are #4 · kim4").wait_for()
         other.get_by_text(text("play.table", "en"), exact=True).wait_for()
         other.screenshot(path=str(SHOTS / "table-en-400.png"), full_page=True)
+        for page, width in ((creator, 1400), (other, 400)):  # the same seat in 繁體
+            page.goto(links[4].replace("lang=en", "lang=zh-Hant"))
+            page.get_by_text("你是#4 · kim4").wait_for()  # an English game: seats as #N
+            page.get_by_text(text("play.table", "zh-Hant"), exact=True).wait_for()
+            page.screenshot(path=str(SHOTS / f"table-zh-Hant-{width}.png"), full_page=True)
         creator.goto(f"{server}/live?lang=en")
         creator.get_by_text(text("play.hosted", "en")).wait_for()
         creator.get_by_text("9 players", exact=False).first.wait_for(timeout=30000)
