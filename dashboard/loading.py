@@ -10,8 +10,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.replay_check import check_read
 from arena.rules.errors import ArenaError
-from arena.storage.replay_file import Replay, read_replay
+from arena.storage.replay_file import Replay, read_replay, replay_status
+from arena.storage.seal import arena_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +24,9 @@ class Loaded:
     trace_steps: tuple[int, ...]
     """`trace_steps[i]` is the event count before `replay.traces[i]`: the call is shown
     from that step on (god view only)."""
+    doubt: str | None = None
+    """Why a finished game does not verify (a bad log or signature; `unsigned` for a file
+    without a signature), or None: the player says it in one line."""
 
 
 def resolve(folder: Path, file: str) -> Path:
@@ -72,4 +77,17 @@ def load(path: Path) -> Loaded:
     if replay.traces:
         with path.open(encoding="utf-8") as file:
             steps = trace_steps(file.readlines())
-    return Loaded(replay=replay, trace_steps=steps)
+    return Loaded(replay=replay, trace_steps=steps, doubt=doubt(replay, path))
+
+
+def doubt(replay: Replay, path: Path) -> str | None:
+    """`Loaded.doubt`: `arena validate`'s verdict on a finished game, when it is not ok."""
+    if replay_status(replay).state != "finished":
+        return None
+    try:
+        report = check_read(replay, path, arena_key())
+    except ArenaError as exc:  # a bad key: the game cannot be shown to be the arena's
+        return str(exc)
+    if not report.ok:
+        return report.message
+    return None if report.signature == "signed" else "unsigned"

@@ -90,14 +90,14 @@ def role_icon(role: Role | None) -> str:
     return UNKNOWN_ICON if role is None else ICONS.get(role, UNKNOWN_ICON)
 
 
-def pick_viewpoint(seats: int, lang: Lang, key: str) -> str:
+def pick_viewpoint(seats: int, lang: Lang, key: str, *, public_only: bool = False) -> str:
     """The viewpoint selector (god, public, wolves, seat N); the choice is `st.session_state[key]`.
 
     The choice lives under `key`, apart from the widget: the widget is keyed per
     language (its labels change with the language), and is drawn at the stored choice,
     so switching the language keeps the viewpoint.
     """
-    options = viewpoints(seats)
+    options = ["public"] if public_only else viewpoints(seats)
     if st.session_state.get(key) not in options:
         st.session_state[key] = "public"
     widget = f"{key}_pick_{lang}"

@@ -8,7 +8,7 @@ import itertools
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from arena.agents.base import Agent
 from arena.agents.factory import (
     MatchSpec,
+    SeatSpec,
     aclose_models,
     build_agents,
     check_options,
@@ -27,6 +28,7 @@ from arena.agents.factory import (
 from arena.agents.human import TerminalHuman
 from arena.board_file import EXAMPLES, board_ref, example_boards, load_board_file
 from arena.call_view import print_calls, replay_calls
+from arena.humans.host import live_folder
 from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
 from arena.replay_check import check_read, check_replay
@@ -37,7 +39,13 @@ from arena.rules.errors import ArenaError, ConfigError, clip
 from arena.rules.observation import Seen, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer, parse_viewer
-from arena.storage.replay_file import Replay, read_header, read_replay, replay_status
+from arena.storage.replay_file import (
+    INSIDER_AGENTS,
+    Replay,
+    read_header,
+    read_replay,
+    replay_status,
+)
 from arena.storage.seal import arena_key
 from arena.text import Lang, game_lang, inert, ljust, parse_display, printed_in, t, width
 from arena.text.script import CLI_CHOICES, display_of
@@ -270,12 +278,15 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     limits = Limits(call_timeout_s=3600.0 if human_seat else 60.0, beliefs=args.beliefs)
     shown_seed = seed if human_seat is None else None  # a person's seed stays secret
     path = replay_path(args.out, config.board_id, shown_seed, force=args.force)
+    running = running_path(path) if has_outsiders(seats) else path
     models = any(s.kind in ("openai", "langchain") for s in seats.values())
     progress = Progress(sys.stderr, spec.lang) if models and not args.quiet else None
     try:
-        referee = asyncio.run(_play_game(game_id, config, seed, agents, path, limits, progress))
+        referee = asyncio.run(_play_game(game_id, config, seed, agents, running, limits, progress))
+        if running != path:
+            running.replace(path)  # finished: now the replay folder may show it whole
     except KeyboardInterrupt:
-        print(f"\n(stopped; the game so far is in {path})", file=sys.stderr)
+        print(f"\n(stopped; the game so far is in {running})", file=sys.stderr)
         return 130
     finally:
         if path.exists() and path.stat().st_size == 0:
@@ -296,6 +307,22 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     revealed = t("cli.seed", spec.lang, seed=seed) if human_seat is not None else ""
     print(inert(line + revealed))  # the seed is secret until the end
     return 0
+
+
+def has_outsiders(seats: Mapping[int, SeatSpec]) -> bool:
+    """Whether a person or an outside agent plays: then the game runs outside the folder."""
+    return any(spec.kind not in INSIDER_AGENTS for spec in seats.values())
+
+
+def running_path(path: Path) -> Path:
+    """Where a game with outsiders is written while it runs: `live_folder` of its folder.
+
+    The replay folder is what the dashboard lists and opens (god view included), and a
+    running game's file holds the seed and every role; it moves in when the game ends.
+    """
+    folder = live_folder(path.parent)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / path.name
 
 
 def _positive(kind: type[float] | type[int]) -> Any:

@@ -129,6 +129,17 @@ class ReplayHeader(BaseModel):
         return data
 
 
+INSIDER_AGENTS = frozenset({"bot", "random", "openai", "langchain"})
+"""Agent kinds the arena itself runs. Any other seat (a person, a `py:` plug-in, a remote
+agent) is an outsider: while it plays, the game's file must not be readable beyond the
+public view by anyone else (its seed and every role are in it)."""
+
+
+def has_outsiders(header: ReplayHeader) -> bool:
+    """Whether a person or an outside agent plays one of the game's seats."""
+    return any(seat.agent.partition(":")[0] not in INSIDER_AGENTS for seat in header.seats)
+
+
 class Replay(BaseModel):
     """A whole replay in memory."""
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from arena.dashboard.i18n import Lang, t, viewer_of, winner_label
+from arena.dashboard.i18n import Lang, t, text, viewer_of, winner_label
 from arena.dashboard.loading import Loaded, resolve
 from arena.dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import Moments, moments, next_moment, project, public_phases
@@ -25,6 +25,7 @@ from arena.dashboard.session import header_index, hide_folder, language, load_ca
 from arena.dashboard.text import error, escape
 from arena.rules.errors import ArenaError
 from arena.rules.observation import observe
+from arena.storage.replay_file import has_outsiders
 
 # Page scripts hold no bare string literals: Streamlit's magic would draw them.
 PLAY_INTERVAL_S = 0.8  # seconds between steps while playing
@@ -264,7 +265,15 @@ def main() -> None:
     st.query_params["game"] = game
     header = loaded.replay.header
     st.subheader(escape(f"{header.game_id} · {header.config.board_id}"))
-    view_key = pick_viewpoint(len(header.seats) or header.config.board_spec.seats, lang, "view")
+    if loaded.doubt == "unsigned":
+        st.warning(text("cli.unsigned", lang), icon="⚠️")
+    elif loaded.doubt is not None:
+        st.warning(escape(text("cli.unverified", lang, reason=loaded.doubt)), icon="⚠️")
+    guarded = header.result is None and has_outsiders(header)
+    if guarded:  # a person is still deciding: no god, wolf or seat view for anyone
+        st.info(t("running_guarded", lang), icon="🔒")
+    seats = len(header.seats) or header.config.board_spec.seats
+    view_key = pick_viewpoint(seats, lang, "view", public_only=guarded)
     st.query_params["view"] = view_key
     board(loaded, lang)
 

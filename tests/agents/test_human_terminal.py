@@ -16,6 +16,7 @@ from pathlib import Path
 
 from arena.agents.human import help_text
 from arena.humans.commands import claim_roles
+from arena.humans.host import live_folder
 from arena.replay_check import check_replay
 from arena.rules.boards import board
 from arena.storage.replay_file import read_header
@@ -122,5 +123,8 @@ def test_ctrl_c_stops_the_game_at_once_without_enter(tmp_path: Path) -> None:
     assert "Enter = " in term.output and "說明" in term.output
     term.process.send_signal(signal.SIGINT)
     assert term.process.wait(30) == 130  # no Enter typed: the read does not hold the exit
-    assert b"stopped" in term.process.stderr.read()  # type: ignore[union-attr]
-    assert out.exists()
+    err = term.process.stderr.read().decode()  # type: ignore[union-attr]
+    # a game with a person runs outside the replay folder: the part played stays there
+    kept = live_folder(tmp_path) / out.name
+    assert "stopped" in err and str(kept) in err
+    assert kept.exists() and not out.exists()
