@@ -315,6 +315,10 @@ def _emit_early(
             t.emit(swapped)
         elif step == "healer":
             acts.healed = emit_heal(t, seat, answers.get(seat))
+        elif step == "watchman":
+            acts.watched = answer.target if isinstance(answer, Inspect) else None
+        elif step == "coroner":
+            emit_autopsy(t, seat, answer)
 
 
 _STATUS_ROLE: dict[str, Role] = {
