@@ -4,7 +4,8 @@ The seer's good-or-wolf check (masked by the phantom, 000:17 魅影排在預言�
 checks of the gargoyle, the pure-white maiden and the wolf witch (001:2113, 2373-2399; from
 night 2 the last two can kill, `Acts.check_kills`); the gravekeeper's reading of the last
 exiled seat (001:2463-2487); the watchman (000:29; `night_skill_user` says what counts as
-acting) and the coroner (000:30). The night's order and resolution are `arena.rules.night`.
+acting) and the coroner (000:30). The night's order is `arena.rules.night`, its resolution
+`arena.rules.dawn`.
 """
 
 from __future__ import annotations

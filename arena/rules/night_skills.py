@@ -4,7 +4,8 @@ The guard, the dreamweaver, the demon hunter, the secret admirer, the magician, 
 thief, the nightmare, the eclipse wolf consort, the blood moon's seal, the fox cub, the
 alchemist witch's mist and snake, the raven claw, the wolf beauty's charm, the miracle
 merchant and the lucky one, the healer and the gargoyle's lone knife. The rules of each are
-in `arena.rules.night`'s docstring and docs/roles.md; the order and resolution are there too.
+in `arena.rules.night`'s docstring and docs/roles.md; the order is there, the resolution in
+`arena.rules.dawn`.
 """
 
 from __future__ import annotations

@@ -130,6 +130,9 @@ def test_the_bot_imports_nothing_that_holds_the_hidden_game() -> None:
         "arena.rules.night_acts",
         "arena.rules.night_checks",
         "arena.rules.night_skills",
+        "arena.rules.night_steps",
+        "arena.rules.knife",
+        "arena.rules.dawn",
         "arena.rules.day",
         "arena.match",
     }
