@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
@@ -52,14 +53,20 @@ KEPT_REPORTS = 8  # finished reports kept, shared by every session
 
 
 @st.cache_resource(show_spinner=False)
-def _reports() -> tuple[threading.Lock, dict[tuple[str, str, str | None, int], Report]]:
+def _reports() -> tuple[threading.Lock, dict[tuple[str, str, str | None, int, bool], Report]]:
     """Finished reports by (folder, folder stamp, tournament, bootstrap size), oldest first."""
     return threading.Lock(), {}
 
 
-def report(folder: Path, tournament: str | None, bootstrap: int, lang: Lang) -> Report:
-    """The ratings report of the folder's finished games, reading only what changed."""
-    key = (str(folder), folder_stamp(folder), tournament, bootstrap)
+def report(
+    folder: Path, tournament: str | None, bootstrap: int, lang: Lang, unsigned: bool = False
+) -> Report:
+    """The ratings report of the folder's finished games, reading only what changed.
+
+    Only games whose signature verifies are rated, unless `unsigned` (then unsigned games
+    too, apart: `AGENT (unsigned)`), as `arena leaderboard --include-unsigned`.
+    """
+    key = (str(folder), folder_stamp(folder), tournament, bootstrap, unsigned)
     lock, kept = _reports()
     with lock:
         rep = kept.get(key)
@@ -72,7 +79,11 @@ def report(folder: Path, tournament: str | None, bootstrap: int, lang: Lang) -> 
             bar.progress(done / total, text=f"{t('rating_games', lang)} {done} / {total}")
 
     _scan, rep = folder_report(
-        folder, tournament=tournament, bootstrap=bootstrap, progress=progress
+        folder,
+        tournament=tournament,
+        bootstrap=bootstrap,
+        progress=progress,
+        include_unsigned=unsigned,
     )
     bar.empty()
     with lock:
@@ -177,11 +188,16 @@ def main() -> None:
     st.title(f"🏆 {t('leaderboard', lang)}")
     try:
         tournament, bootstrap = controls(folder, lang)
-        rep = report(folder, tournament, bootstrap, lang)
+        unsigned = st.toggle(t("include_unsigned", lang), key="board_unsigned")
+        rep = report(folder, tournament, bootstrap, lang, unsigned)
     except ArenaError as exc:
         error(hide_folder(str(exc), folder))
         return
     overview(rep, lang)
+    left = Counter(s.reason for s in rep.skipped)
+    if left:
+        parts = ", ".join(f"{n} {t('left_' + reason, lang)}" for reason, n in sorted(left.items()))
+        st.caption(t("left_out", lang, n=len(rep.skipped), parts=parts))
     if not rep.leaderboard.standings:
         st.info(t("no_finished", lang))
         return

@@ -86,3 +86,28 @@ def test_the_player_warns_in_one_line_on_a_game_that_does_not_verify(
         assert "\n" not in warning.value
     (note,) = _player(folder, monkeypatch, game="stripped.jsonl").warning
     assert "unsigned" in note.value
+
+
+def test_the_standings_rate_signed_games_and_say_what_they_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "replays"
+    original = play(folder / "original.jsonl", "std9-real", seed=11)
+    forged_set(original, folder / "forged")
+    shutil.copyfile(
+        Path(__file__).parents[1] / "golden" / "std9-default-1.jsonl", folder / "o.jsonl"
+    )
+    monkeypatch.setenv("ARENA_REPLAYS", str(folder))
+    monkeypatch.delenv("ARENA_REDIS_URL", raising=False)
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    at.switch_page("screens/leaderboard.py")
+    at.run()
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.caption]
+    assert any(
+        "4 bad signature" in c and "2 unsigned" in c and "1 duplicate" in c for c in captions
+    )
+    assert "gpt-9" not in page_text(at) and "random (unsigned)" not in page_text(at)
+    at.toggle(key="board_unsigned").set_value(True).run()
+    assert "random (unsigned)" in page_text(at) and "gpt-9" not in page_text(at)
