@@ -20,7 +20,8 @@ well-formed; what is legal now, and what each answer means, is written in the qu
 where a field's meaning is not in the question) because it heads every request. It
 avoids what real servers mishandle: no `maxLength` (a 1,200-char limit crashed
 llama.cpp's grammar compiler; the limit is stated in words and enforced by the parser),
-no `minItems`/`maxItems`, and nullability as `anyOf` with `null`.
+no `minItems`/`maxItems`, nullability as `anyOf` with `null`, and no boolean schema
+anywhere (llama.cpp's own server refuses `"items": false`: every subschema is an object).
 """
 
 from __future__ import annotations
@@ -267,10 +268,17 @@ values outside [0, 1]; twenty steps are finer than any belief a seat reports."""
 
 
 def _report(seats: list[int]) -> Schema:
-    """Belief rows for exactly `seats`, one each, in order (`prefixItems`, no more items)."""
+    """Belief rows for exactly `seats`, one each, in order.
+
+    A tuple: `prefixItems` with as many items as rows at least and at most. Not `"items":
+    false` (JSON Schema's way to forbid more items): llama.cpp's own server reads `items`
+    before `prefixItems` and refuses a boolean schema there (HTTP 400 "schema must be an
+    object"), so every exile vote with beliefs was defaulted; `maxItems` says the same,
+    and grammar converters make `prefixItems` alone an exact tuple.
+    """
     p = {"type": "number", "enum": PROBABILITIES}
     rows = [_object({"seat": _const_int(s), "p": p}) for s in seats]
-    return {"type": "array", "prefixItems": rows, "items": False, "minItems": len(rows)}
+    return {"type": "array", "prefixItems": rows, "minItems": len(rows), "maxItems": len(rows)}
 
 
 def _const_int(value: int) -> Schema:

@@ -17,8 +17,16 @@ import jsonschema
 import pytest
 
 from arena.agents.random_agent import build
+from arena.llm.library import load_library
 from arena.llm.parsing import parse_answer
-from arena.llm.tools import ANSWER, BELIEF_FIELD, PROBABILITIES, legal_answers, reported_fields
+from arena.llm.tools import (
+    ANSWER,
+    BELIEF_FIELD,
+    PROBABILITIES,
+    answer_tool,
+    legal_answers,
+    reported_fields,
+)
 from arena.rules.actions import Action, Speak
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest, check_legal
@@ -69,6 +77,8 @@ def test_the_schema_admits_exactly_the_legal_answers(board: str) -> None:
         for option in request.options:
             answer = as_answer(build(option, request, rng), reported_fields(roles))
             jsonschema.validate({ANSWER: answer}, schema)
+        others = [s for s in range(1, seats + 1) if s != request.seat]
+        assert not_objects(legal_answers(request, seats, roles, beliefs=others)) == []
         checked += 1
 
     for seed in range(3):
@@ -104,3 +114,52 @@ def test_a_vote_carries_one_belief_row_per_seat_asked_and_a_report_nothing_else(
         jsonschema.validate(only, report)
     whole = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}]
     jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: whole}}, report)
+
+
+def test_a_report_with_a_row_too_many_is_refused() -> None:
+    report = legal_answers(None, 9, [], beliefs=[2, 3])
+    rows = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}, {"seat": 3, "p": 0.25}]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: rows}}, report)
+
+
+def not_objects(schema: Any, path: str = "#") -> list[str]:
+    """Where `schema` holds a subschema that is not an object (a boolean schema).
+
+    llama.cpp's own server (common/json-schema.cpp) refuses the whole request then, with
+    HTTP 400 "JSON schema error at PATH: schema must be an object"; it reads `items`
+    before `prefixItems`, so `"items": false` beside a tuple was refused too.
+    """
+    if not isinstance(schema, dict):
+        return [path]
+    found: list[str] = []
+    for key in ("items", "not", "additionalItems"):
+        if key in schema:
+            found += not_objects(schema[key], f"{path}/{key}")
+    for key in ("prefixItems", "anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(schema.get(key, [])):
+            found += not_objects(sub, f"{path}/{key}/{i}")
+    for name, sub in schema.get("properties", {}).items():
+        found += not_objects(sub, f"{path}/properties/{name}")
+    extra = schema.get("additionalProperties")
+    if extra is not None and not isinstance(extra, bool):
+        found += not_objects(extra, f"{path}/additionalProperties")
+    return found
+
+
+def test_every_subschema_is_an_object_as_llama_server_requires() -> None:
+    vote = DecisionRequest.model_validate(
+        {
+            "step": 0,
+            "seat": 1,
+            "kind": "vote",
+            "day": 1,
+            "night": False,
+            "options": [{"action": "vote", "targets": [2, 3]}, {"action": "pass"}],
+            "default": {"kind": "pass"},
+        }
+    )
+    assert not_objects({"items": False}) == ["#/items"]
+    assert not_objects(legal_answers(vote, 9, [], beliefs=[2, 3, 5])) == []
+    assert not_objects(legal_answers(None, 9, [], beliefs=[2, 3])) == []
+    assert not_objects(answer_tool(12, [], load_library("en").tools).parameters) == []
