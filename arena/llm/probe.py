@@ -5,7 +5,10 @@ refused or mangled every real request of the game. So the probe sends, per answe
 best mode first, the shapes a game really sends:
 
 1. the game's one `act` tool (every action shape, seat enums, nullable fields) with a
-   system message and log of about `PROBE_PROMPT_TOKENS` tokens, and a vote question;
+   system message and log of about `PROBE_PROMPT_TOKENS` tokens, and an exile vote that
+   carries a belief report over every other seat, as a game's daily vote does (its
+   legal schema holds the report's tuple: llama.cpp's own server once refused that
+   shape, and only the game's votes met it);
 2. when the answer is refused (malformed, or not a legal vote), the refusal continued in
    the same conversation, as the game re-asks, up to `PROBE_TRIES` answers in all;
 3. once a legal vote came, the conversation continued with a speech question, whose
@@ -47,7 +50,7 @@ from arena.llm.base import (
 from arena.llm.library import load_library
 from arena.llm.parsing import parse_answer
 from arena.llm.tokens import estimate_tokens, request_tokens
-from arena.llm.tools import TOOL_NAME, answer_tool, legal_answers, options_text
+from arena.llm.tools import BELIEF_FIELD, TOOL_NAME, answer_tool, legal_answers, options_text
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
 from arena.rules.actions import Pass, Speak, Vote
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
@@ -81,6 +84,8 @@ VOTE = DecisionRequest(
     ),
     default=Pass(),
 )
+BELIEVED = (1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12)
+"""The seats the probe's vote reports beliefs over: every other seat, as a daily vote's."""
 ONLY_SEVEN = DecisionRequest(
     step=0,
     seat=4,
@@ -154,6 +159,7 @@ def probe_messages(tokens: int = PROBE_PROMPT_TOKENS) -> list[ChatMessage]:
             "The table agreed to exile seat 2. Vote for seat 2 (or pass).",
             lib.label("answers"),
             *options_text(VOTE, lib.tools, "1|2|…|12"),
+            lib.label("with_beliefs", field=BELIEF_FIELD, seats=", ".join(map(str, BELIEVED))),
         ]
     )
     return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=question)]
@@ -222,7 +228,7 @@ async def probe_dialogue(
 ) -> ProbeOutcome:
     """Run the probe's dialogue in `mode` through `ask`."""
     tool = probe_tool()
-    vote_schema = legal_answers(VOTE, 12, ROLES)
+    vote_schema = legal_answers(VOTE, 12, ROLES, beliefs=BELIEVED)
     speech_schema = legal_answers(SPEECH, 12, ROLES)
     lib = load_library("en")
     messages = probe_messages(tokens)
