@@ -44,6 +44,16 @@ KEY_ENV: dict[str, str] = {
 """The key each provider package reads; providers not listed (Bedrock, Ollama, Vertex)
 authenticate otherwise and are not checked before the game."""
 
+BASE_URL_ENV: dict[str, tuple[tuple[str, ...], str]] = {
+    "openai": (("OPENAI_API_BASE", "OPENAI_BASE_URL"), "https://api.openai.com/v1"),
+    "anthropic": (("ANTHROPIC_API_URL", "ANTHROPIC_BASE_URL"), "https://api.anthropic.com"),
+    "ollama": (("OLLAMA_HOST",), "http://127.0.0.1:11434"),
+}
+"""Per provider: the environment variables its LangChain package reads for the base URL
+(first set wins; ChatOpenAI reads `OPENAI_API_BASE`, then the `openai` SDK reads
+`OPENAI_BASE_URL`; the `ollama` client reads `OLLAMA_HOST`) and the URL it uses when none
+is set. Other providers are recorded as `default` unless given a `base_url`."""
+
 
 class LangChainChatModel(ProbedEndpoint):
     """A `ChatModel` (and `Probed`) over a LangChain chat model."""
@@ -83,9 +93,24 @@ class LangChainChatModel(ProbedEndpoint):
 
     @property
     def endpoint(self) -> str:
-        """`langchain:<provider>:<model>@<base_url or provider default>`."""
-        where = self._kwargs.get("base_url") or "default"
-        return f"langchain:{self.provider}:{self._model}@{where}"
+        """`langchain:<provider>:<model>@<base URL>` (see `base_url`)."""
+        return f"langchain:{self.provider}:{self._model}@{self.base_url}"
+
+    @property
+    def base_url(self) -> str:
+        """The server this model's requests go to, as the provider's package finds it.
+
+        The `base_url` given, else the environment variables the package reads, in its
+        order, else the provider's public default; `default` for a provider not in
+        `BASE_URL_ENV` (its package's own default, unknown here). The replay records it,
+        so a seat configured from the environment still names its server.
+        """
+        given = self._kwargs.get("base_url")
+        if given:
+            return str(given).rstrip("/")
+        names, default = BASE_URL_ENV.get(self.provider, ((), "default"))
+        found = next((os.environ[n] for n in names if os.environ.get(n)), default)
+        return found.rstrip("/")
 
     def check_credentials(self) -> None:
         """Fail fast on a missing provider package or key.

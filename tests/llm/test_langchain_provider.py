@@ -143,3 +143,29 @@ def test_the_reply_limit_reaches_an_openai_compatible_server_under_its_old_name(
         asyncio.run(go())
         (body,) = server.requests_for("m")
     assert body["max_tokens"] == 77 and body["max_completion_tokens"] == 77
+
+
+def test_a_seat_configured_from_the_environment_records_its_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OPENAI_API_BASE", raising=False)
+    with StubServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        model = LangChainChatModel("openai:env-seat", api_key="test-key", mode="tools")
+        assert model.endpoint == f"langchain:openai:env-seat@{server.url}"
+
+        async def go() -> None:
+            try:
+                await model.generate(QUESTION, [ACT], "act")
+            finally:
+                await model.aclose()
+
+        asyncio.run(go())
+        assert server.requests_for("env-seat"), "the request went elsewhere"
+    monkeypatch.setenv("OPENAI_API_BASE", "http://proxy.example/v1/")
+    assert model.base_url == "http://proxy.example/v1"
+    monkeypatch.delenv("OPENAI_API_BASE")
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    assert model.base_url == "https://api.openai.com/v1"
+    other = LangChainChatModel("bedrock_converse:claude", mode="tools")
+    assert other.endpoint == "langchain:bedrock_converse:claude@default"
