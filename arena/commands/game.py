@@ -42,7 +42,6 @@ from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer, 
 from arena.storage.replay_file import (
     INSIDER_AGENTS,
     Replay,
-    read_header,
     read_replay,
     replay_status,
 )
@@ -296,8 +295,9 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
         human.catch_up(observe(referee.events, SeatViewer(seat=human_seat or 0)))
     elif not args.quiet:
         _print(observe(referee.events, viewer).seen, spec.lang)
-    header = read_header(path)
-    for seat_line in seat_lines(referee.answers, header.seats, spec.lang):
+    replay = read_replay(path, torn_tail="drop")
+    header = replay.header
+    for seat_line in seat_lines(referee.answers, header.seats, spec.lang, replay.traces):
         print(inert(seat_line))
     if header.result is not None and header.result.void:
         print(inert(t("cli.voided", spec.lang, reason=header.result.reason, path=path)))

@@ -85,6 +85,10 @@ class Capabilities(BaseModel):
     """Why a mode was rejected (the endpoint's error messages, shortened)."""
     usage: Usage = Usage()
     """Tokens the probe itself spent."""
+    slots: int | None = None
+    """Slots of the server a request may name (llama-server's `id_slot`, read from its
+    `/props`); None when the server offers no choice. Each seat's conversation is kept on
+    a slot of its own when there are enough (`ChatModel.generate`'s `slot`)."""
 
 
 @runtime_checkable
@@ -102,16 +106,33 @@ class ChatModel(Protocol):
         tools: Sequence[ToolSpec],
         tool_choice: ToolChoice,
         legal: Schema | None = None,
+        slot: int | None = None,
     ) -> ModelReply:
         """One completion. Transient failures are retried inside; a final one raises.
 
         `legal` is the schema of this request's legal answers (`tools.legal_answers`);
         an endpoint in answer mode `json_legal` sends it as the output schema, others
-        ignore it (their tools never change within a game).
+        ignore it (their tools never change within a game). `slot` is the caller's
+        conversation among those sharing this model (`Shared.join`): a server that lets
+        the client choose its slot keeps each conversation on one, so its prompt cache
+        holds that conversation's prefix; others ignore it.
 
         Raises:
             ProviderError: the endpoint failed after the adapter's retries.
         """
+        ...
+
+
+@runtime_checkable
+class Shared(Protocol):
+    """A chat model several seats' conversations share (optional).
+
+    Each conversation joins once and names its index in every call (`generate`'s
+    `slot`), so the endpoint can keep each on a server slot of its own.
+    """
+
+    def join(self) -> int:
+        """A new conversation's index (0, 1, …)."""
         ...
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolSpec
+from arena.rules.referee import Answer
 
 
 class Compactor:
@@ -127,3 +128,27 @@ def expand_calls(records: Iterable[ModelCallRecord]) -> list[ModelCallRecord]:
 
 
 MISSING = "earlier messages of this conversation are missing from the file"
+
+
+def automatic_answers(
+    answers: Iterable[Answer],
+    traces: Iterable[ModelCallRecord],
+    model_seats: Iterable[int] | None = None,
+) -> set[tuple[int, int]]:
+    """`(seat, step)` of the answers the arena gave model seats without asking the model.
+
+    A model seat's answer was asked when a call was made for its step (a reply, a refusal,
+    a provider error or a call cut off by the time limit: each leaves a trace) or when the
+    arena defaulted it; otherwise the arena answered by itself (a self-explosion window a
+    model seat is not asked in). Such answers are neither the model's own decisions nor
+    its failures, so counts of decisions leave them out. `model_seats` defaults to the
+    seats that made any call; other seats' answers are all asked.
+    """
+    traces = list(traces)
+    called = {(t.seat, t.step) for t in traces}
+    seats = set(model_seats) if model_seats is not None else {t.seat for t in traces}
+    return {
+        (a.seat, a.step)
+        for a in answers
+        if a.seat in seats and a.defaulted is None and (a.seat, a.step) not in called
+    }

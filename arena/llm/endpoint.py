@@ -49,6 +49,8 @@ class ProbedEndpoint(ABC):
         self._sleep = sleep
         self._lock: asyncio.Lock | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.conversations = 0
+        """Conversations that joined (`join`): pinned to slots only if all fit."""
         self.capabilities: Capabilities | None = None
         if mode is not None:
             self.capabilities = Capabilities(
@@ -91,8 +93,29 @@ class ProbedEndpoint(ABC):
             if outcomes[mode].works:
                 break
         chosen = choose_mode(self.endpoint, self._model, outcomes, priced=self._price is not None)
-        self.capabilities = chosen.model_copy(update={"probed": not configured})
+        slots = await self._server_slots()
+        self.capabilities = chosen.model_copy(update={"probed": not configured, "slots": slots})
         return self.capabilities
+
+    def join(self) -> int:
+        """A new conversation's index on this endpoint (see `Shared`)."""
+        self.conversations += 1
+        return self.conversations - 1
+
+    async def _server_slots(self) -> int | None:
+        """The slots a request may name on this server (None: no choice; the default)."""
+        return None
+
+    def _pinned(self, slot: int | None) -> int | None:
+        """The server slot for conversation `slot`: its own, when every conversation has one.
+
+        With more conversations than slots a pinned request would wait for its slot while
+        others are free, so the server chooses (llama-server: by the longest shared prefix).
+        """
+        slots = self.capabilities.slots if self.capabilities is not None else None
+        if slot is None or not slots or self.conversations > slots:
+            return None
+        return slot
 
     async def generate(
         self,
@@ -100,6 +123,7 @@ class ProbedEndpoint(ABC):
         tools: Sequence[ToolSpec],
         tool_choice: ToolChoice,
         legal: Schema | None = None,
+        slot: int | None = None,
     ) -> ModelReply:
         """One call in the endpoint's probed answer mode, retried when transient.
 
@@ -107,7 +131,10 @@ class ProbedEndpoint(ABC):
             ProviderError: the endpoint failed after retries or rejected the request.
         """
         mode = await self._answer_mode()
-        return await self._generate(messages, tools, tool_choice, mode, legal, self._form())
+        pinned = self._pinned(slot)
+        return await self._generate(
+            messages, tools, tool_choice, mode, legal, self._form(), slot=pinned
+        )
 
     @abstractmethod
     async def _generate(
@@ -118,8 +145,13 @@ class ProbedEndpoint(ABC):
         mode: AnswerMode,
         legal: Schema | None = None,
         form: LegalFormat | None = None,
+        *,
+        slot: int | None = None,
     ) -> ModelReply:
-        """One request in `mode` (and, for `json_legal`, `legal` sent in `form`)."""
+        """One request in `mode` (and, for `json_legal`, `legal` sent in `form`).
+
+        `slot` is the server slot to use, when the server offers a choice.
+        """
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         """Ask the probe's questions in `mode`; a fatal refusal ends the probe."""

@@ -156,6 +156,8 @@ class LangChainChatModel(ProbedEndpoint):
         mode: AnswerMode,
         legal: Schema | None = None,
         form: LegalFormat | None = None,
+        *,
+        slot: int | None = None,
     ) -> ModelReply:
         self._bind_loop()
         chat = self._chat_()

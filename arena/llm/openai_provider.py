@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import httpx
 import openai
 
 from arena.llm import fallback
@@ -97,9 +98,30 @@ class OpenAIChatModel(ProbedEndpoint):
         mode: AnswerMode,
         legal: Schema | None = None,
         form: LegalFormat | None = None,
+        *,
+        slot: int | None = None,
     ) -> ModelReply:
         body = self._request(messages, tools, tool_choice, mode, legal, form)
+        if slot is not None:
+            body["extra_body"] = {"id_slot": slot}
         return self._reply(await self._create(body))
+
+    async def _server_slots(self) -> int | None:
+        """llama-server's slot count (`GET /props`: `total_slots`); None elsewhere.
+
+        Only a server that answers `/props` with a slot count lets a request name its
+        slot (`id_slot`); OpenAI's own API is not asked.
+        """
+        if self.base_url == OPENAI_URL:
+            return None
+        root = self.base_url.removesuffix("/v1")
+        try:
+            async with httpx.AsyncClient(timeout=min(self.timeout_s, 10.0)) as client:
+                reply = await client.get(f"{root}/props")
+            slots = reply.json().get("total_slots") if reply.status_code == 200 else None
+        except (httpx.HTTPError, ValueError, AttributeError):
+            return None
+        return slots if isinstance(slots, int) and slots > 0 else None
 
     async def aclose(self) -> None:
         """Close the connection pool (call it in the event loop that used the model)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from arena.llm.calls import automatic_answers
 from arena.llm.types import ModelCallRecord
 from arena.ratings.beliefs import belief_tallies
 from arena.ratings.results import SeatResult, game_result
@@ -137,9 +138,16 @@ def leak_tallies(events: Sequence[Event], roles: Sequence[Role]) -> dict[SeatId,
 def decision_tallies(
     answers: Sequence[Answer], traces: Sequence[ModelCallRecord]
 ) -> dict[SeatId, Tallies]:
-    """`fallbacks` (from answers) and `retries` (from traces) per seat."""
+    """`fallbacks` (from answers) and `retries` (from traces) per seat.
+
+    A model seat's fallbacks count only the decisions its model was asked: answers the
+    arena gave without asking (`automatic_answers`) are neither its own nor defaulted.
+    """
     fallbacks: dict[SeatId, Ratio] = defaultdict(Ratio)
+    automatic = automatic_answers(answers, traces)
     for answer in answers:
+        if (answer.seat, answer.step) in automatic:
+            continue
         fallbacks[answer.seat] += Ratio(num=int(answer.defaulted is not None), den=1)
     attempts: dict[tuple[SeatId, int], int] = {}
     for call in traces:
