@@ -22,7 +22,7 @@ import time
 from typing import Literal
 
 from arena.agents.base import AgentReply
-from arena.llm.base import ChatModel, ProviderError, Schema
+from arena.llm.base import ChatModel, ProviderError, Schema, Shared
 from arena.llm.calls import Compactor
 from arena.llm.conversation import (
     Conversation,
@@ -102,6 +102,8 @@ class LLMAgent:
         self._label = label or f"llm:{model.model}"
         self._tool: ToolSpec | None = None
         self._trace = Compactor()
+        self._slot = model.join() if isinstance(model, Shared) else None
+        """This conversation's index on a shared model: its server slot where pinned."""
         self._lock = asyncio.Lock()
         self._asking: int | None = None
         """The step whose question is open (None: the last one was settled)."""
@@ -273,7 +275,12 @@ class LLMAgent:
         error: str | None = None
         with failed_tries() as failed:
             try:
-                reply = await self.chat.generate(messages, (tool,), TOOL_NAME, legal=legal)
+                if self._slot is None:
+                    reply = await self.chat.generate(messages, (tool,), TOOL_NAME, legal=legal)
+                else:
+                    reply = await self.chat.generate(
+                        messages, (tool,), TOOL_NAME, legal=legal, slot=self._slot
+                    )
             except ProviderError as exc:
                 error = str(exc)
             except asyncio.CancelledError:

@@ -208,3 +208,27 @@ def test_a_missing_key_for_openai_itself_fails_without_network(monkeypatch) -> N
         model.check_credentials()
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     OpenAIChatModel("llama3.1:8b").check_credentials()
+
+
+@pytest.mark.parametrize(
+    ("slots", "seats", "pinned"), [(4, 3, True), (4, 5, False), (None, 3, False)]
+)
+def test_each_conversation_keeps_its_slot_when_the_server_has_one_for_each(
+    slots: int | None, seats: int, pinned: bool
+) -> None:
+    with StubServer(slots=slots) as server:
+        model = openai_model(server.url, "slotted", mode="tools")
+        indexes = [model.join() for _ in range(seats)]
+
+        async def go() -> None:
+            try:
+                caps = await model.probe()
+                assert caps.slots == slots
+                for index in reversed(indexes):
+                    await model.generate(QUESTION, [ACT], "act", slot=index)
+            finally:
+                await model.aclose()
+
+        asyncio.run(go())
+        sent = [body.get("id_slot") for body in server.requests_for("slotted")[-seats:]]
+    assert sent == (list(reversed(indexes)) if pinned else [None] * seats)

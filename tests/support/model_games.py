@@ -50,8 +50,9 @@ def play_model_seat(
     seed: int,
     config: GameConfig,
     model: str = "smollm2",
+    seats: str = "1",
 ) -> None:
-    """Play one game with `model` (through `provider`) in seat 1 and bots elsewhere.
+    """Play one game with `model` (through `provider`) in `seats` and bots elsewhere.
 
     Timeouts are generous (a 135M model on two loaded cores takes up to minutes a reply);
     replies are capped at 200 tokens and the history at 2,500, so a game fits in CI.
@@ -62,9 +63,9 @@ def play_model_seat(
         decision_timeout_s=300, history_tokens=2500, options=options,
     )  # fmt: skip
     spec = MatchSpec(lang=lang, endpoints={provider: settings})
-    seats = BOARDS[config.board].seats if isinstance(config.board, str) else config.board.seats
+    table = BOARDS[config.board].seats if isinstance(config.board, str) else config.board.seats
     seat = f"openai:{model}" if provider == "openai" else f"langchain:openai:{model}"
-    agents = build_agents(parse_seats([f"1={seat}"], seats), config, seed, spec)
+    agents = build_agents(parse_seats([f"{seats}={seat}"], table), config, seed, spec)
 
     async def go() -> None:
         try:

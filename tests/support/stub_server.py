@@ -85,8 +85,11 @@ class StubServer:
         models: Mapping[str, Policy] | None = None,
         capabilities: Mapping[str, StubModel] | None = None,
         latency_s: float = 0.0,
+        slots: int | None = None,
     ) -> None:
         self.policy = policy or random_legal()
+        self.slots = slots
+        """Serve `GET /props` with this `total_slots`, as llama-server does (None: 404)."""
         self.models = dict(models or {})
         self.capabilities = dict(capabilities or {})
         self.latency_s = latency_s
@@ -311,7 +314,10 @@ def _handler(server: StubServer) -> type[BaseHTTPRequestHandler]:
             """Stay quiet: tests and benchmarks print their own output."""
 
         def do_GET(self) -> None:
-            """`/v1/models`: every model name the server has a policy for."""
+            """`/v1/models`: every model name the server has a policy for; `/props`."""
+            if self.path.rstrip("/") == "/props" and server.slots is not None:
+                self._send(200, {"total_slots": server.slots}, {})
+                return
             if self.path.rstrip("/") != "/v1/models":
                 self._send(404, _error(f"no route {self.path}"), {})
                 return
