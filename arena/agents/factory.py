@@ -76,6 +76,11 @@ class SeatSpec(BaseModel):
         return self.kind if self.model is None else f"{self.kind}:{self.model}"
 
 
+DEFAULT_TIMEOUT_S = 300.0
+"""One request's default limit: a slow local server (two cores, a small model) reads a
+game's first 4,000-token prompt at 20-200 tokens/s and may queue behind other seats."""
+
+
 class EndpointSettings(BaseModel):
     """How to reach one provider or model (a spec file's `endpoints` entry)."""
 
@@ -84,7 +89,15 @@ class EndpointSettings(BaseModel):
     base_url: str | None = None
     api_key_env: str | None = None
     """The environment variable holding the key (the SDK's usual one when omitted)."""
-    timeout_s: float = Field(60.0, gt=0)
+    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0)
+    """One request's limit, in seconds."""
+    probe_timeout_s: float | None = Field(None, gt=0)
+    """The pre-game probe's limit (default: as long as its four usual requests may each take,
+    4 × `timeout_s`)."""
+    slots: int | None = Field(None, gt=0)
+    """Calls in flight at most on this endpoint in `arena play` (default: the server's slot
+    count when it reports one, as llama-server does; else no limit). A seat waits for a
+    free one before its decision's clock starts."""
     retries: int = Field(3, ge=0)
     mode: AnswerMode | None = None
     """Skip the search for the best answer mode and use this one (still checked)."""
@@ -362,6 +375,7 @@ def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
             base_url=settings.base_url,
             api_key_env=settings.api_key_env or "OPENAI_API_KEY",
             timeout_s=settings.timeout_s,
+            probe_timeout_s=settings.probe_timeout_s,
             retry=retry,
             mode=settings.mode,
             temperature=settings.temperature,
@@ -379,7 +393,12 @@ def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
     if settings.api_key_env is not None:
         options.setdefault("api_key", _env_key(settings.api_key_env))
     return LangChainChatModel(
-        seat.model, timeout_s=settings.timeout_s, retry=retry, mode=settings.mode, **options
+        seat.model,
+        timeout_s=settings.timeout_s,
+        probe_timeout_s=settings.probe_timeout_s,
+        retry=retry,
+        mode=settings.mode,
+        **options,
     )
 
 
@@ -391,17 +410,18 @@ def _env_key(name: str) -> str:
 
 
 async def preflight(
-    agents: Mapping[SeatId, Agent], *, timeout_s: float = 60.0
+    agents: Mapping[SeatId, Agent], *, timeout_s: float | None = None
 ) -> dict[str, dict[str, Any]]:
     """Check every model endpoint before a game; returns `ReplayHeader.endpoints`.
 
     Keys are checked first for all endpoints (no network), then every endpoint is probed
-    concurrently, then every remote agent is greeted (`hello`). The result maps each
-    endpoint to its capability record.
+    concurrently, each within its own probe limit (`probe_timeout_s`, which follows its
+    `timeout_s`) unless `timeout_s` is given for all, then every remote agent is greeted
+    (`hello`). The result maps each endpoint to its capability record.
 
     Raises:
         ArenaError: a missing key, an unreachable endpoint, a rejected key, an unknown
-            model, a probe past `timeout_s`, or a remote agent that is down — naming the
+            model, a probe past its limit, or a remote agent that is down — naming the
             endpoint or agent and its seats.
     """
     users: dict[int, tuple[Probed, list[SeatId]]] = {}
@@ -416,18 +436,20 @@ async def preflight(
             raise ArenaError(f"seats {_seats(seats)}: {exc}") from None
 
     async def probe(chat: Probed, seats: list[SeatId]) -> tuple[str, dict[str, Any]]:
+        limit = timeout_s or getattr(chat, "probe_timeout_s", None) or 4 * DEFAULT_TIMEOUT_S
         try:
-            caps = await asyncio.wait_for(chat.probe(), timeout_s)
+            caps = await asyncio.wait_for(chat.probe(), limit)
         except TimeoutError:
             raise ArenaError(
-                f"{chat.endpoint} (seats {_seats(seats)}): no answer within {timeout_s:g} s"
+                f"{chat.endpoint} (seats {_seats(seats)}): the probe got no answer within "
+                f"{limit:g} s (set probe_timeout_s, or --probe-timeout)"
             ) from None
         except ArenaError as exc:
             raise ArenaError(f"seats {_seats(seats)}: {exc}") from None
         return chat.endpoint, caps.model_dump(mode="json")
 
     results = await asyncio.gather(*(probe(c, s) for c, s in users.values()))
-    await preflight_remote(agents, timeout_s=min(timeout_s, 10.0))
+    await preflight_remote(agents, timeout_s=min(timeout_s or 10.0, 10.0))
     return dict(results)
 
 

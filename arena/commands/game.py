@@ -20,6 +20,7 @@ from arena.agents.factory import (
     aclose_models,
     build_agents,
     check_options,
+    endpoint_settings,
     load_spec_file,
     parse_seats,
     preflight,
@@ -31,6 +32,7 @@ from arena.call_view import print_calls, replay_calls
 from arena.humans.host import live_folder
 from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
+from arena.queue.seating import hold_slots
 from arena.replay_check import check_read, check_replay
 from arena.rules import events as ev
 from arena.rules.boards import BOARDS, Board
@@ -118,7 +120,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=_positive(float),
         default=None,
         metavar="S",
-        help="model seats: seconds one decision may take (default: 60, or the spec's)",
+        help="model seats: seconds one decision may take, waiting for a free server slot "
+        "not counted (default: the spec's, else the longest request limit, at least 60)",
+    )
+    play.add_argument(
+        "--timeout",
+        type=_positive(float),
+        default=None,
+        metavar="S",
+        help="model seats: seconds one request may take (default: 300, or the spec's timeout_s)",
+    )
+    play.add_argument(
+        "--probe-timeout",
+        type=_positive(float),
+        default=None,
+        metavar="S",
+        help="model seats: seconds the pre-game probe may take (default: 4 × the request "
+        "limit, or the spec's probe_timeout_s)",
     )
     play.add_argument(
         "--max-tokens",
@@ -264,6 +282,8 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     viewer = _viewer(args.viewer, config.board_spec.seats)
     spec = with_endpoint_flags(
         spec,
+        timeout_s=args.timeout,
+        probe_timeout_s=args.probe_timeout,
         decision_timeout_s=args.decision_timeout,
         max_tokens=args.max_tokens,
         history_tokens=args.history_tokens,
@@ -274,14 +294,24 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
     game_id = new_game_id(config.board_id)
     agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs, game_id=game_id)
-    limits = Limits(call_timeout_s=3600.0 if human_seat else 60.0, beliefs=args.beliefs)
+    settings = {
+        seat: endpoint_settings(seat_spec, spec)
+        for seat, seat_spec in seats.items()
+        if seat_spec.kind in ("openai", "langchain")
+    }
+    longest = max((e.timeout_s for e in settings.values()), default=60.0)
+    decision_s = 3600.0 if human_seat else max(60.0, longest)
+    limits = Limits(call_timeout_s=decision_s, beliefs=args.beliefs)
+    slots = {seat: e.slots for seat, e in settings.items()}
     shown_seed = seed if human_seat is None else None  # a person's seed stays secret
     path = replay_path(args.out, config.board_id, shown_seed, force=args.force)
     running = running_path(path) if has_outsiders(seats) else path
     models = any(s.kind in ("openai", "langchain") for s in seats.values())
     progress = Progress(sys.stderr, spec.lang) if models and not args.quiet else None
     try:
-        referee = asyncio.run(_play_game(game_id, config, seed, agents, running, limits, progress))
+        referee = asyncio.run(
+            _play_game(game_id, config, seed, agents, running, limits, progress, slots)
+        )
         if running != path:
             running.replace(path)  # finished: now the replay folder may show it whole
     except KeyboardInterrupt:
@@ -418,12 +448,19 @@ async def _play_game(
     path: Path,
     limits: Limits,
     progress: Progress | None = None,
+    slots: Mapping[int, int | None] | None = None,
 ) -> Referee:
-    """Check every model endpoint before the game starts, then play it."""
+    """Check every model endpoint before the game starts, then play it.
+
+    Model seats' calls hold one of their endpoint's slots (`slots` configured per seat,
+    else the server's own count) before each decision's clock starts, so a seat waiting
+    behind the others on a server with fewer slots than seats is not timed out for it.
+    """
     try:
         endpoints = await preflight(agents)
         header = new_header(game_id, config, seed, agents, endpoints=endpoints)
-        return await run_game(header, agents, path, limits=limits, progress=progress)
+        gated = hold_slots(agents, endpoints, slots)
+        return await run_game(header, gated, path, limits=limits, progress=progress)
     finally:
         await aclose_models(agents)
 

@@ -28,6 +28,10 @@ from arena.llm.probe import ProbeOutcome, choose_mode, probe_mode
 from arena.llm.retry import RetryPolicy, Sleep
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec
 
+PROBE_REQUESTS = 4
+"""Requests of a probe whose model answers at once: two checks of the legal-answer schema,
+a vote and a speech."""
+
 
 class ProbedEndpoint(ABC):
     """The provider-independent half of a `ChatModel` that is also `Probed`."""
@@ -41,9 +45,13 @@ class ProbedEndpoint(ABC):
         mode: AnswerMode | None,
         prices: Mapping[str, Price],
         sleep: Sleep,
+        probe_timeout_s: float | None = None,
     ) -> None:
         self._model = model
         self.timeout_s = timeout_s
+        self.probe_timeout_s = probe_timeout_s or PROBE_REQUESTS * timeout_s
+        """The whole probe's limit (the preflight's): by default as long as its usual
+        requests may each take (`PROBE_REQUESTS` × `timeout_s`)."""
         self.retry = retry or RetryPolicy()
         self._price = price_of(model, prices)
         self._sleep = sleep

@@ -67,6 +67,7 @@ class LangChainChatModel(ProbedEndpoint):
         mode: AnswerMode | None = None,
         prices: Mapping[str, Price] = PRICES,
         sleep: Sleep = asyncio.sleep,
+        probe_timeout_s: float | None = None,
         **kwargs: Any,
     ) -> None:
         """Describe the model; nothing is built or connected until first use.
@@ -78,6 +79,7 @@ class LangChainChatModel(ProbedEndpoint):
             mode: an answer mode to use without probing.
             prices: the price table.
             sleep: the wait between retries (tests record it).
+            probe_timeout_s: the whole probe's limit (default: 4 × `timeout_s`).
             **kwargs: passed to `init_chat_model` (`base_url`, `api_key`, `temperature`…).
         """
         provider, sep, model = spec.partition(":")
@@ -88,7 +90,13 @@ class LangChainChatModel(ProbedEndpoint):
         self._chat: BaseChatModel | None = None
         self._http: httpx.AsyncClient | None = None
         super().__init__(
-            model, timeout_s=timeout_s, retry=retry, mode=mode, prices=prices, sleep=sleep
+            model,
+            timeout_s=timeout_s,
+            retry=retry,
+            mode=mode,
+            prices=prices,
+            sleep=sleep,
+            probe_timeout_s=probe_timeout_s,
         )
 
     @property

@@ -47,6 +47,7 @@ class OpenAIChatModel(ProbedEndpoint):
         max_tokens: int | None = None,
         prices: Mapping[str, Price] = PRICES,
         sleep: Sleep = asyncio.sleep,
+        probe_timeout_s: float | None = None,
     ) -> None:
         """Describe the endpoint; nothing connects until the first call.
 
@@ -62,6 +63,7 @@ class OpenAIChatModel(ProbedEndpoint):
             max_tokens: the reply's token limit (the server's default when None).
             prices: the price table.
             sleep: the wait between retries (tests record it).
+            probe_timeout_s: the whole probe's limit (default: 4 × `timeout_s`).
         """
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
@@ -70,7 +72,13 @@ class OpenAIChatModel(ProbedEndpoint):
         self.max_tokens = max_tokens
         self._client: openai.AsyncOpenAI | None = None
         super().__init__(
-            model, timeout_s=timeout_s, retry=retry, mode=mode, prices=prices, sleep=sleep
+            model,
+            timeout_s=timeout_s,
+            retry=retry,
+            mode=mode,
+            prices=prices,
+            sleep=sleep,
+            probe_timeout_s=probe_timeout_s,
         )
 
     @property

@@ -16,9 +16,10 @@
   share one chat model, and `preflight` probes its endpoint before a new game.
 
 `throttle` wraps an agent so that its decisions hold one of the endpoint's call slots
-(`JobQueue.try_slot`), which bounds the model calls in flight over all workers. The wait
-for a slot is inside the runner's decision timeout, so a limit far below the demand can
-turn waits into defaults; size `call_timeout_s` accordingly.
+(`JobQueue.try_slot`), which bounds the model calls in flight over all workers;
+`hold_slots` does the same within one process (`arena play`), sized by the server's
+slots. The runner holds the slot before a decision's clock starts (`Gated`), so the wait
+never turns into a default; only the game's time limit bounds it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import importlib
 import random
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from arena.agents.base import Agent, AgentReply, Believer
 from arena.agents.plugin import PREFIX, is_plugin_ref, is_plugin_spec, plugin_agent
@@ -294,6 +295,62 @@ class EndpointGate:
             await self._queue.release_slot(self._endpoint, holder)
 
 
+class Gate(Protocol):
+    """Where an endpoint's call slots are held (`EndpointGate`, `LocalGate`)."""
+
+    def hold(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold one slot for the block."""
+        ...
+
+
+class LocalGate:
+    """One of `limit` call slots of an endpoint, within one process (`arena play`).
+
+    A server with fewer slots than the seats asking it at once queues the rest; holding a
+    slot here first keeps that wait before the decision's clock starts (see `Gated`).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._free: asyncio.Semaphore | None = None
+
+    @contextlib.asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        """Hold a slot for the block; waits while all are taken."""
+        if self._free is None:
+            self._free = asyncio.Semaphore(self._limit)
+        async with self._free:
+            yield
+
+
+def hold_slots(
+    agents: Mapping[int, Agent],
+    endpoints: Mapping[str, Mapping[str, Any]],
+    configured: Mapping[int, int | None] | None = None,
+) -> dict[int, Agent]:
+    """`agents` with each model seat's calls behind its endpoint's slots (`arena play`).
+
+    An endpoint's limit is the one configured for its seats (`configured`, a spec's
+    `slots`), else the slot count its probe read (`endpoints`, the replay header's
+    records); an endpoint with neither is not gated. Seats sharing a chat model share
+    one gate.
+    """
+    gates: dict[int, LocalGate] = {}
+    out: dict[int, Agent] = {}
+    for seat, agent in agents.items():
+        chat = getattr(agent, "chat", None)
+        endpoint = getattr(chat, "endpoint", None)
+        limit = (configured or {}).get(seat)
+        if limit is None and endpoint is not None:
+            limit = endpoints.get(endpoint, {}).get("slots")
+        if chat is None or not isinstance(limit, int) or limit <= 0:
+            out[seat] = agent
+            continue
+        gate = gates.setdefault(id(chat), LocalGate(limit))
+        out[seat] = throttle(agent, gate)
+    return out
+
+
 class Throttled:
     """An agent whose calls each hold one of its endpoint's slots (see `Gated`).
 
@@ -301,7 +358,7 @@ class Throttled:
     call's time limit; the calls themselves pass straight through.
     """
 
-    def __init__(self, inner: Agent, gate: EndpointGate) -> None:
+    def __init__(self, inner: Agent, gate: Gate) -> None:
         self._inner = inner
         self._gate = gate
 
@@ -361,7 +418,7 @@ class ThrottledBeliever(Throttled):
         return await inner.believe(view)
 
 
-def throttle(agent: Agent, gate: EndpointGate | None) -> Agent:
+def throttle(agent: Agent, gate: Gate | None) -> Agent:
     """`agent` behind `gate` (unchanged without one), keeping its `Believer` ability."""
     if gate is None:
         return agent

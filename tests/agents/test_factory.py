@@ -14,6 +14,7 @@ from arena.agents.factory import (
     parse_seat_spec,
     parse_seats,
     preflight,
+    with_endpoint_flags,
 )
 from arena.agents.random_agent import RandomAgent
 from arena.llm.agent import LLMAgent
@@ -166,3 +167,22 @@ def test_a_spec_file_key_variable_must_be_set(monkeypatch) -> None:
     spec = MatchSpec(endpoints={"langchain": EndpointSettings(api_key_env="MY_GATEWAY_KEY")})
     with pytest.raises(ArenaError, match="MY_GATEWAY_KEY is not set"):
         build_agents(parse_seats(["1=langchain:openai:gpt-4.1"], 12), CONFIG, seed=1, spec=spec)
+
+
+def test_the_probe_limit_follows_the_request_limit_unless_set_apart(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    spec = MatchSpec(
+        endpoints={
+            "openai:a": EndpointSettings(timeout_s=7),
+            "openai:b": EndpointSettings(timeout_s=7, probe_timeout_s=5),
+        }
+    )
+    seats = parse_seats(["1=openai:a", "2=openai:b", "3=openai:c"], 12)
+    agents = build_agents(seats, CONFIG, seed=1, spec=spec)
+    limits = [(agents[s].chat.timeout_s, agents[s].chat.probe_timeout_s) for s in (1, 2, 3)]
+    assert limits == [(7, 28), (7, 5), (300, 1200)]
+    flagged = with_endpoint_flags(spec, timeout_s=9, probe_timeout_s=30)
+    agents = build_agents(seats, CONFIG, seed=1, spec=flagged)
+    assert {(agents[s].chat.timeout_s, agents[s].chat.probe_timeout_s) for s in (1, 2, 3)} == {
+        (9, 30)
+    }

@@ -13,6 +13,7 @@ longest prefix shared with an earlier request of the same model, OpenAI-style: a
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -89,7 +90,9 @@ class StubServer:
     ) -> None:
         self.policy = policy or random_legal()
         self.slots = slots
-        """Serve `GET /props` with this `total_slots`, as llama-server does (None: 404)."""
+        """Serve `GET /props` with this `total_slots`, as llama-server does (None: 404), and
+        answer at most this many requests at a time: the others queue, as on a server."""
+        self._free = threading.BoundedSemaphore(slots) if slots else contextlib.nullcontext()
         self.models = dict(models or {})
         self.capabilities = dict(capabilities or {})
         self.latency_s = latency_s
@@ -146,7 +149,8 @@ class StubServer:
         request = _request(body, caps)
         reply = self.models.get(model, self.policy)(request)
         if self.latency_s:
-            self._stopping.wait(self.latency_s)
+            with self._free:
+                self._stopping.wait(self.latency_s)
         while isinstance(reply, Hang):
             if self._stopping.wait(reply.seconds):
                 return 503, _error("server stopping"), {}
