@@ -3,8 +3,9 @@
 #                 built-in bots (`make play lang=zh-Hans` prints it in Simplified Chinese,
 #                 lang=en in English; the default is Traditional)
 #   make test   — add the dev tools, start Redis if needed, install Debian chromium if
-#                 missing, install the real small model and its llama.cpp server
-#                 (scripts/real-model.sh: built once, then cached), then run ruff, mypy
+#                 missing, install the real small model and llama.cpp's own server
+#                 (scripts/real-model.sh and scripts/llama-server.sh: llama-server built
+#                 once from source, ~16 min on two cores, then cached), then run ruff, mypy
 #                 and the whole pytest suite (lint: ruff check, ruff format --check, mypy)
 # Each install is remembered by a stamp named after pyproject.toml's hash, so editing
 # pyproject.toml reinstalls and nothing else does.

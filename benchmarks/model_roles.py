@@ -8,7 +8,9 @@ of decision it was asked with the actions it answered. The replays validate or t
 says why not.
 
 Against the real small model of the tests (`make model`; see ../shared/real-models.md),
-started by hand on port 8765 with the flags of tests/realmodel/conftest.py:
+started by hand on port 8765 as the tests start it (tests/support/llama_server.py):
+`$(bash scripts/llama-server.sh) -m $(bash scripts/real-model.sh) --alias smollm2
+--parallel 4 -c 32768 --jinja --port 8765`, then:
 
     PYTHONPATH=. .venv/bin/python benchmarks/model_roles.py --base-url http://127.0.0.1:8765/v1
 """

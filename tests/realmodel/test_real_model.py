@@ -5,11 +5,11 @@ seats share one llama-server with a slot each; the endpoint is probed with the g
 real request shapes and answers in mode `json_legal` (the server enforces each request's
 legal answers with a grammar); at least 90 % of the decisions the model was asked are
 its own (not the referee's defaults; answers the arena gives without asking, such as a
-closed self-explosion window, are counted apart) over an English and a Chinese game per
-provider; every request of a seat extends its previous one; and the replays validate.
-Through the OpenAI provider the model holds, in seat 1, a role of the seeds' newer boards
-whose night skill takes several seats at once, and must answer that skill itself. The
-games are short (`max_days`) with small speeches, so they fit in CI on two cores.
+closed self-explosion window, are counted apart) in a game per provider, one in English
+and one in Chinese; every request of a seat extends its previous one; and the replays
+validate. In seat 1 the model holds a role of the seeds' newer boards whose night skill
+takes several seats at once, and must answer that skill itself. The games are short
+(`max_days`) with small speeches, so they fit in CI on two cores.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from arena.rules.types import Role
 from arena.storage.replay_file import read_replay
 from tests.support.model_games import (
     PROVIDERS,
-    SHORT,
     answers_by_kind,
     play_model_seat,
     seat_one_holds,
@@ -47,33 +46,32 @@ class Game(NamedTuple):
     """A decision the model's role must be asked and answer itself, if any."""
 
 
-STD9 = GameConfig(board="std9", overrides=SHORT)
-GAMES: dict[str, tuple[Game, Game]] = {
+GAMES: dict[str, Game] = {
     # The magician swaps two seats (001:113); the alchemist witch mists three (001:123):
     # the shapes a grammar-constrained server must accept and a small model must fill.
-    "openai": (
-        Game("en", 5, seat_one_holds("wolfking_magician", Role.MAGICIAN, 5), DecisionKind.SWAP),
-        Game("zh", 5, seat_one_holds("mist_raven", Role.ALCHEMIST_WITCH, 5), DecisionKind.MIST),
+    "openai": Game(
+        "en", 5, seat_one_holds("wolfking_magician", Role.MAGICIAN, 5), DecisionKind.SWAP
     ),
-    "langchain": (Game("en", 11, STD9), Game("zh", 12, STD9)),
+    "langchain": Game(
+        "zh", 5, seat_one_holds("mist_raven", Role.ALCHEMIST_WITCH, 5), DecisionKind.MIST
+    ),
 }
-"""Two games per provider (English and Chinese); each of the four is a few minutes here."""
+"""One game per provider, one in English and one in Chinese, three model seats each (the
+old one-slot server took two games per provider with one model seat)."""
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_a_real_model_plays_its_own_decisions(
+def test_real_models_play_their_own_decisions(
     llama_url: str, tmp_path: Path, provider: str
 ) -> None:
-    own, decisions = 0, 0
-    for game in GAMES[provider]:
-        path = tmp_path / f"real-{game.lang}.jsonl"
-        mine, asked = _play(llama_url, path, provider, game)
-        own, decisions = own + mine, decisions + asked
-        if game.skill is not None:
-            skill = answers_by_kind(read_replay(path), game.config, seat=1).get(game.skill, [])
-            print(f"{provider}/{game.lang}: {game.skill} answered {[a.action.kind for a in skill]}")
-            assert skill, f"seat 1 was never asked to {game.skill}"
-            assert all(a.defaulted is None for a in skill), [a.defaulted for a in skill]
+    game = GAMES[provider]
+    path = tmp_path / f"real-{game.lang}.jsonl"
+    own, decisions = _play(llama_url, path, provider, game)
+    if game.skill is not None:
+        skill = answers_by_kind(read_replay(path), game.config, seat=1).get(game.skill, [])
+        print(f"{provider}/{game.lang}: {game.skill} answered {[a.action.kind for a in skill]}")
+        assert skill, f"seat 1 was never asked to {game.skill}"
+        assert all(a.defaulted is None for a in skill), [a.defaulted for a in skill]
     print(f"{provider}: {own} of {decisions} asked decisions the model's own")
     assert decisions >= 24
     assert own >= 0.9 * decisions, f"{provider}: {own} of {decisions} decisions own"
