@@ -85,14 +85,16 @@ def _closed(text: str) -> Any:
     """An object cut off mid-way (a reply stopped by `max_tokens`), closed where it stopped.
 
     A speech cut short is what the seeds' speech time limit does to a speaker, so the
-    words up to the cut stand; anything that does not close cleanly stays an error.
+    words up to the cut stand; an object cut off inside a list (a claimed check whose
+    verdict was never written) is left out of it; anything that does not close cleanly
+    stays an error.
     """
     start = text.find("{")
     if start == -1:
         return None
-    stack: list[str] = []
+    stack: list[tuple[str, int]] = []
     in_string = escaped = False
-    for ch in text[start:]:
+    for at, ch in enumerate(text[start:]):
         if in_string:
             escaped = not escaped and ch == "\\"
             in_string = escaped or ch != '"'
@@ -100,17 +102,20 @@ def _closed(text: str) -> Any:
         if ch == '"':
             in_string = True
         elif ch in "{[":
-            stack.append("}" if ch == "{" else "]")
+            stack.append(("}" if ch == "{" else "]", at))
         elif ch in "}]" and stack:
             stack.pop()
     if not stack:
         return None
     body = text[start:].rstrip()
+    if len(stack) >= 2 and stack[-1][0] == "}" and stack[-2][0] == "]":
+        body, in_string = body[: stack[-1][1]].rstrip().rstrip(","), False
+        stack.pop()
     if in_string:
         body = body.rstrip("\\") + '"'
     body = re.sub(r',\s*("[^"]*"\s*:?\s*)?$', "", body)
     try:
-        return json.JSONDecoder(strict=False).decode(body + "".join(reversed(stack)))
+        return json.JSONDecoder(strict=False).decode(body + "".join(c for c, _ in reversed(stack)))
     except json.JSONDecodeError:
         return None
 

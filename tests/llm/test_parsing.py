@@ -142,6 +142,20 @@ def test_a_reply_cut_inside_a_claimed_check_keeps_the_speech_not_the_check() -> 
     assert [(c.seat, c.is_wolf) for c in action.claims.checks] == [(1, True), (2, False)]
 
 
+def test_a_check_cut_before_its_verdict_is_left_out() -> None:
+    # SmolLM2 behind llama-server, a LangChain probe: every speech ran to max_tokens in
+    # the middle of a check's verdict, and each was refused ("result must be 'wolf' or
+    # 'good'") until the probe gave up on the endpoint
+    for cut in ('{"seat": 2, "result": "wo', '{"seat": 2, "res', '{"se', "{"):
+        raw = (
+            '{"answer": {"action": "speak", "text": "I saw it", '
+            f'"claimed_checks": [{{"seat": 1, "result": "wolf"}}, {cut}'
+        )
+        action = parse_answer(raw, SPEECH).action
+        assert isinstance(action, Speak) and action.text == "I saw it"
+        assert [(c.seat, c.is_wolf) for c in action.claims.checks] == [(1, True)]
+
+
 def test_repeated_seats_in_claims_are_kept_once() -> None:
     raw = '{"action": "speak", "text": "x", "trusts": [1, 2, 1, 2, 3, 1]}'
     action = parse_answer(raw, SPEECH).action

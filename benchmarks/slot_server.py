@@ -1,0 +1,200 @@
+"""A 12-seat game with every seat on one local model: a slot per seat against one slot.
+
+Plays `idiot12` (English, seed 7) with all twelve seats `openai:smollm2` on a server this
+script starts: llama.cpp's own server with a slot per seat (`--server slots`, the default;
+`llama-server -m GGUF --alias smollm2 --parallel 12 -c 98304 --jinja`), or the
+llama-cpp-python server the tests used before (`--server one-slot`: one context; it needs
+`llama_cpp` in `--python`'s environment). `--max-calls N` stops the game after N model
+calls (for the slow one-slot run; the figures are then per call and extrapolated).
+
+It prints, from the replay's call records: wall time, calls per minute, the share of
+prompt tokens the server served from its cache (`usage.cached_tokens`), own decisions
+over asked ones, and the wall against a limit: the time the calls' work takes at the
+server's own measured rates, with nothing waiting — uncached prompt tokens ÷ prefill rate
++ generated tokens ÷ decode rate, summed over the calls (on two cores the calls share the
+same cores, so their work adds up; batched decoding can beat this sum a little). The rates
+are measured by two calls before the game (a fresh 1,500-token prompt, then 128 tokens).
+
+    PYTHONPATH=. .venv/bin/python benchmarks/slot_server.py [--server one-slot --max-calls 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from arena.agents.factory import (
+    EndpointSettings,
+    MatchSpec,
+    aclose_models,
+    build_agents,
+    parse_seats,
+    preflight,
+)
+from arena.llm.calls import automatic_answers
+from arena.match import Limits, new_header, run_game
+from arena.queue.seating import hold_slots
+from arena.rules.config import GameConfig
+from arena.storage.replay_file import read_replay
+from tests.support.llama_server import free_port, install, serving, threads
+
+CONFIG = GameConfig(board="idiot12")
+SEED = 7
+LAUNCH = """
+import runpy, sys
+import llama_cpp.llama_cpp as ll
+default = ll.llama_model_default_params
+def params():
+    p = default()
+    p.use_extra_bufts = False
+    return p
+ll.llama_model_default_params = params
+sys.argv = ["llama_cpp.server", *sys.argv[1:]]
+runpy.run_module("llama_cpp.server", run_name="__main__")
+"""
+
+
+@contextlib.contextmanager
+def one_slot(python: str, model: Path, log: Path) -> Iterator[str]:
+    """llama-cpp-python's server as the tests ran it before (one context of 8,192)."""
+    port = free_port()
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [
+                python, "-c", LAUNCH, "--model", str(model), "--model_alias", "smollm2",
+                "--chat_format", "chatml-function-calling", "--host", "127.0.0.1",
+                "--port", str(port), "--n_ctx", "8192", "--n_threads", str(threads()),
+            ],
+            stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"{url}/models", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def rates(url: str) -> tuple[float, float]:
+    """(prefill, decode) tokens per second, from a fresh prompt and a long reply."""
+    words = " ".join(f"w{i}" for i in range(1500))
+    body = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": f"{time.time()} Count these: {words}"}],
+        "max_tokens": 128,
+        "temperature": 0,
+    }
+    started = time.perf_counter()
+    request = urllib.request.Request(
+        f"{url}/chat/completions", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=3600) as reply:
+        data = json.load(reply)
+    wall = time.perf_counter() - started
+    timings = data.get("timings")
+    if timings:  # llama-server: its own split
+        return timings["prompt_per_second"], timings["predicted_per_second"]
+    usage = data["usage"]  # llama-cpp-python: split the wall by a second, shorter call
+    short = {**body, "max_tokens": 1}
+    short["messages"] = [{"role": "user", "content": f"{time.time()} Count these: {words}"}]
+    started = time.perf_counter()
+    request = urllib.request.Request(
+        f"{url}/chat/completions", json.dumps(short).encode(), {"Content-Type": "application/json"}
+    )
+    urllib.request.urlopen(request, timeout=3600).read()
+    prefill_s = time.perf_counter() - started
+    decode = usage["completion_tokens"] / max(wall - prefill_s, 1e-3)
+    return usage["prompt_tokens"] / prefill_s, decode
+
+
+async def play(url: str, path: Path, max_calls: int | None, slots: bool) -> float:
+    """Play the game (stopped after `max_calls`); its wall time in seconds."""
+    settings = EndpointSettings(
+        base_url=url, timeout_s=3600, decision_timeout_s=7200, max_tokens=200, retries=1
+    )
+    spec = MatchSpec(lang="en", endpoints={"openai": settings})
+    agents = build_agents(parse_seats(["1-12=openai:smollm2"], 12), CONFIG, SEED, spec)
+    try:
+        endpoints = await preflight(agents, timeout_s=7200)
+        started = time.perf_counter()
+        header = new_header("slots", CONFIG, SEED, agents, endpoints=endpoints)
+        seats = hold_slots(agents, endpoints) if slots else agents
+        limits = Limits(call_timeout_s=7200, beliefs="daily")
+        game = asyncio.create_task(run_game(header, seats, path, limits=limits))
+        while not game.done():
+            await asyncio.wait({game}, timeout=5)
+            if max_calls is not None and _calls(path) >= max_calls:
+                game.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await game
+        return time.perf_counter() - started
+    finally:
+        await aclose_models(agents)
+
+
+def _calls(path: Path) -> int:
+    with contextlib.suppress(OSError):
+        return sum('"type":"trace"' in line for line in path.read_text().splitlines())
+    return 0
+
+
+def report(path: Path, wall: float, prefill: float, decode: float) -> None:
+    """Print the figures of the played (part of the) game."""
+    replay = read_replay(path, torn_tail="drop")
+    calls = list(replay.traces)
+    prompt = sum(c.usage.prompt_tokens for c in calls)
+    cached = sum(c.usage.cached_tokens for c in calls)
+    made = sum(c.usage.completion_tokens for c in calls)
+    limit = (prompt - cached) / prefill + made / decode
+    automatic = automatic_answers(replay.answers, calls)
+    asked = [a for a in replay.answers if (a.seat, a.step) not in automatic]
+    own = sum(a.defaulted is None for a in asked)
+    finished = replay.header.result is not None
+    print(f"game finished: {finished}; {len(replay.answers)} answers, {len(calls)} calls")
+    print(f"wall {wall / 60:.1f} min; {len(calls) / (wall / 60):.2f} calls/min")
+    print(f"prompt tokens {prompt}, from cache {cached} ({cached / max(prompt, 1):.1%})")
+    print(f"generated tokens {made}; rates: prefill {prefill:.0f}/s, decode {decode:.1f}/s")
+    print(f"limit {limit / 60:.1f} min; wall / limit {wall / max(limit, 1e-9):.2f}")
+    print(f"asked decisions {len(asked)}, own {own}; answered by the arena {len(automatic)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", choices=["slots", "one-slot"], default="slots")
+    parser.add_argument("--python", default=".venv-model/bin/python", help="for one-slot")
+    parser.add_argument("--max-calls", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=None, help="keep the replay here")
+    args = parser.parse_args()
+    binary, model = install("smollm2")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "server.log"
+        path = args.out or Path(tmp) / "game.jsonl"
+        server = (
+            serving(binary, model, log, parallel=12, context=12 * 8192)
+            if args.server == "slots"
+            else one_slot(args.python, model, log)
+        )
+        with server as url:
+            prefill, decode = rates(url)
+            print(f"{args.server}: threads {threads()}; rates measured", file=sys.stderr)
+            wall = asyncio.run(play(url, path, args.max_calls, args.server == "slots"))
+            report(path, wall, prefill, decode)
+
+
+if __name__ == "__main__":
+    main()
