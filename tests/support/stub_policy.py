@@ -104,11 +104,16 @@ def sample(schema: Schema, rng: random.Random, text: Callable[[], str] | None = 
         case "object":
             props: dict[str, Schema] = schema.get("properties", {})
             required = set(schema.get("required", ()))
-            return {
+            drawn = {
                 k: sample(s, rng, text)
                 for k, s in props.items()
                 if k in required or rng.random() < 0.5
             }
+            if isinstance(drawn.get("suspects"), list) and isinstance(drawn.get("trusts"), list):
+                # the referee refuses a speech that suspects and trusts one seat (a rule
+                # no schema states); a model reading its question does not write that
+                drawn["trusts"] = [s for s in drawn["trusts"] if s not in drawn["suspects"]]
+            return drawn
         case "array":
             return _sample_array(schema, rng, text)
         case "string":
