@@ -1,21 +1,35 @@
 """A 12-seat game with every seat on one local model: a slot per seat against one slot.
 
 Plays `idiot12` (English, seed 7) with all twelve seats `openai:smollm2` on a server this
-script starts: llama.cpp's own server with a slot per seat (`--server slots`, the default;
-`llama-server -m GGUF --alias smollm2 --parallel 12 -c 98304 --jinja`), or the
-llama-cpp-python server the tests used before (`--server one-slot`: one context; it needs
-`llama_cpp` in `--python`'s environment). `--max-calls N` stops the game after N model
-calls (for the slow one-slot run; the figures are then per call and extrapolated).
+script starts:
+
+- `--server slots` (the default): llama.cpp's own server with a slot per seat
+  (`llama-server -m GGUF --alias smollm2 --parallel 12 -c 98304 --jinja`), each seat
+  pinned to its slot;
+- `--server one-slot`: the same binary with one slot of the same size and no prompt cache
+  in host memory (`--parallel 1 -c 8192 --cache-ram 0`): one context that keeps only the
+  last request's prompt, as the llama-cpp-python server the tests used before (without
+  `--cache-ram 0` this llama-server saves idle prompts in RAM and restores them, which is
+  not the server the issue compares against);
+- `--server llama-cpp-python`: that server itself (it needs `llama_cpp` in `--python`'s
+  environment; its `chatml-function-calling` format HTML-escapes the prompt, so its game
+  is not the same game).
+
+`--max-calls N` stops the game after N model calls: two runs with the same `--max-calls`
+and `--temperature 0` play the same first N calls (same seed, same prompts, greedy
+replies), so their walls compare the same work.
 
 It prints, from the replay's call records: wall time, calls per minute, the share of
-prompt tokens the server served from its cache (`usage.cached_tokens`), own decisions
-over asked ones, and the wall against a limit: the time the calls' work takes at the
-server's own measured rates, with nothing waiting — uncached prompt tokens ÷ prefill rate
-+ generated tokens ÷ decode rate, summed over the calls (on two cores the calls share the
-same cores, so their work adds up; batched decoding can beat this sum a little). The rates
-are measured by two calls before the game (a fresh 1,500-token prompt, then 128 tokens).
+prompt tokens the server served from its cache (`usage.cached_tokens`), the median prompt
+tokens a call had to read, own decisions over asked ones, and the wall against a limit: the
+time the calls' work takes at the server's own measured rates, with nothing waiting —
+uncached prompt tokens ÷ prefill rate + generated tokens ÷ decode rate, summed over the
+calls (on two cores the calls share the same cores, so their work adds up; batched
+decoding can beat this sum a little). The rates are measured by two calls before the game
+(a fresh 1,500-token prompt, then 128 tokens).
 
-    PYTHONPATH=. .venv/bin/python benchmarks/slot_server.py [--server one-slot --max-calls 60]
+    PYTHONPATH=. .venv/bin/python benchmarks/slot_server.py [--server one-slot] \
+        [--max-calls 30 --temperature 0]
 """
 
 from __future__ import annotations
@@ -24,6 +38,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -122,10 +137,15 @@ def rates(url: str) -> tuple[float, float]:
     return usage["prompt_tokens"] / prefill_s, decode
 
 
-async def play(url: str, path: Path, max_calls: int | None, slots: bool) -> float:
+async def play(url: str, path: Path, max_calls: int | None, temperature: float | None) -> float:
     """Play the game (stopped after `max_calls`); its wall time in seconds."""
     settings = EndpointSettings(
-        base_url=url, timeout_s=3600, decision_timeout_s=7200, max_tokens=200, retries=1
+        base_url=url,
+        timeout_s=3600,
+        decision_timeout_s=7200,
+        max_tokens=200,
+        retries=1,
+        temperature=temperature,
     )
     spec = MatchSpec(lang="en", endpoints={"openai": settings})
     agents = build_agents(parse_seats(["1-12=openai:smollm2"], 12), CONFIG, SEED, spec)
@@ -133,11 +153,11 @@ async def play(url: str, path: Path, max_calls: int | None, slots: bool) -> floa
         endpoints = await preflight(agents, timeout_s=7200)
         started = time.perf_counter()
         header = new_header("slots", CONFIG, SEED, agents, endpoints=endpoints)
-        seats = hold_slots(agents, endpoints) if slots else agents
+        seats = hold_slots(agents, endpoints)
         limits = Limits(call_timeout_s=7200, beliefs="daily")
         game = asyncio.create_task(run_game(header, seats, path, limits=limits))
         while not game.done():
-            await asyncio.wait({game}, timeout=5)
+            await asyncio.wait({game}, timeout=1)
             if max_calls is not None and _calls(path) >= max_calls:
                 game.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -160,6 +180,7 @@ def report(path: Path, wall: float, prefill: float, decode: float) -> None:
     prompt = sum(c.usage.prompt_tokens for c in calls)
     cached = sum(c.usage.cached_tokens for c in calls)
     made = sum(c.usage.completion_tokens for c in calls)
+    read = statistics.median(c.usage.prompt_tokens - c.usage.cached_tokens for c in calls)
     limit = (prompt - cached) / prefill + made / decode
     automatic = automatic_answers(replay.answers, calls)
     asked = [a for a in replay.answers if (a.seat, a.step) not in automatic]
@@ -168,6 +189,7 @@ def report(path: Path, wall: float, prefill: float, decode: float) -> None:
     print(f"game finished: {finished}; {len(replay.answers)} answers, {len(calls)} calls")
     print(f"wall {wall / 60:.1f} min; {len(calls) / (wall / 60):.2f} calls/min")
     print(f"prompt tokens {prompt}, from cache {cached} ({cached / max(prompt, 1):.1%})")
+    print(f"median prompt tokens a call read {read:.0f}")
     print(f"generated tokens {made}; rates: prefill {prefill:.0f}/s, decode {decode:.1f}/s")
     print(f"limit {limit / 60:.1f} min; wall / limit {wall / max(limit, 1e-9):.2f}")
     print(f"asked decisions {len(asked)}, own {own}; answered by the arena {len(automatic)}")
@@ -175,24 +197,29 @@ def report(path: Path, wall: float, prefill: float, decode: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", choices=["slots", "one-slot"], default="slots")
-    parser.add_argument("--python", default=".venv-model/bin/python", help="for one-slot")
+    parser.add_argument(
+        "--server", choices=["slots", "one-slot", "llama-cpp-python"], default="slots"
+    )
+    parser.add_argument("--python", default=".venv-model/bin/python", help="llama_cpp's")
     parser.add_argument("--max-calls", type=int, default=None)
+    parser.add_argument("--temperature", type=float, default=None, help="server's if unset")
     parser.add_argument("--out", type=Path, default=None, help="keep the replay here")
     args = parser.parse_args()
     binary, model = install("smollm2")
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "server.log"
         path = args.out or Path(tmp) / "game.jsonl"
-        server = (
-            serving(binary, model, log, parallel=12, context=12 * 8192)
-            if args.server == "slots"
-            else one_slot(args.python, model, log)
-        )
+        server = {
+            "slots": lambda: serving(binary, model, log, parallel=12, context=12 * 8192),
+            "one-slot": lambda: serving(
+                binary, model, log, parallel=1, context=8192, extra=("--cache-ram", "0")
+            ),
+            "llama-cpp-python": lambda: one_slot(args.python, model, log),
+        }[args.server]()
         with server as url:
             prefill, decode = rates(url)
             print(f"{args.server}: threads {threads()}; rates measured", file=sys.stderr)
-            wall = asyncio.run(play(url, path, args.max_calls, args.server == "slots"))
+            wall = asyncio.run(play(url, path, args.max_calls, args.temperature))
             report(path, wall, prefill, decode)
 
 

@@ -98,6 +98,10 @@ class EndpointSettings(BaseModel):
     """Calls in flight at most on this endpoint in `arena play` (default: the server's slot
     count when it reports one, as llama-server does; else no limit). A seat waits for a
     free one before its decision's clock starts."""
+    pin_slots: bool = True
+    """Keep each seat's conversation on a server slot of its own (llama-server's
+    `id_slot`) when the server has one for every seat; turn it off when other games share
+    the server, as a tournament's do (their seats would be pinned to the same slots)."""
     retries: int = Field(3, ge=0)
     mode: AnswerMode | None = None
     """Skip the search for the best answer mode and use this one (still checked)."""
@@ -380,6 +384,7 @@ def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
             mode=settings.mode,
             temperature=settings.temperature,
             max_tokens=settings.max_tokens,
+            pin_slots=settings.pin_slots,
         )
     from arena.llm.langchain_provider import LangChainChatModel
 

@@ -46,8 +46,13 @@ class ProbedEndpoint(ABC):
         prices: Mapping[str, Price],
         sleep: Sleep,
         probe_timeout_s: float | None = None,
+        pin_slots: bool = True,
     ) -> None:
         self._model = model
+        self.pin_slots = pin_slots
+        """Name each conversation's server slot when all fit (see `_pinned`); off when
+        other games share the server (a tournament's workers), whose conversations would
+        be pinned to the same slots and evict each other's prompts."""
         self.timeout_s = timeout_s
         self.probe_timeout_s = probe_timeout_s or PROBE_REQUESTS * timeout_s
         """The whole probe's limit (the preflight's): by default as long as its usual
@@ -121,7 +126,7 @@ class ProbedEndpoint(ABC):
         others are free, so the server chooses (llama-server: by the longest shared prefix).
         """
         slots = self.capabilities.slots if self.capabilities is not None else None
-        if slot is None or not slots or self.conversations > slots:
+        if slot is None or not slots or not self.pin_slots or self.conversations > slots:
             return None
         return slot
 

@@ -48,6 +48,7 @@ class OpenAIChatModel(ProbedEndpoint):
         prices: Mapping[str, Price] = PRICES,
         sleep: Sleep = asyncio.sleep,
         probe_timeout_s: float | None = None,
+        pin_slots: bool = True,
     ) -> None:
         """Describe the endpoint; nothing connects until the first call.
 
@@ -64,6 +65,8 @@ class OpenAIChatModel(ProbedEndpoint):
             prices: the price table.
             sleep: the wait between retries (tests record it).
             probe_timeout_s: the whole probe's limit (default: 4 × `timeout_s`).
+            pin_slots: name each conversation's server slot (`id_slot`) when the server
+                has one for each; False when other games share the server.
         """
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
@@ -79,6 +82,7 @@ class OpenAIChatModel(ProbedEndpoint):
             prices=prices,
             sleep=sleep,
             probe_timeout_s=probe_timeout_s,
+            pin_slots=pin_slots,
         )
 
     @property

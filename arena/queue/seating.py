@@ -228,9 +228,8 @@ def _remote(job: MatchJob, seat: int) -> Agent:
 def _model_agents(entry: AgentEntry, seats: list[int], job: MatchJob) -> dict[int, Agent]:
     factory = importlib.import_module("arena.agents.factory")
     kind, _, model = entry.spec.partition(":")
-    endpoints = {}
-    if entry.base_url is not None:
-        endpoints[entry.spec] = factory.EndpointSettings(base_url=entry.base_url)
+    # The server may be serving other games of the tournament at once: no pinned slots.
+    endpoints = {entry.spec: factory.EndpointSettings(base_url=entry.base_url, pin_slots=False)}
     built: dict[int, Agent] = factory.build_agents(
         dict.fromkeys(seats, factory.SeatSpec(kind=kind, model=model)),
         job.config,

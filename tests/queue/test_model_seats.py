@@ -48,3 +48,18 @@ def test_model_seats_share_an_endpoint_are_probed_priced_and_limited(tmp_path: P
     assert 0 < cached < prompt
     usd = ((prompt - cached) * 1.0 + cached * 0.5 + completion * 2.0) / 1e6
     assert spent.usd == pytest.approx(usd)
+
+
+def test_tournament_seats_leave_the_slot_to_the_server(tmp_path: Path) -> None:
+    """Games played at once share the server: pinned, their seats would share slots."""
+    with StubServer(slots=12) as server:
+        jobs = make_jobs(
+            agents={"stub": {"spec": "openai:stub", "base_url": server.url}, "bot": "random"},
+            boards=["std9"],
+            games_per_pairing=1,
+            limits={"beliefs": "off", "call_timeout_s": 30},
+        )[:1]
+        stats = asyncio.run(run_all(MemoryQueue(), jobs, tmp_path))
+        sent = server.requests_for("stub")
+    assert (stats.done, stats.failed) == (1, 0), stats.errors
+    assert sent and all("id_slot" not in body for body in sent)

@@ -16,7 +16,7 @@ import socket
 import subprocess
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,10 +75,12 @@ def serving(
     context: int = 32_768,
     n_threads: int | None = None,
     ready_s: float = 300.0,
+    extra: Sequence[str] = (),
 ) -> Iterator[str]:
     """Run llama-server for the block; yields its OpenAI base URL (`…/v1`).
 
-    `context` is shared by the `parallel` slots (each gets `context / parallel`).
+    `context` is shared by the `parallel` slots (each gets `context / parallel`); `extra`
+    arguments go last (e.g. `--cache-ram 0`).
 
     Raises:
         ServerFailed: the server exited or was not ready within `ready_s`.
@@ -87,7 +89,7 @@ def serving(
     command = [
         str(binary), "-m", str(model), "--alias", alias, "--parallel", str(parallel),
         "-c", str(context), "--jinja", "--host", "127.0.0.1", "--port", str(port),
-        "-t", str(n_threads or threads()),
+        "-t", str(n_threads or threads()), *extra,
     ]  # fmt: skip
     with log.open("w") as out:
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
