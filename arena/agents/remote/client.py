@@ -57,8 +57,30 @@ BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 """Pauses between transport retries (the last repeats)."""
 KEPT_REPLY_CHARS = 2000
 """How much of a refused answer's body its trace keeps."""
+MAX_REPLY_BYTES = 256 * 1024
+"""The largest reply body read from an agent. An answer is a few hundred bytes (a speech at
+most a few thousand); a body past this is refused unread, so an agent cannot make the
+arena hold or parse megabytes per decision. A slow body is bounded by the deadline."""
 
 _RETRIED = (httpx.ConnectError, httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)
+
+
+class ReplyTooLarge(Exception):
+    """An agent's reply body passed `MAX_REPLY_BYTES` (declared or as read)."""
+
+
+class Reply(NamedTuple):
+    """What the arena keeps of an agent's HTTP reply: a body read within the cap."""
+
+    status_code: int
+    signature: str | None
+    """The reply's `X-Arena-Signature` header."""
+    content: bytes
+
+    @property
+    def text(self) -> str:
+        """The body as text (undecodable bytes replaced), for traces."""
+        return self.content.decode("utf-8", errors="replace")
 
 
 class Exchange(NamedTuple):
@@ -155,6 +177,8 @@ class RemoteAgent:
         except TimeoutError:
             self._overage_s = 0.0
             outcome = Exchange(None, f"no answer within {budget:.3g} s", None, ())
+        except ReplyTooLarge as exc:
+            outcome = Exchange(None, str(exc), None, ())
         except asyncio.CancelledError:
             self._cut_off.append(self._record(request, attempt, started, None, cut_off=True))
             raise
@@ -228,11 +252,11 @@ class RemoteAgent:
             return f"it could not be reached: {faults[-1]}", faults
         return self._took(response, seat), faults
 
-    def _took(self, response: httpx.Response, seat: int) -> str | None:
+    def _took(self, response: Reply, seat: int) -> str | None:
         """Why `response` is not the agent's `Ready` for `seat` (None: it is; seat taken)."""
         if response.status_code != 200:
             return f"HTTP {response.status_code}"
-        if not is_signed(self._secret, response.content, response.headers.get(SIGNATURE)):
+        if not is_signed(self._secret, response.content, response.signature):
             return "its Ready is not signed with the seat's new secret"
         try:
             ready = Ready.model_validate_json(response.content)
@@ -244,20 +268,22 @@ class RemoteAgent:
         self._seat = seat
         return None
 
-    async def _post(
-        self, message: Any, deadline: float
-    ) -> tuple[httpx.Response | None, tuple[str, ...]]:
+    async def _post(self, message: Any, deadline: float) -> tuple[Reply | None, tuple[str, ...]]:
         """POST `message()` (rebuilt per try: fresh nonce), retrying transport faults.
 
         Returns the response (None if every try failed) and the faults met on the way.
+
+        Raises:
+            ReplyTooLarge: a reply passed the cap (not retried: the agent chose to send it).
         """
         faults: list[str] = []
         for pause in _pauses():
             body = message().model_dump_json().encode()
             try:
-                response = await self._http().post(
+                response = await post_capped(
+                    self._http(),
                     self.url,
-                    content=body,
+                    body,
                     headers=signed_headers(body, self.token),
                     timeout=max(0.001, deadline - time.monotonic()),
                 )
@@ -308,13 +334,49 @@ class RemoteAgent:
         )
 
 
+async def post_capped(
+    client: httpx.AsyncClient,
+    url: str,
+    body: bytes,
+    *,
+    headers: dict[str, str],
+    timeout: float | None,
+) -> Reply:
+    """POST `body` and read the reply's body, at most `MAX_REPLY_BYTES` of it (decoded).
+
+    Raises:
+        ReplyTooLarge: the reply declares or sends more; the connection is dropped unread.
+        httpx.HTTPError: as `httpx.AsyncClient.send` does.
+    """
+    request = client.build_request("POST", url, content=body, headers=headers, timeout=timeout)
+    response = await client.send(request, stream=True)
+    try:
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > MAX_REPLY_BYTES:
+            raise ReplyTooLarge(_too_large(f"declares {int(declared):,} bytes"))
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > MAX_REPLY_BYTES:
+                raise ReplyTooLarge(_too_large(f"sent {size:,} bytes and more"))
+            chunks.append(chunk)
+    finally:
+        await response.aclose()
+    return Reply(response.status_code, response.headers.get(SIGNATURE), b"".join(chunks))
+
+
+def _too_large(how: str) -> str:
+    return f"refused: the reply is over {MAX_REPLY_BYTES // 1024} KiB (it {how}), left unread"
+
+
 def read_answer(
-    response: httpx.Response, secret: str, request: DecisionRequest, attempt: int, game_id: str
+    response: Reply, secret: str, request: DecisionRequest, attempt: int, game_id: str
 ) -> tuple[Action | None, str | None, tuple[str, ...]]:
     """The action in an agent's reply, or why the reply is refused (and parser notes)."""
     if response.status_code != 200:
         return None, f"the agent answered HTTP {response.status_code}", ()
-    if not is_signed(secret, response.content, response.headers.get(SIGNATURE)):
+    if not is_signed(secret, response.content, response.signature):
         return None, f"refused: the answer is not signed with seat {request.seat}'s secret", ()
     try:
         answer = Answer.model_validate_json(response.content)
@@ -389,10 +451,11 @@ async def check_health(
     """
     body = Hello(nonce=new_nonce()).model_dump_json().encode()
     try:
-        async with httpx.AsyncClient(
-            transport=transport, trust_env=False, timeout=timeout_s
-        ) as client:
-            response = await client.post(url, content=body, headers=signed_headers(body, token))
+        async with httpx.AsyncClient(transport=transport, trust_env=False) as client:
+            headers = signed_headers(body, token)
+            response = await post_capped(client, url, body, headers=headers, timeout=timeout_s)
+    except ReplyTooLarge as exc:
+        raise ArenaError(f"remote agent {url} answered hello: {exc}") from None
     except httpx.TimeoutException:
         late = f"remote agent {url} did not answer hello within {timeout_s:g} s"
         raise ArenaError(late) from None

@@ -53,9 +53,9 @@ class InProcess:
     async def handle(self, request: httpx.Request) -> httpx.Response:
         body = request.content
         self.bodies.append(body)
-        if not self.agent.authentic(request.headers, body):
-            return httpx.Response(401, json={"error": "not signed by the arena"})
         message = json.loads(body)
+        if not self.agent.authentic(request.headers, body, message):
+            return httpx.Response(401, json={"error": "not signed by the arena"})
         if self.choose is not None:
             self.module.choose = self.choose
         status, reply, key = self.agent.reply(message)

@@ -227,7 +227,7 @@ def test_the_agent_refuses_a_replayed_request() -> None:
     assert ask(remote)[0].defaulted is None
     stolen = agent.bodies[-1]
     headers = {"X-Arena-Timestamp": str(int(time.time())), "X-Arena-Signature": "sha256=00"}
-    assert not agent.agent.authentic(headers, stolen)
+    assert not agent.agent.authentic(headers, stolen, json.loads(stolen))
 
 
 def test_the_health_check_is_one_line_when_the_agent_is_down() -> None:
