@@ -98,10 +98,25 @@ async def hostile_agent(mode: str) -> AsyncIterator[tuple[str, list[int]]]:
         server.close()
 
 
-def _first_question():
+def ask_hostile(mode: str, limit_s: float, retries: int):
+    """Ask a hostile agent the first question of a game: (outcome, replies, decides taken)."""
     referee = Referee(GameConfig(board="wwk_guard"), 8)
     request = referee.pending()[0]
-    return observe(referee.events, SeatViewer(seat=request.seat)), request
+    view = observe(referee.events, SeatViewer(seat=request.seat))
+
+    async def go():
+        async with hostile_agent(mode) as (url, decides):
+            remote = RemoteAgent(url, game_id="g", limit_s=limit_s, overage_s=0)
+            limits = Limits(retries=retries)
+            try:
+                outcome, replies = await decide(
+                    remote, view, request, limits, time.monotonic() + 600
+                )
+            finally:
+                await remote.aclose()
+            return outcome, replies, decides
+
+    return asyncio.run(go())
 
 
 @pytest.mark.parametrize(
@@ -112,20 +127,7 @@ def _first_question():
     ],
 )
 def test_a_huge_body_is_refused_unread_and_defaulted(mode: str, why: str) -> None:
-    view, request = _first_question()
-
-    async def go():
-        async with hostile_agent(mode) as (url, decides):
-            remote = RemoteAgent(url, game_id="g", limit_s=30, overage_s=0)
-            try:
-                outcome, replies = await decide(
-                    remote, view, request, Limits(retries=1), time.monotonic() + 600
-                )
-            finally:
-                await remote.aclose()
-            return outcome, replies, decides
-
-    outcome, replies, decides = asyncio.run(go())
+    outcome, replies, decides = ask_hostile(mode, limit_s=30, retries=1)
     assert len(decides) == 2
     cap = f"refused: the reply is over {MAX_REPLY_BYTES // 1024} KiB ({why}"
     assert outcome.defaulted is not None and outcome.defaulted.startswith(f"after 2 tries: {cap}")
@@ -134,20 +136,7 @@ def test_a_huge_body_is_refused_unread_and_defaulted(mode: str, why: str) -> Non
 
 
 def test_a_trickled_body_is_cut_off_at_the_deadline() -> None:
-    view, request = _first_question()
-
-    async def go():
-        async with hostile_agent("slow") as (url, decides):
-            remote = RemoteAgent(url, game_id="g", limit_s=0.4, overage_s=0)
-            try:
-                outcome, _ = await decide(
-                    remote, view, request, Limits(retries=0), time.monotonic() + 600
-                )
-            finally:
-                await remote.aclose()
-            return outcome, decides
-
-    outcome, decides = asyncio.run(go())
+    outcome, _, decides = ask_hostile("slow", limit_s=0.4, retries=0)
     assert decides and outcome.defaulted == "after 1 tries: no answer within 0.4 s"
 
 
