@@ -37,7 +37,7 @@ from pydantic import BaseModel
 
 from arena.llm.library import ToolTexts
 from arena.llm.types import ToolSpec
-from arena.rules.actions import Action, Claims
+from arena.rules.actions import EXCLUSIVE, OWN_SEAT_BARRED, Action, ClaimList, Claims
 from arena.rules.decisions import ActionOption, DecisionRequest
 from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role
@@ -95,8 +95,9 @@ def legal_answers(
     The game's tool never changes; this narrower schema goes, per request, to endpoints
     that enforce an output schema with a grammar and do not count it as prompt (answer
     mode `json_legal`, see `arena.llm.probe`), so a weak model cannot pick a seat or an
-    action the referee would refuse. Seat fields list only the option's legal seats;
-    a speech's claims may name any seat. `request` None is the private belief question
+    action the referee would refuse. Seat fields list only the option's legal seats; a
+    speech's claims hold together as the referee requires (`OWN_SEAT_BARRED` lists leave
+    the speaker out, `_claim_rule`). `request` None is the private belief question
     over `beliefs`; a vote carries a report over `beliefs` when they are given. No field
     descriptions: the words are in the tool and the question, and the schema is not
     part of the prompt.
@@ -116,6 +117,7 @@ def legal_answers(
             legal=list(o.targets),
             required=o.target_required,
             report=beliefs,
+            speaker=request.seat,
         )
         for o in request.options
     ]
@@ -133,19 +135,23 @@ def _shape(
     legal: list[int] | None = None,
     required: bool = False,
     report: Sequence[int] = (),
+    speaker: int | None = None,
 ) -> Schema:
     """One action's shape; `legal` narrows its seat fields (None: any seat of the table).
 
     `required` makes a narrowed optional seat one that must be given. A vote of the tool
     may carry a belief report (nullable); a narrowed vote carries one exactly when
-    `report` names the seats it is over.
+    `report` names the seats it is over. A narrowed speech's claims (`speaker` given)
+    hold together as the referee requires.
     """
     properties: dict[str, Schema] = {"action": _const(kind)}
+    rule: Schema = {}
     for name, field in model.model_fields.items():
         if name == "kind":
             continue
         if field.annotation is Claims:
-            properties |= _claims(seats, roles, texts)
+            properties |= _claims(seats, roles, texts, speaker)
+            rule = _claim_rule(seats, speaker) if speaker is not None else {}
         else:
             described = _words(texts, f"{kind}.{name}") or _words(texts, name)
             properties[name] = _field(
@@ -157,7 +163,7 @@ def _shape(
         properties[BELIEF_FIELD] = _nullable(_beliefs(seats, texts))
     elif kind == "vote" and report:
         properties[BELIEF_FIELD] = _report(list(report))
-    return _object(properties)
+    return _object(properties) | rule
 
 
 def _item_counts(field: Any) -> Schema:
@@ -219,9 +225,25 @@ def _field(
     raise TypeError(f"no answer schema for an action field of type {annotation!r}")
 
 
-def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts | None) -> dict[str, Schema]:
+CLAIM_FIELDS: dict[ClaimList, str] = {
+    "suspects": "suspects",
+    "trusts": "trusts",
+    "checks": "claimed_checks",
+}
+"""The answer field of each claim list (a check names its seat in its own `seat`)."""
+
+
+def _claims(
+    seats: list[int], roles: Sequence[Role], texts: ToolTexts | None, speaker: int | None = None
+) -> dict[str, Schema]:
+    """A speech's claim fields; with `speaker`, lists that may not name him leave him out."""
+
+    def claimable(name: ClaimList) -> list[int]:
+        barred = speaker is not None and name in OWN_SEAT_BARRED
+        return [s for s in seats if not (barred and s == speaker)]
+
     check: dict[str, Schema] = {
-        "seat": {"type": "integer", "enum": seats},
+        "seat": {"type": "integer", "enum": claimable("checks")},
         "result": {"type": "string", "enum": ["wolf", "good"]},
     }
     told = reported_fields(roles)
@@ -230,7 +252,6 @@ def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts | None) ->
         check["role"] = _nullable(card, _words(texts, "check.role") or None)
     if "acted" in told:
         check["acted"] = _nullable({"type": "boolean"}, _words(texts, "check.acted") or None)
-    seat_list = {"type": "array", "items": {"type": "integer", "enum": seats}}
     return {
         "claimed_role": _nullable(
             {"type": "string", "enum": [r.value for r in roles] or [r.value for r in Role]},
@@ -241,8 +262,44 @@ def _claims(seats: list[int], roles: Sequence[Role], texts: ToolTexts | None) ->
             "items": _object(check),
             **_named(texts, "claimed_checks"),
         },
-        "suspects": {**seat_list, **_named(texts, "suspects")},
-        "trusts": {**seat_list, **_named(texts, "trusts")},
+        **{
+            CLAIM_FIELDS[name]: {
+                "type": "array",
+                "items": {"type": "integer", "enum": claimable(name)},
+                **_named(texts, name),
+            }
+            for name in ("suspects", "trusts")
+        },
+    }
+
+
+def _claim_rule(seats: list[int], speaker: int) -> Schema:
+    """The referee's `EXCLUSIVE` rule for a speech's claims: no seat in both lists.
+
+    One `not` per seat both lists may name, under `allOf` beside the shape's properties.
+    A validator reads it exactly; a grammar cannot state that two lists share no seat in
+    less than a rule per subset, and llama.cpp's converters read the properties of an
+    object and pass over an `allOf` beside them, so there the referee refuses such a
+    speech and asks again, as for any illegal answer.
+    """
+
+    def names(field: ClaimList, seat: int) -> Schema:
+        item = {"enum": [seat]} if field != "checks" else {"properties": {"seat": {"enum": [seat]}}}
+        return {"type": "array", "contains": item}
+
+    first, second = EXCLUSIVE
+    both = [s for s in seats if s != speaker or not {first, second} & set(OWN_SEAT_BARRED)]
+    return {
+        "allOf": [
+            {
+                "not": {
+                    "type": "object",
+                    "properties": {CLAIM_FIELDS[f]: names(f, s) for f in EXCLUSIVE},
+                    "required": [CLAIM_FIELDS[f] for f in EXCLUSIVE],
+                }
+            }
+            for s in both
+        ]
     }
 
 

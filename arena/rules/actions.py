@@ -48,22 +48,46 @@ class Claims(_Action):
     """Seats the speaker vouches for as good."""
 
 
+ClaimList = Literal["suspects", "trusts", "checks"]
+"""A seat list of `Claims` (for `checks`, the seats checked)."""
+
+OWN_SEAT_BARRED: tuple[ClaimList, ...] = ("trusts", "checks")
+"""Claim lists that never name the speaker's own seat: no one vouches for himself, and no
+role checks itself."""
+
+EXCLUSIVE: tuple[ClaimList, ClaimList] = ("suspects", "trusts")
+"""Claim lists that share no seat: a seat is suspected or trusted, not both."""
+
+_WORDS: dict[ClaimList, str] = {"suspects": "suspect", "trusts": "trust", "checks": "a check on"}
+
+
+def claimed_seats(claims: Claims, name: ClaimList) -> tuple[SeatId, ...]:
+    """The seats one claim list of `claims` names."""
+    if name == "checks":
+        return tuple(c.seat for c in claims.checks)
+    return claims.suspects if name == "suspects" else claims.trusts
+
+
 def claim_contradiction(speaker: SeatId, claims: Claims) -> str | None:
     """What makes `claims` contradict themselves, or None when they hold together.
 
     A speech's claims are what the deception metrics read, so a claim that cannot be meant
-    is refused like any illegal answer, never counted: a seat both suspected and trusted,
-    a speaker vouching for himself, a check the speaker reports on his own seat (no role
-    checks itself). Each seat kind is told the reason and asked again.
+    is refused like any illegal answer, never counted: a seat both suspected and trusted
+    (`EXCLUSIVE`), a speaker vouching for himself or reporting a check on his own seat
+    (`OWN_SEAT_BARRED`). Each seat kind is told the reason and asked again; the model
+    seats' legal-answers schema is built from the same two tables.
     """
-    both = sorted(set(claims.suspects) & set(claims.trusts))
+    first, second = EXCLUSIVE
+    both = sorted(set(claimed_seats(claims, first)) & set(claimed_seats(claims, second)))
     if both:
         seats = ", ".join(map(str, both))
-        return f"claims both suspect and trust seat {seats}: name each seat in one of them"
-    if speaker in claims.trusts:
-        return f"claims trust the speaker's own seat {speaker}: trust names other seats"
-    if any(c.seat == speaker for c in claims.checks):
-        return f"claims a check on the speaker's own seat {speaker}: checks name other seats"
+        words = f"{_WORDS[first]} and {_WORDS[second]}"
+        return f"claims both {words} seat {seats}: name each seat in one of them"
+    for name in OWN_SEAT_BARRED:
+        if speaker in claimed_seats(claims, name):
+            return (
+                f"claims {_WORDS[name]} the speaker's own seat {speaker}: {name} name other seats"
+            )
     return None
 
 

@@ -88,11 +88,6 @@ def illegal_answers(mode: str, caps: StubModel, tmp_path: Path) -> tuple[int, in
     return len(refused), len(decisions), bodies
 
 
-@pytest.mark.xfail(
-    reason="c4a7dc2 made self-contradicting claims illegal (a seat suspected and trusted, a "
-    "check on oneself); the legal-answers schema does not yet exclude them (open, issue 22)",
-    strict=False,
-)
 def test_json_legal_leaves_a_question_ignoring_model_no_illegal_answer(tmp_path: Path) -> None:
     refused, decisions, bodies = illegal_answers("json_legal", LLAMA_PY, tmp_path)
     assert decisions > 10 and refused == 0

@@ -60,11 +60,6 @@ sheriff's speaking order after a peaceful night must name its start seat)."""
 
 
 @pytest.mark.parametrize("board", SCHEMA_BOARDS)
-@pytest.mark.xfail(
-    reason="c4a7dc2 made self-contradicting claims illegal (a seat suspected and trusted, a "
-    "check on oneself); the legal-answers schema does not yet exclude them (open, issue 22)",
-    strict=False,
-)
 def test_the_schema_admits_exactly_the_legal_answers(board: str) -> None:
     rng = random.Random(board)
     checked = 0

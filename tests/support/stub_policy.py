@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonschema
+
 Schema = dict[str, Any]
 
 
@@ -102,18 +104,7 @@ def sample(schema: Schema, rng: random.Random, text: Callable[[], str] | None = 
         kind = rng.choice(concrete)
     match kind:
         case "object":
-            props: dict[str, Schema] = schema.get("properties", {})
-            required = set(schema.get("required", ()))
-            drawn = {
-                k: sample(s, rng, text)
-                for k, s in props.items()
-                if k in required or rng.random() < 0.5
-            }
-            if isinstance(drawn.get("suspects"), list) and isinstance(drawn.get("trusts"), list):
-                # the referee refuses a speech that suspects and trusts one seat (a rule
-                # no schema states); a model reading its question does not write that
-                drawn["trusts"] = [s for s in drawn["trusts"] if s not in drawn["suspects"]]
-            return drawn
+            return _sample_object(schema, rng, text)
         case "array":
             return _sample_array(schema, rng, text)
         case "string":
@@ -126,6 +117,28 @@ def sample(schema: Schema, rng: random.Random, text: Callable[[], str] | None = 
         case "boolean":
             return rng.random() < 0.5
     return None
+
+
+def _sample_object(
+    schema: Schema, rng: random.Random, text: Callable[[], str] | None
+) -> dict[str, Any]:
+    """An object of `schema`'s properties that also meets its `allOf` (drawn again until so).
+
+    A legal speech's `allOf` says no seat is both suspected and trusted; a validator reads
+    it, llama.cpp's grammars pass over it (`arena.llm.tools._claim_rule`).
+    """
+    props: dict[str, Schema] = schema.get("properties", {})
+    required = set(schema.get("required", ()))
+    for _ in range(100):
+        drawn = {
+            k: sample(s, rng, text) for k, s in props.items() if k in required or rng.random() < 0.5
+        }
+        if all(
+            jsonschema.Draft202012Validator(rule).is_valid(drawn)
+            for rule in schema.get("allOf", ())
+        ):
+            return drawn
+    raise ValueError(f"no value drawn meets the schema's allOf: {schema['allOf']}")
 
 
 def _sample_array(schema: Schema, rng: random.Random, text: Callable[[], str] | None) -> list[Any]:
