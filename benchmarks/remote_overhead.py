@@ -31,20 +31,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 
-from arena.agents.base import AgentReply
+from arena.agents.conformance import Probe
 from arena.agents.random_agent import random_action
 from arena.agents.remote import RemoteAgent
 from arena.agents.remote.client import signed_headers
 from arena.agents.remote.protocol import Hello
 from arena.match import Limits, play
+from arena.ratings.stats import quantile
 from arena.rules.config import GameConfig
-from arena.rules.decisions import DecisionRequest
 from arena.rules.events import ActionDefaulted
-from arena.rules.observation import Observation, observe
+from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import SeatViewer
 
@@ -55,37 +54,9 @@ from tests.agents.remote.support import EXAMPLE, InProcess  # noqa: E402
 TOKEN = "benchmark-token"
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-class Timed:
-    """A remote seat whose every decision's wall time (ms) is kept."""
-
-    def __init__(self, inner: RemoteAgent, times: list[float]) -> None:
-        self.inner = inner
-        self.times = times
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    def __getattr__(self, attribute: str) -> Any:
-        return getattr(self.inner, attribute)
-
-    async def decide(
-        self, view: Observation, request: DecisionRequest, feedback: str | None = None
-    ) -> AgentReply:
-        started = time.perf_counter()
-        reply = await self.inner.decide(view, request, feedback)
-        self.times.append((time.perf_counter() - started) * 1000)
-        return reply
-
-
 async def games(url: str, seeds: range, transport=None) -> tuple[list[float], int]:
     """Per-decision times (ms) over the games, and the number of defaults."""
-    latencies: list[float] = []
+    probes: list[Probe] = []
     defaults = 0
     for seed in seeds:
         seats = {
@@ -93,14 +64,15 @@ async def games(url: str, seeds: range, transport=None) -> tuple[list[float], in
             for s in range(1, 13)
         }
         referee = Referee(GameConfig(board="wwk_guard"), seed)
-        timed = {s: Timed(a, latencies) for s, a in seats.items()}
+        timed = {s: Probe(a) for s, a in seats.items()}
+        probes += timed.values()
         try:
             await play(referee, timed, limits=Limits(beliefs="off"))
         finally:
             for agent in seats.values():
                 await agent.aclose()
         defaults += sum(isinstance(e, ActionDefaulted) for e in referee.events)
-    return latencies, defaults
+    return [c.latency_s * 1000 for probe in probes for c in probe.calls], defaults
 
 
 def policy_times(seeds: range) -> tuple[list[float], list[int]]:
@@ -178,7 +150,7 @@ async def probe(url: str, rounds: int) -> tuple[list[float], list[float], list[f
 def summary(name: str, values: list[float]) -> str:
     return (
         f"| {name} | {len(values)} | {min(values):.2f} | {statistics.median(values):.2f} | "
-        f"{percentile(values, 0.9):.2f} | {percentile(values, 0.99):.2f} |"
+        f"{quantile(values, 0.9):.2f} | {quantile(values, 0.99):.2f} |"
     )
 
 

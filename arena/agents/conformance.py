@@ -21,15 +21,15 @@ game is played after it: the verdict is already known.
 from __future__ import annotations
 
 import asyncio
-import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from arena.agents.base import Agent, AgentReply
 from arena.match import Limits, new_header, run_game
+from arena.ratings.stats import quantile
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError
@@ -171,10 +171,10 @@ class Report:
 
     def latency_ms(self) -> dict[str, float]:
         """p50, p95 and max of the calls' latencies, in milliseconds."""
-        values = sorted(c.latency_s * 1000 for c in self.calls)
+        values = [c.latency_s * 1000 for c in self.calls]
         if not values:
             return {"p50": 0.0, "p95": 0.0, "max": 0.0}
-        return {"p50": _rank(values, 0.5), "p95": _rank(values, 0.95), "max": values[-1]}
+        return {"p50": quantile(values, 0.5), "p95": quantile(values, 0.95), "max": max(values)}
 
     def to_json(self) -> dict[str, Any]:
         """The report as plain data (`--json`)."""
@@ -212,11 +212,6 @@ class Report:
             if call.verdict != "accepted" and text not in seen:
                 seen.append(text)
         return seen[:limit]
-
-
-def _rank(values: Sequence[float], q: float) -> float:
-    """The nearest-rank `q` quantile of sorted `values`."""
-    return values[max(0, math.ceil(q * len(values)) - 1)]
 
 
 SeatFactory = Callable[[SeatId, int], Agent]

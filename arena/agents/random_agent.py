@@ -11,23 +11,21 @@ import random
 
 from arena.agents.base import AgentReply
 from arena.rules.actions import (
-    ACTION_ADAPTER,
+    PLAIN_ACTIONS,
+    SEAT_ACTIONS,
     Action,
     ChooseOrder,
     Link,
     Mist,
     Pass,
     RecommendExile,
-    Reveal,
-    RunForSheriff,
-    Save,
     SelfExplode,
     Speak,
     Swap,
-    TearBadge,
+    TakeCard,
     Trade,
     Whisper,
-    Withdraw,
+    to_seat_action,
 )
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.observation import Observation
@@ -53,14 +51,6 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return Speak(text=f"{request.seat}號發言。")
         case "whisper":
             return Whisper(text="刀誰？")
-        case "run_for_sheriff":
-            return RunForSheriff()
-        case "withdraw":
-            return Withdraw()
-        case "tear_badge":
-            return TearBadge()
-        case "save":
-            return Save()
         case "choose_order":
             return ChooseOrder(direction=rng.choice(list(Direction)), start=target)
         case "self_explode":
@@ -71,15 +61,19 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
             return Trade(target=target, gift=rng.choice(list(Gift)))
         case "swap" if len(option.targets) >= 2:
             return Swap(targets=tuple(rng.sample(option.targets, 2)))
-        case "reveal" if request.kind is DecisionKind.PUFFER:
-            return Reveal()
+        case "take_card" if target is not None:
+            return TakeCard(target=target)
+        case "reveal" if request.kind is not DecisionKind.PUFFER:
+            return Pass()
         case "mist":
             return Mist(targets=tuple(rng.sample(option.targets, 3)))
         case "link" if len(option.targets) >= 2:
             return Link(targets=tuple(rng.sample(option.targets, 2)))
-    if target is None:
+    if option.action in PLAIN_ACTIONS:
+        return PLAIN_ACTIONS[option.action]
+    if target is None or option.action not in SEAT_ACTIONS:
         return Pass()
-    return ACTION_ADAPTER.validate_python({"kind": option.action, "target": target})
+    return to_seat_action(option.action, target)
 
 
 class RandomAgent:

@@ -36,6 +36,8 @@ import numpy.typing as npt
 
 from arena.agents.bots.talk import speech_text, whisper_text
 from arena.rules.actions import (
+    PLAIN_ACTIONS,
+    SEAT_ACTIONS,
     Action,
     ActionKind,
     CheckClaim,
@@ -43,19 +45,14 @@ from arena.rules.actions import (
     Claims,
     Link,
     Mist,
-    Pass,
     RecommendExile,
-    Reveal,
-    RunForSheriff,
-    Save,
     SelfExplode,
     Speak,
     Swap,
     TakeCard,
-    TearBadge,
     Trade,
     Whisper,
-    Withdraw,
+    to_seat_action,
 )
 from arena.rules.boards import BOTTOM_CARDS
 from arena.rules.composition import MAX_SEATS
@@ -71,43 +68,12 @@ ROLES: tuple[Role, ...] = tuple(Role)
 GIFTS: tuple[Gift, ...] = tuple(Gift)
 DIRECTIONS: tuple[Direction, ...] = (Direction.ASCENDING, Direction.DESCENDING)
 
-SINGLE_SEAT: tuple[ActionKind, ...] = (
-    "vote",
-    "shoot",
-    "pass_badge",
-    "protect",
-    "kill",
-    "poison",
-    "inspect",
-    "charm",
-    "dream",
-    "duel",
-    "fear",
-    "hunt",
-    "block",
-    "mask",
-    "admire",
-    "confuse",
-)
+SINGLE_SEAT: tuple[ActionKind, ...] = SEAT_ACTIONS
 """Actions aimed at exactly one seat: one index per seat."""
-NO_TARGET: tuple[ActionKind, ...] = (
-    "pass",
-    "run_for_sheriff",
-    "withdraw",
-    "tear_badge",
-    "save",
-    "reveal",
-)
+NO_TARGET: tuple[str, ...] = tuple(PLAIN_ACTIONS)
 _SEAT_KINDS = frozenset(SINGLE_SEAT) | {"take_card"}
 """Kinds whose index is their block's start plus `target - 1`."""
-_PLAIN: dict[str, Action] = {
-    "pass": Pass(),
-    "run_for_sheriff": RunForSheriff(),
-    "withdraw": Withdraw(),
-    "tear_badge": TearBadge(),
-    "save": Save(),
-    "reveal": Reveal(),
-}
+_PLAIN = PLAIN_ACTIONS
 PAIRS: tuple[tuple[SeatId, SeatId], ...] = tuple(itertools.combinations(range(1, N + 1), 2))
 TRIPLES: tuple[tuple[SeatId, SeatId, SeatId], ...] = tuple(
     itertools.combinations(range(1, N + 1), 3)
@@ -319,10 +285,8 @@ def _action(kind: str, offset: int) -> Action:
 
 
 @cache
-def _single(kind: str, seat: SeatId) -> Action:
-    from arena.rules.actions import ACTION_ADAPTER
-
-    return ACTION_ADAPTER.validate_python({"kind": kind, "target": seat})
+def _single(kind: ActionKind, seat: SeatId) -> Action:
+    return to_seat_action(kind, seat)
 
 
 def to_index(action: Action, *, nearest: bool = False) -> int | None:

@@ -413,3 +413,44 @@ ActionKind = Literal[
     "confuse",
     "link",
 ]
+
+PLAIN_ACTIONS: dict[str, Action] = {
+    "pass": Pass(),
+    "run_for_sheriff": RunForSheriff(),
+    "withdraw": Withdraw(),
+    "tear_badge": TearBadge(),
+    "save": Save(),
+    "reveal": Reveal(),
+}
+"""The actions that take nothing but their kind, one shared instance each (they are frozen)."""
+
+SEAT_ACTIONS: tuple[ActionKind, ...] = (
+    "vote",
+    "shoot",
+    "pass_badge",
+    "protect",
+    "kill",
+    "poison",
+    "inspect",
+    "charm",
+    "dream",
+    "duel",
+    "fear",
+    "hunt",
+    "block",
+    "mask",
+    "admire",
+    "confuse",
+)
+"""The actions aimed at exactly one seat (`target`, required); `to_seat_action` builds them."""
+
+
+def to_seat_action(kind: ActionKind, target: SeatId) -> Action:
+    """The `kind` action (one of `SEAT_ACTIONS`) aimed at `target`.
+
+    Raises:
+        InvalidActionError: `kind` takes more or other than one seat.
+    """
+    if kind not in SEAT_ACTIONS:
+        raise InvalidActionError(f"{kind} is not aimed at one seat")
+    return ACTION_ADAPTER.validate_python({"kind": kind, "target": target})
