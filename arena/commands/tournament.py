@@ -5,6 +5,11 @@ slots); `submit` queues it on Redis for `arena worker` processes on any machines
 `status` reports progress from Redis or, without it, from the replay directory. Every
 check (the file, the agents, the boards, the server) happens before anything is queued.
 
+Workers hand every finished replay to Redis with its result (`arena.queue.results`):
+`status --collect`, and `submit` before it queues, write those the replay folder lacks
+into it, so the submitting machine holds every finished game whatever machine played it,
+and a resubmit never queues a game already finished.
+
 `submit` warns when the server does not keep its data across a restart, and leaves a
 receipt of what it queued under the replay folder (`.arena/submitted.json`), so
 `status` can tell a game the server lost (submitted, no longer known) from one never
@@ -40,8 +45,9 @@ from arena.queue.jobs import (
 )
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
+from arena.queue.results import Collected, collect, finished_replay, replay_path
 from arena.queue.seating import build_seats, is_model, is_remote, preflight
-from arena.queue.worker import Worker, finished_replay, replay_path
+from arena.queue.worker import Worker
 from arena.rules.errors import ArenaError
 from arena.rules.roles import is_wolf
 from arena.storage.replay_file import read_replay
@@ -78,7 +84,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--replays",
         type=Path,
         default=Path("replays"),
-        help="skip games whose finished replay is here",
+        help="skip games whose finished replay is here (gathered from Redis first)",
     )
     submit.add_argument(
         "--no-preflight",
@@ -97,6 +103,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="read the queue (default: the replay directory)",
     )
     status.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
+    status.add_argument(
+        "--collect",
+        action="store_true",
+        help="write the finished replays the workers handed to Redis into --replays",
+    )
     _add_prefix(status)
     status.set_defaults(handler=_status)
 
@@ -306,6 +317,10 @@ def _submit(args: argparse.Namespace) -> int:
     jobs, finished = pending_jobs(spec, args.replays)
     if not args.no_preflight:
         asyncio.run(check_endpoints(jobs))
+    collected = asyncio.run(_collect(args.redis, args.prefix, spec, args.replays))
+    if collected.written or collected.refused:
+        print(collect_lines(collected))
+        jobs, finished = pending_jobs(spec, args.replays)
     return asyncio.run(
         _submit_jobs(args.redis, args.prefix, spec.name, jobs, finished, args.replays)
     )
@@ -386,6 +401,11 @@ async def _submit_jobs(
 def _status(args: argparse.Namespace) -> int:
     spec = load_spec(args.spec)
     jobs = schedule(spec)
+    if args.collect:
+        if args.redis is None:
+            raise ArenaError("--collect reads the replays from Redis: give --redis URL")
+        pending_jobs(spec, args.replays)  # another game under one of these ids: say so first
+        print(collect_lines(asyncio.run(_collect(args.redis, args.prefix, spec, args.replays))))
     if args.redis is None:
         lines, statuses = _status_from_disk(jobs, args.replays)
     else:
@@ -398,6 +418,21 @@ def _status(args: argparse.Namespace) -> int:
         hint = f"arena leaderboard {args.replays} --tournament {args.spec}"
         print("\n".join(summary_lines(jobs, statuses, args.replays, hint)))
     return 0
+
+
+async def _collect(url: str, prefix: str, spec: TournamentSpec, replays: Path) -> Collected:
+    queue = await RedisQueue.connect(url, prefix=prefix)
+    try:
+        return await collect(queue, schedule(spec), replays)
+    finally:
+        await queue.close()
+
+
+def collect_lines(collected: Collected) -> str:
+    """What `collect` wrote into the replay folder, and each replay it refused."""
+    lines = [f"collected {len(collected.written)} finished replays from Redis"]
+    lines += [f"  not collected: {line}" for line in collected.refused]
+    return "\n".join(lines)
 
 
 def _status_from_disk(jobs: list[MatchJob], replays: Path) -> tuple[list[str], list[GameStatus]]:

@@ -12,8 +12,10 @@ in-process twin for `arena tournament run`). The contract, in words:
 - `append` adds lines to the game's log only under the current token and only at the
   expected position, so a stalled worker's late write is rejected (`FencedOut`) and no
   line is written twice. A takeover resumes from that log.
-- `complete` acknowledges the job (after the caller made the replay durable); `fail`
-  re-queues it, or dead-letters it once it has been started `max_attempts` times.
+- `complete` acknowledges the job (after the caller made the replay durable) and keeps
+  the finished replay's packed bytes, which `replays` hands back on any machine
+  (`arena.queue.results`); `offer_replay` keeps one only where none is held. `fail`
+  re-queues a job, or dead-letters it once it has been started `max_attempts` times.
 - A backend that loses its data (a Redis restarted without persistence) says so once,
   with `StateLost` from `check_state` or `claim`, and works again, empty.
 """
@@ -82,12 +84,25 @@ class JobQueue(Protocol):
         """The game's log lines so far (empty for a game never started)."""
         ...
 
-    async def complete(self, lease: Lease, result: MatchResult, final_line: str) -> None:
+    async def complete(
+        self, lease: Lease, result: MatchResult, final_line: str, replay: str = ""
+    ) -> None:
         """Record the result, publish `final_line` (the finished header) and acknowledge.
+
+        `replay` is the finished replay, packed (`arena.queue.results.pack`; "" for a
+        skipped game): kept for `replays`, in the same step as the acknowledgement.
 
         Raises:
             FencedOut: the lease is stale (another worker owns the match now).
         """
+        ...
+
+    async def replays(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """The packed finished replays held among `game_ids` (absent ones left out)."""
+        ...
+
+    async def offer_replay(self, game_id: str, packed: str) -> bool:
+        """Keep `packed` as the game's finished replay unless one is held; True if kept."""
         ...
 
     async def fail(self, lease: Lease, error: str) -> bool:

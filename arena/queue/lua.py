@@ -93,10 +93,10 @@ return n + #ARGV - 2
 
 COMPLETE = """
 -- KEYS: game hash, lease counter, heartbeat, log list, live stream, live index,
---       jobs stream, tournament spend hash
+--       jobs stream, tournament spend hash, replay string
 -- ARGV: token, game id, group, message id, final state, result json, final line,
---       ('' for a game never started), live stream ttl s, then
---       (agent, tokens, usd, games, voided) quintuples
+--       ('' for a game never started), live stream ttl s, packed replay ('' for none),
+--       then (agent, tokens, usd, games, voided) quintuples
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 if ARGV[7] ~= '' then
   local n = redis.call('LLEN', KEYS[4])
@@ -109,7 +109,8 @@ redis.call('DEL', KEYS[3], KEYS[4])
 redis.call('ZREM', KEYS[6], ARGV[2])
 redis.call('XACK', KEYS[7], ARGV[3], ARGV[4])
 redis.call('XDEL', KEYS[7], ARGV[4])
-for i = 9, #ARGV, 5 do
+if ARGV[9] ~= '' then redis.call('SET', KEYS[9], ARGV[9]) end
+for i = 10, #ARGV, 5 do
   redis.call('HINCRBY', KEYS[8], ARGV[i] .. ':tokens', ARGV[i + 1])
   redis.call('HINCRBYFLOAT', KEYS[8], ARGV[i] .. ':usd', ARGV[i + 2])
   redis.call('HINCRBY', KEYS[8], ARGV[i] .. ':games', ARGV[i + 3])

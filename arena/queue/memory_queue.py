@@ -66,6 +66,7 @@ class MemoryQueue:
         self._dead: list[DeadLetter] = []
         self._spend: dict[str, dict[str, Spend]] = {}
         self._slots: dict[str, dict[str, float]] = {}
+        self._replays: dict[str, str] = {}
 
     @property
     def heartbeat_s(self) -> float:
@@ -208,9 +209,13 @@ class MemoryQueue:
         game = self._games.get(game_id)
         return list(game.log) if game is not None else []
 
-    async def complete(self, lease: Lease, result: MatchResult, final_line: str) -> None:
+    async def complete(
+        self, lease: Lease, result: MatchResult, final_line: str, replay: str = ""
+    ) -> None:
         """Record the result and acknowledge; the log is dropped (the replay is durable)."""
         game = self._owned(lease)
+        if replay:
+            self._replays[game.job.game_id] = replay
         game.state = GameState(result.status)
         self._running.discard(game.job.game_id)
         game.result, game.error, game.heartbeat_until = result, "", None
@@ -221,6 +226,17 @@ class MemoryQueue:
         totals = self._spend.setdefault(game.job.tournament, {})
         for name, spend in result.spend.items():
             totals[name] = totals.get(name, Spend()) + spend
+
+    async def replays(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """The packed finished replays held among `game_ids`."""
+        return {g: self._replays[g] for g in game_ids if g in self._replays}
+
+    async def offer_replay(self, game_id: str, packed: str) -> bool:
+        """Keep `packed` as the game's replay unless one is held."""
+        if game_id in self._replays:
+            return False
+        self._replays[game_id] = packed
+        return True
 
     async def fail(self, lease: Lease, error: str) -> bool:
         """Re-queue, or dead-letter after `max_attempts` starts; True if dead."""

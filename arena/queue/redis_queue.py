@@ -11,6 +11,7 @@ Key layout (prefix `arena` by default; the dashboard reads the two `live` keys):
 | `{p}:hb:{id}` | string with TTL | the heartbeat: exists while the lease holder is alive |
 | `{p}:log:{id}` | list | the match's replay lines (header first), appended under the lease |
 | `{p}:live:{id}` | stream | each log line (`seq`, `line`, `lease`); the finished header last |
+| `{p}:replay:{id}` | string | the finished, signed replay, packed (`arena.queue.results`) |
 | `{p}:live:index` | sorted set | running games by start time |
 | `{p}:tournament:{name}` | set | the tournament's game ids |
 | `{p}:spend:{name}` | hash | `{agent}:tokens`, `:usd`, `:games`, `:voided` over finished games |
@@ -152,6 +153,7 @@ class RedisQueue:
             "hb": self._k("hb", game_id),
             "log": self._k("log", game_id),
             "live": self._k("live", game_id),
+            "replay": self._k("replay", game_id),
         }
 
     async def _ensure_group(self) -> None:
@@ -358,8 +360,10 @@ class RedisQueue:
         lines: list[str] = await self._r.lrange(self._k("log", game_id), 0, -1)
         return lines
 
-    async def complete(self, lease: Lease, result: MatchResult, final_line: str) -> None:
-        """Record the result, publish the finished header, acknowledge (see `JobQueue`)."""
+    async def complete(
+        self, lease: Lease, result: MatchResult, final_line: str, replay: str = ""
+    ) -> None:
+        """Record the result and the packed replay, publish the header, acknowledge."""
         keys = self._game_keys(lease.job.game_id)
         spend = [
             x
@@ -376,6 +380,7 @@ class RedisQueue:
                 self._k("live", "index"),
                 self._k("jobs"),
                 self._k("spend", lease.job.tournament),
+                keys["replay"],
             ],
             args=[
                 lease.token,
@@ -386,11 +391,24 @@ class RedisQueue:
                 result.model_dump_json(),
                 final_line,
                 LIVE_TTL_S,
+                replay,
                 *spend,
             ],
         )
         if not done:
             raise FencedOut(f"game {lease.job.game_id}: lease {lease.token} is no longer current")
+
+    async def replays(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """The packed finished replays held among `game_ids`."""
+        pipe = self._r.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.get(self._k("replay", game_id))
+        values = await pipe.execute()
+        return {g: v for g, v in zip(game_ids, values, strict=True) if v is not None}
+
+    async def offer_replay(self, game_id: str, packed: str) -> bool:
+        """Keep `packed` as the game's replay unless one is held (SET NX)."""
+        return bool(await self._r.set(self._k("replay", game_id), packed, nx=True))
 
     async def fail(self, lease: Lease, error: str) -> bool:
         """Re-queue, or dead-letter after `max_attempts` starts; True if dead."""

@@ -4,12 +4,14 @@ One `Worker` runs `concurrency` matches at once in one event loop. For each clai
 lease it:
 
 1. acknowledges at once a game whose finished replay is already on disk (a crash after
-   the replay was written but before the acknowledgement);
+   the replay was written but before the acknowledgement), or held by the queue (played
+   on another machine before a loss, then submitted again: written here, not replayed);
 2. skips a game whose agents' budget is spent, or with an agent quarantined because its
    games keep voiding (`arena.queue.jobs.quarantined`; recorded as `skipped`);
 3. otherwise plays it, from the start or from the queue's log of an earlier start,
    writing every line through a `FencedWriter` while a heartbeat task keeps the lease;
-4. writes the replay file durably, then `complete`s the job.
+4. writes the replay file durably, then `complete`s the job, handing the queue the
+   replay's bytes so the submitter gathers it (`arena.queue.results`).
 
 A refused write or a lost heartbeat means another worker owns the match now: this one
 stops it without acknowledging or failing anything. Any other error `fail`s the job
@@ -19,8 +21,10 @@ A queue that lost its data (a Redis restarted without persistence, `StateLost`) 
 noticed by the next claim or by the first refused write, and said once, in one line at
 ERROR: the worker stops the matches it was playing, queues them again on the emptied
 server (from the start: their logs are gone; a game whose replay is already on disk is
-only acknowledged), and keeps serving. Games it was not playing cannot be re-created
-here: submitting the tournament again queues them (docs/tournaments.md). A queue that
+only acknowledged), gives the queue back the finished replays in its folder of the
+tournaments it served, and keeps serving. Games it was not playing cannot be re-created
+here: submitting the tournament again queues them, and those finished on any worker
+that gave its replays back are acknowledged, not played (docs/tournaments.md). A queue that
 cannot be reached is also logged once, and once more when it is back.
 """
 
@@ -51,10 +55,16 @@ from arena.queue.jobs import (
     spend_of,
     with_games,
 )
+from arena.queue.results import (
+    finished_replay,
+    offer_replays,
+    pack,
+    replay_path,
+    take_finished,
+)
 from arena.queue.seating import EndpointGate, SeatBuilder, build_seats, preflight, throttle
-from arena.rules.errors import ArenaError
 from arena.rules.referee import Referee, play_answers
-from arena.storage.replay_file import ReplayError, ReplayHeader, read_header, read_replay
+from arena.storage.replay_file import ReplayHeader, read_replay
 from arena.storage.seal import arena_key
 
 log = logging.getLogger("arena.worker")
@@ -70,30 +80,6 @@ def seat_seed(seed: int, seat: int) -> int:
     return seed * 100 + seat
 
 
-def replay_path(replays: Path, game_id: str) -> Path:
-    """Where a game's replay file goes."""
-    return replays / f"{game_id}.jsonl"
-
-
-def finished_replay(path: Path, job: MatchJob) -> ReplayHeader | None:
-    """The header of `job`'s finished replay at `path`, or None if there is none yet.
-
-    Raises:
-        ArenaError: a finished replay of a different game has this game's id.
-    """
-    try:
-        header = read_header(path)
-    except ReplayError:
-        return None
-    if header.result is None:
-        return None
-    specs = tuple(s.agent for s in header.seats)
-    expected = tuple(job.agent_of(seat).spec for seat in range(1, len(job.seats) + 1))
-    if header.config != job.config or header.seed != job.seed or specs != expected:
-        raise ArenaError(f"{path} holds a different game with the id {job.game_id}")
-    return header
-
-
 @dataclass
 class WorkerStats:
     """What one worker did."""
@@ -107,6 +93,11 @@ class WorkerStats:
     """Times the queue lost its data while this worker served it."""
     requeued: int = 0
     """Matches this worker queued again after such a loss."""
+    offered: int = 0
+    """Finished replays this worker gave back to a queue that had lost them."""
+    gathered: int = 0
+    """Jobs acknowledged with a finished replay the queue held (played on another machine
+    before a loss, then submitted again), instead of playing them again."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -137,6 +128,9 @@ class Worker:
         self._matches: dict[asyncio.Task[None], Lease] = {}
         self._orphans: dict[str, MatchJob] = {}
         """Jobs whose match was fenced while the queue could not be asked why."""
+        self._tournaments: set[str] = set()
+        """The tournaments this worker played games of: after a loss it gives their
+        finished replays in its folder back to the queue (`offer_replays`)."""
         self._last_error: str | None = None
         self._errors_in_row = 0
 
@@ -219,13 +213,17 @@ class Worker:
         self.stats.requeued += len(jobs)
         if jobs:
             await self.queue.submit(list(jobs.values()))
+        offered = await offer_replays(self.queue, self.replays, self._tournaments)
+        self.stats.offered += offered
         log.error(
-            "%s. Queued again the %d matches this worker was playing%s; every other "
-            "queued or running game is gone: submit the tournament again (finished "
-            "replays are kept) and give Redis persistence (docs/tournaments.md)",
+            "%s. Queued again the %d matches this worker was playing%s and gave back the %d "
+            "finished replays in its folder; every other queued or running game is gone: "
+            "submit the tournament again (finished games are not played again) and give "
+            "Redis persistence (docs/tournaments.md)",
             lost,
             len(jobs),
             f" ({', '.join(sorted(jobs))})" if jobs else "",
+            offered,
         )
 
     async def _run_in_task(self, lease: Lease) -> None:
@@ -333,8 +331,13 @@ class Worker:
 
     async def _run(self, lease: Lease) -> None:
         job = lease.job
+        self._tournaments.add(job.tournament)
         path = replay_path(self.replays, job.game_id)
         header = finished_replay(path, job)
+        if header is None and await take_finished(self.queue, job, path):
+            log.info("game %s: finished elsewhere; its replay taken from the queue", job.game_id)
+            self.stats.gathered += 1
+            header = finished_replay(path, job)
         if header is not None:
             await self._complete(lease, header, spend_path=path)
             return
@@ -448,7 +451,8 @@ class Worker:
             replay=str(spend_path),
             worker=self.consumer,
         )
-        await self.queue.complete(lease, result, header_line(header))
+        packed = pack(spend_path.read_text(encoding="utf-8"))
+        await self.queue.complete(lease, result, header_line(header), packed)
         self.stats.done += 1
         log.info("game %s: %s (%s, day %d)", job.game_id, result.winner, result.reason, result.days)
 

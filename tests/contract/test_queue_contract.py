@@ -181,6 +181,26 @@ def test_complete_acknowledges_and_adds_spend(make_queue: MakeQueue) -> None:
     run(scenario())
 
 
+def test_a_finished_replay_is_held_with_the_acknowledgement(make_queue: MakeQueue) -> None:
+    async def scenario() -> None:
+        queue = await make_queue()
+        first, second = jobs(games=1)[:2]
+        await queue.submit([first, second])
+        lease = await queue.claim("w")
+        assert lease is not None
+        ids = [first.game_id, second.game_id]
+        assert await queue.replays(ids) == {}
+        await queue.complete(lease, MatchResult(game_id=lease.job.game_id), "final", "packed")
+        assert await queue.replays(ids) == {lease.job.game_id: "packed"}
+        assert not await queue.offer_replay(lease.job.game_id, "other")
+        other = next(g for g in ids if g != lease.job.game_id)
+        assert await queue.offer_replay(other, "offered")
+        assert await queue.replays(ids) == {lease.job.game_id: "packed", other: "offered"}
+        await queue.close()
+
+    run(scenario())
+
+
 def test_failures_requeue_then_dead_letter(make_queue: MakeQueue) -> None:
     async def scenario() -> None:
         queue = await make_queue()

@@ -21,7 +21,8 @@ import redis
 from arena.cli import main
 from arena.commands.tournament import worker_argv
 from arena.queue.redis_queue import RedisQueue
-from arena.queue.worker import Worker, replay_path
+from arena.queue.results import replay_path
+from arena.queue.worker import Worker
 from arena.storage.replay_file import read_header
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import clean_events, replay_events

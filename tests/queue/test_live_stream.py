@@ -15,8 +15,8 @@ import redis.asyncio as aioredis
 from arena.agents.base import Agent, AgentReply
 from arena.queue.jobs import AgentEntry
 from arena.queue.redis_queue import RedisQueue
+from arena.queue.results import replay_path
 from arena.queue.seating import StepSeededRandom, per_seat
-from arena.queue.worker import replay_path
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from tests.queue.conftest import make_jobs, run_all

@@ -28,8 +28,9 @@ from arena.cli import main
 from arena.commands.tournament import durability_warning, worker_argv
 from arena.queue.jobs import Durability, GameState, StateLost
 from arena.queue.redis_queue import RedisQueue, redacted
+from arena.queue.results import replay_path
 from arena.queue.seating import StepSeededRandom
-from arena.queue.worker import WorkerStats, replay_path
+from arena.queue.worker import WorkerStats
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from arena.tournament import load_spec, schedule

@@ -9,7 +9,7 @@ import pytest
 
 from arena.queue.jobs import GameState
 from arena.queue.memory_queue import MemoryQueue
-from arena.queue.worker import replay_path
+from arena.queue.results import replay_path
 from arena.storage.replay_file import read_replay
 from tests.queue.conftest import make_jobs, run_all
 from tests.support.stub_server import StubServer

@@ -8,8 +8,9 @@ from pathlib import Path
 from arena.agents.base import Agent, AgentReply
 from arena.commands.tournament import progress_lines
 from arena.queue.jobs import AgentEntry, GameState, MatchResult, Spend
+from arena.queue.results import replay_path
 from arena.queue.seating import StepSeededRandom, make_agent, per_seat
-from arena.queue.worker import Worker, replay_path
+from arena.queue.worker import Worker
 from arena.rules import events as ev
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ConfigError
