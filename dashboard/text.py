@@ -19,6 +19,9 @@ import streamlit as st
 
 from arena.text import inert
 
+from .i18n import Lang, t
+from .i18n import text as words
+
 _BREAKS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 
@@ -47,3 +50,13 @@ def plain(text: str, *, one_line: bool = False) -> None:
 def error(message: str) -> None:
     """An error box whose message (which may quote a file or a URL) is not Markdown."""
     st.error(escape(message))
+
+
+def no_games(lang: Lang) -> None:
+    """The one line a page shows when the replay folder holds no game, and where to play one.
+
+    An empty folder is where every new user starts: the Replays table and the player's
+    picker are empty then, and a blank page reads as broken.
+    """
+    st.info(t("no_games", lang), icon="📭")
+    st.page_link("screens/play.py", label=words("play.title", lang), icon="🎲")

@@ -22,7 +22,7 @@ from arena.dashboard.loading import Loaded, resolve
 from arena.dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import Moments, moments, next_moment, project, public_phases
 from arena.dashboard.session import header_index, hide_folder, language, load_cached, settings
-from arena.dashboard.text import error, escape
+from arena.dashboard.text import error, escape, no_games
 from arena.rules.errors import ArenaError
 from arena.rules.observation import observe
 from arena.storage.replay_file import has_outsiders
@@ -234,17 +234,18 @@ def choose_game(lang: Lang) -> None:
     except ArenaError as exc:
         error(hide_folder(str(exc), settings().replays))
         return
-    st.page_link("screens/replays.py", label=t("replays", lang), icon="📚")
     if not rows:
+        no_games(lang)
         return
+    st.page_link("screens/replays.py", label=t("replays", lang), icon="📚")
     labels = {
         r.file: f"{r.created_at[:16]} · {r.board} · {winner_label(r.winner, lang)}" for r in rows
     }
     picked = st.selectbox(
         t("game", lang), [None, *labels], format_func=lambda f: labels.get(f, "…")
     )
-    if picked is not None:
-        st.session_state["player_game"] = picked
+    if picked is not None:  # through the URL, so `start` opens it as a link would
+        st.query_params["game"] = picked
         st.rerun()
 
 

@@ -10,7 +10,7 @@ import streamlit as st
 from arena.dashboard.catalog import Catalog, Filters, GameRow, select
 from arena.dashboard.i18n import Lang, t, winner_label
 from arena.dashboard.session import header_index, hide_folder, language, settings
-from arena.dashboard.text import error
+from arena.dashboard.text import error, no_games
 from arena.storage.replay_file import ReplayError
 
 # How many of the filtered games the 'open' picker lists (the table shows them all).
@@ -127,6 +127,10 @@ def main() -> None:
         catalog = header_index().scan(folder)
     except ReplayError as exc:
         error(hide_folder(str(exc), folder))
+        return
+    if not catalog.rows:
+        no_games(lang)
+        unreadable(catalog, lang)
         return
     rows = select(catalog.rows, filters(catalog, lang))
     listing(rows, len(catalog.rows), lang)

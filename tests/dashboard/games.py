@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from google.protobuf import text_format
 from streamlit.testing.v1 import AppTest
 
-from arena.agents.base import AgentReply
+from arena.agents.base import Agent, AgentReply
 from arena.agents.random_agent import random_action
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, Usage
 from arena.match import Limits, new_header, run_game
@@ -86,10 +86,16 @@ class MarkerAgent:
         )
 
 
-def make_game(path: Path, seed: int = 7, board: str = "wwk_guard", **header: Any) -> Path:
-    """Play one marker game into `path` and return the path."""
+def make_game(
+    path: Path,
+    seed: int = 7,
+    board: str = "wwk_guard",
+    agent: Callable[[int, int], Agent] = MarkerAgent,
+    **header: Any,
+) -> Path:
+    """Play one game into `path` and return the path: `agent(seat, seed)` at each seat."""
     config = GameConfig(board=board)
-    agents = {s: MarkerAgent(s, seed) for s in range(1, config.board_spec.seats + 1)}
+    agents = {s: agent(s, seed) for s in range(1, config.board_spec.seats + 1)}
     head = new_header(f"{board}-{seed}", config, seed, agents, **header)
     asyncio.run(run_game(head, agents, path, limits=Limits(beliefs="daily")))
     return path

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from arena.agents.random_agent import RandomAgent
 from arena.dashboard.standings import cost_format, title_lines
 from arena.ratings import loader
 from tests.dashboard.games import APP, make_game, page_text
@@ -117,3 +118,23 @@ def test_the_per_model_table_shows_dollars(dash: Callable[..., AppTest]) -> None
     per_model = next(d for d in at.dataframe if "USD / game" in d.value.columns)
     config = json.loads(per_model.proto.columns)
     assert config["USD / game"]["type_config"]["format"] == "$%.4f"
+
+
+def test_with_no_model_played_the_costs_are_a_note_not_a_nan_chart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots only: no tokens-and-money chart (its legend read `$NaN`), no per-model table."""
+    make_game(tmp_path / "bots.jsonl", seed=5, agent=lambda seat, seed: RandomAgent(seed + seat))
+    monkeypatch.setenv("ARENA_REPLAYS", str(tmp_path))
+    monkeypatch.delenv("ARENA_REDIS_URL", raising=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page(LEADERBOARD).run()
+    at.number_input(key="bootstrap").set_value(0).run()
+    assert not at.exception
+    assert [m.value for m in at.metric][0] == "1"
+    assert "No model played in these games: no tokens, no cost." in [i.value for i in at.info]
+    specs = [json.dumps(json.loads(c.proto.spec)) for c in at.get("vega_lite_chart")]
+    assert len(specs) == 3 and not any("cost" in s for s in specs)
+    assert not [d for d in at.dataframe if "USD / game" in d.value.columns]
+    assert "NaN" not in page_text(at)

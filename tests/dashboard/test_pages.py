@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from arena.dashboard.i18n import viewpoints
 from tests.dashboard.conftest import MARKED
-from tests.dashboard.games import page_text
+from tests.dashboard.games import APP, page_text
 
 Dash = Callable[..., AppTest]
 PLAYER = "screens/player.py"
@@ -128,3 +129,45 @@ def test_player_without_a_game_links_to_the_list(dash: Dash) -> None:
 def test_live_page_without_redis_says_how_to_configure_it(dash: Dash) -> None:
     at = dash("screens/live.py")
     assert "--redis" in at.info[0].value
+
+
+def empty_folder(folder: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The dashboard's first page over `folder`, which holds no game."""
+    monkeypatch.setenv("ARENA_REPLAYS", str(folder))
+    monkeypatch.delenv("ARENA_REDIS_URL", raising=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def page_links(at: AppTest) -> list[str]:
+    return [link.proto.page for link in at.get("page_link")]
+
+
+def test_an_empty_folder_says_so_and_links_to_play_on_the_list_and_the_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "notes.txt").write_text("not a replay\n", "utf-8")
+    at = empty_folder(tmp_path, monkeypatch)
+    assert at.info[0].value.startswith("No game in the replay folder yet")
+    assert "play" in page_links(at)
+    assert not at.multiselect, "no filters over nothing"
+    (unreadable,) = at.dataframe  # the file that is not a replay is still listed
+    assert list(unreadable.value["file"]) == ["notes.txt"]
+    at.switch_page(PLAYER).run()
+    assert not at.exception
+    assert at.info[0].value.startswith("No game in the replay folder yet")
+    assert "play" in page_links(at)
+    assert not at.selectbox and not at.slider
+
+
+def test_the_player_with_no_game_lists_the_folder_and_opens_the_one_picked(dash: Dash) -> None:
+    at = dash(PLAYER)
+    picker = next(s for s in at.selectbox if s.label == "Game")
+    boards = sorted(label.split(" · ")[1] for label in picker.options[1:])
+    assert boards == ["std9", "wwk_guard"], "every game of the folder, by date, board, winner"
+    picker.set_value(MARKED).run()
+    assert not at.exception
+    assert at.query_params["game"] == MARKED
+    assert at.slider(key="step").value == 0

@@ -11,6 +11,7 @@ import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from arena.dashboard.i18n import viewer_of
 from arena.dashboard.loading import Loaded, load
 from arena.dashboard.projection import moments, project
 from arena.rules import events as ev
@@ -245,3 +246,33 @@ def test_a_simplified_replay_shows_bot_speeches_in_simplified(
     text = page_text(at).replace("繁體中文", "").replace("語言", "")
     assert "我上警，请把警徽给我。" in text  # a bot's campaign speech, converted
     assert not sorted({c for c in text if to_hans(c) != c})
+
+
+def tick(at: AppTest) -> int:
+    """One timer tick of playback (the interval has passed), and the step it reached."""
+    at.session_state["ticked_at"] = 0.0
+    at.run()
+    assert not at.exception
+    return int(at.slider(key="step").value)
+
+
+@pytest.mark.parametrize("view", ["public", "god"])
+def test_playback_passes_over_the_steps_the_view_does_not_see(
+    dash: Dash, game: Loaded, view: str
+) -> None:
+    """Playing the public view skips the deal's hidden cards; god sees every step."""
+    at = dash(PLAYER, game=MARKED, view=view)
+    at.button(key="play").click().run()
+    shown = [s.seq + 1 for s in observe(game.replay.events, viewer_of(view)).seen]
+    step = int(at.slider(key="step").value)
+    jumps = []
+    for _ in range(4):
+        reached = tick(at)
+        assert reached == next(s for s in shown if s > step)
+        jumps.append(reached - step)
+        step = reached
+    assert at.session_state["playing"] is True
+    if view == "public":
+        assert max(jumps) > 1, "a step the public does not see is passed over"
+    else:
+        assert jumps == [1, 1, 1, 1]
