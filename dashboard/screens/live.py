@@ -5,6 +5,11 @@ shared), polls it every few seconds inside a fragment, and projects the game so 
 the chosen viewpoint, exactly like the replay player. The same poll watches the index of
 running games, so a game that starts shows up in the list without a click, and a game
 that ends stays on screen marked finished (its stream outlives it for an hour).
+
+A game with a person or an outside agent at the table (`has_outsiders`) is shown in the
+public view only until its stream carries the finished header: whatever the session
+asked for, no god, wolf or seat view of it is drawn while its seats are deciding (issue
+19: the roles of a running game are readable by its own seats only).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from arena.dashboard.session import language, settings
 from arena.dashboard.text import error, plain, visible
 from arena.humans.hosting import public_view
 from arena.rules.errors import ArenaError
-from arena.storage.replay_file import parse_replay_lines
+from arena.storage.replay_file import ReplayHeader, has_outsiders, parse_replay_lines
 
 REFRESH_S = 2.0  # seconds between polls of the running games and of the watched stream
 
@@ -66,19 +71,27 @@ def pick_game(games: dict[str, float], lang: Lang) -> str:
     return choice
 
 
-def seats_of(conn: Any, game: str) -> int:
-    """How many seats the game has, from its header (the stream's first line).
+def watched(conn: Any, game: str) -> Tail:
+    """This session's tail of the game's stream, brought up to date."""
+    tails: dict[str, Tail] = st.session_state.setdefault("live_tails", {})
+    tail = tails[game] = poll(conn, tails.get(game, Tail(game_id=game)))
+    return tail
+
+
+def header_of(tail: Tail) -> ReplayHeader:
+    """The game's latest header (the finished one, once published).
 
     Raises:
         ArenaError: the stream is empty, or its first line is not a replay header.
     """
-    first = conn.xrange(stream_key(game), count=1)
-    if not first:
+    if not tail.lines:
         raise ArenaError("the game has published nothing yet")
-    fields = {k.decode() if isinstance(k, bytes) else k: v for k, v in first[0][1].items()}
-    line = fields.get("line", b"")
-    text = line.decode("utf-8") if isinstance(line, bytes) else str(line)
-    return parse_replay_lines([text], source=stream_key(game)).header.config.board_spec.seats
+    return parse_replay_lines([tail.lines[0]], source=stream_key(tail.game_id)).header
+
+
+def is_guarded(header: ReplayHeader) -> bool:
+    """Whether only the public view may be drawn: running, with an outsider at the table."""
+    return header.result is None and has_outsiders(header)
 
 
 def status_line(header_result: Any, lang: Lang) -> str:
@@ -100,8 +113,7 @@ def follow(conn: Any, game: str, running_ids: set[str], lang: Lang) -> None:
         try:
             if {g for g, _ in running(conn)} != running_ids:
                 st.rerun(scope="app")
-            tails: dict[str, Tail] = st.session_state.setdefault("live_tails", {})
-            tail = tails[game] = poll(conn, tails.get(game, Tail(game_id=game)))
+            tail = watched(conn, game)
             if not tail.lines:
                 st.caption(t("nothing_yet", lang))
                 return
@@ -110,12 +122,12 @@ def follow(conn: Any, game: str, running_ids: set[str], lang: Lang) -> None:
             error(f"{game}: {exc}")
             return
         total = len(game_so_far.replay.events)
-        result = game_so_far.replay.header.result
-        if result is not None:
-            st.success(status_line(result, lang), icon="✔")
+        header = game_so_far.replay.header
+        if header.result is not None:
+            st.success(status_line(header.result, lang), icon="✔")
         else:
             st.caption(f"● {t('running', lang)}")
-        view_key = st.session_state["live_view"]
+        view_key = "public" if is_guarded(header) else st.session_state["live_view"]
         st.caption(f"{viewpoints_caption(view_key, lang)} · {t('live_events', lang, n=total)}")
         show(project(game_so_far, viewer_of(view_key), total, lang), lang)
 
@@ -182,11 +194,15 @@ def main() -> None:
     running_ids = {g for g, _ in games}
     game = pick_game(shown, lang)
     try:
-        seats = seats_of(conn, game)
+        header = header_of(watched(conn, game))
     except (redis.RedisError, ArenaError, ValueError) as exc:
         error(f"{game}: {exc}")
         return
-    pick_viewpoint(seats, lang, "live_view")
+    guarded = is_guarded(header)
+    if guarded:  # a person or an outside agent is still deciding
+        st.info(t("running_guarded", lang), icon="🔒")
+    seats = len(header.seats) or header.config.board_spec.seats
+    pick_viewpoint(seats, lang, "live_view", public_only=guarded)
     follow(conn, game, running_ids, lang)
 
 

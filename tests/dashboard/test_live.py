@@ -121,6 +121,17 @@ def test_a_stream_that_skips_lines_is_refused() -> None:
         poll(client, Tail(game_id="gap"))
 
 
+def watch(replay_dir: Path, monkeypatch: pytest.MonkeyPatch, game_id: str) -> AppTest:
+    """The Live page on the test database, watching `game_id`."""
+    monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
+    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_DB)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("screens/live.py").run()
+    at.selectbox(key="live_game").set_value(game_id).run()
+    return at
+
+
 @pytest.mark.redis
 def test_a_game_that_ends_stays_on_the_live_page_marked_finished(
     replay_dir: Path, live_game: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
@@ -129,12 +140,7 @@ def test_a_game_that_ends_stays_on_the_live_page_marked_finished(
     lines = game_lines(replay_dir)
     running_header = json.dumps({**json.loads(lines[0]), "result": None}, ensure_ascii=False)
     publish(client, game_id, [running_header, *lines[1:100]])
-    monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
-    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_DB)
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.run()
-    at.switch_page("screens/live.py").run()
-    at.selectbox(key="live_game").set_value(game_id).run()
+    at = watch(replay_dir, monkeypatch, game_id)
     assert "● running" in [c.value for c in at.caption]
     assert not at.success
     publish(client, game_id, lines[100:], first_seq=100)
@@ -149,3 +155,47 @@ def test_a_game_that_ends_stays_on_the_live_page_marked_finished(
     assert at.success[0].value == f"finished: {winner.winner.value} won"
     at.sidebar.radio[0].set_value("zh-Hant").run()
     assert "已結束" in at.success[0].value
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("outsider", ["human", "https://agents.example/wolf", "py:mine:make"])
+def test_a_running_queue_game_with_an_outsider_shows_only_the_public_view(
+    replay_dir: Path,
+    live_game: tuple[Any, str],
+    monkeypatch: pytest.MonkeyPatch,
+    outsider: str,
+) -> None:
+    """Issue 19 on the path through Redis: a worker's game with a person or an outside
+    agent at the table opens in the public view only, whatever view the session holds,
+    and in every view once its finished header is published."""
+    client, game_id = live_game
+    lines = game_lines(replay_dir)
+    header = json.loads(lines[0])
+    header["result"] = None
+    header["seats"][4]["agent"] = outsider
+    publish(client, game_id, [json.dumps(header, ensure_ascii=False), *lines[1:120]])
+    at = watch(replay_dir, monkeypatch, game_id)
+    partial = loaded(Tail(game_id=game_id, lines=tuple(lines[:120])))
+    steps = len(partial.replay.events)
+    for view in ("god", "wolves", "seat:5", "public"):
+        at.session_state["live_view"] = view
+        at.run()
+        assert not at.exception
+        (picker,) = [s for s in at.selectbox if s.key and s.key.startswith("live_view_pick")]
+        assert len(picker.options) == 1 and at.session_state["live_view"] == "public"
+        text = page_text(at)
+        assert "only the public view is shown" in text
+        assert f"{steps} events" in text
+        assert not leaks(text, partial, parse_viewer("public"), steps), view
+    publish(client, game_id, lines[120:], first_seq=120)
+    finished = json.loads(lines[0])
+    finished["seats"][4]["agent"] = outsider
+    final = json.dumps(finished, ensure_ascii=False, separators=(",", ":"))
+    client.xadd(stream_key(game_id), {"seq": len(lines), "line": final})
+    client.zrem(INDEX_KEY, game_id)
+    at.run()
+    (picker,) = [s for s in at.selectbox if s.key and s.key.startswith("live_view_pick")]
+    assert len(picker.options) > 1 and "only the public view is shown" not in page_text(at)
+    at.session_state["live_view"] = "god"
+    at.run()
+    assert at.session_state["live_view"] == "god"

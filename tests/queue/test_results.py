@@ -1,6 +1,6 @@
 """Results gathered through the queue: the submitter holds every finished game (issue 19).
 
-The drills run on the real Redis server, in a database of their own (11) under a fresh
+The drills run on the real Redis server, in a database of their own (13) under a fresh
 prefix, with each worker a separate `arena worker` process writing to its own folder (a
 machine of its own, as far as the files go); the submitter's folder is another one.
 """
@@ -29,13 +29,13 @@ from arena.rules.errors import ArenaError
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import QueueMaker, make_jobs, run_all
 
-URL = "redis://127.0.0.1:6379/11"
+URL = "redis://127.0.0.1:6379/13"
 """A database of these tests' own on the shared server."""
 
 
 @pytest.fixture
 def prefix() -> Iterator[str]:
-    """A fresh key prefix in database 11, deleted after the test."""
+    """A fresh key prefix in database 13, deleted after the test."""
     name = f"results-{uuid.uuid4().hex[:10]}"
     yield name
     drop_keys(name)
