@@ -25,6 +25,7 @@ policy says and what it claims never disagree, and other seats read it as a spee
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,17 +165,35 @@ def block_of(index: int) -> tuple[str, int]:
 def legal_mask(
     request: DecisionRequest, seats: int, claimable: Sequence[Role] = ROLES
 ) -> npt.NDArray[np.int8]:
-    """1 at every index `request` allows, 0 elsewhere.
+    """1 at every index `request` allows, 0 elsewhere (a new array, the caller's to change).
 
     `seats` bounds the seats a speech or a whisper may name (the board's), and `claimable`
     the roles a speech may claim (the board's cards; every role by default).
     """
+    return shared_mask(request, seats, tuple(claimable)).copy()
+
+
+def shared_mask(
+    request: DecisionRequest, seats: int, claimable: tuple[Role, ...]
+) -> npt.NDArray[np.int8]:
+    """`legal_mask`, read-only and shared by every request with the same options and seat.
+
+    The same options come back all game and every game (a vote over the same living
+    seats, a night's pick or pass), so an environment step looks its mask up instead of
+    walking the options into 2,321 entries again.
+    """
+    return _mask(request.options, request.seat, seats, claimable)
+
+
+@functools.lru_cache(maxsize=8192)
+def _mask(
+    options: tuple[ActionOption, ...], me: SeatId, seats: int, claimable: tuple[Role, ...]
+) -> npt.NDArray[np.int8]:
     mask = bytearray(ACTION_COUNT)  # set entry by entry: cheaper than numpy for a few dozen
-    claim = tuple(claimable)
-    for option in request.options:
-        for index in _option_indices(option, request.seat, seats, claim):
+    for option in options:
+        for index in _option_indices(option, me, seats, claimable):
             mask[index] = 1
-    return np.frombuffer(mask, dtype=np.int8)
+    return np.frombuffer(bytes(mask), dtype=np.int8)  # over bytes: read-only
 
 
 def _option_indices(

@@ -29,7 +29,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from arena.board_file import board_ref
-from arena.rl.codec import ACTION_COUNT, legal_mask, to_action
+from arena.rl.codec import ACTION_COUNT, shared_mask, to_action
 from arena.rl.observation import HIGH, LOW, SIZE, Tracker
 from arena.rl.reward import seat_rewards
 from arena.rl.text import SeatChat
@@ -138,7 +138,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.referee = Referee(self.config, self.game_seed)
         self._tracker.clear()
         self._chats: dict[SeatId, SeatChat] = {}
-        self._masks: dict[SeatId, npt.NDArray[np.int8]] = {}
+        self._shown: tuple[DecisionRequest, npt.NDArray[np.int8]] | None = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -161,10 +161,10 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         request = referee.request_for(seat)
         if request is None:
             return {"observation": tracker.vector(seat, None), "action_mask": _NO_ACTIONS.copy()}
-        mask = self._masks.get(seat)
-        if mask is None:
-            mask = self._masks[seat] = legal_mask(request, self.seats, self.claimable)
-        return {"observation": tracker.vector(seat, request), "action_mask": mask.copy()}
+        return {
+            "observation": tracker.vector(seat, request),
+            "action_mask": self._mask(request).copy(),
+        }
 
     def step(self, action: int | None) -> None:
         """Answer the selected seat's request with `action` (None once it is terminated).
@@ -183,8 +183,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         request = referee.request_for(seat)
         assert request is not None
         index = int(action)
-        mask = self._mask(seat, request)
-        if not 0 <= index < ACTION_COUNT or not mask[index]:
+        if not 0 <= index < ACTION_COUNT or not self._mask(request)[index]:
             legal = ", ".join(o.action for o in request.options)
             raise IllegalActionError(
                 f"action {index} is not legal for {agent} now ({request.kind}; legal: {legal}); "
@@ -196,7 +195,6 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if seat in self._chats:
             self._chats[seat].answer(answer)
             self.infos[agent] = {}
-        self._masks.pop(seat, None)
         if referee.finished:
             self._finish()
             self._accumulate_rewards()  # rewards are 0 until the end: nothing to add before
@@ -225,11 +223,12 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise IllegalActionError("call reset() before using the environment")
         return self.referee
 
-    def _mask(self, seat: SeatId, request: DecisionRequest) -> npt.NDArray[np.int8]:
-        mask = self._masks.get(seat)
-        if mask is None:
-            mask = self._masks[seat] = legal_mask(request, self.seats, self.claimable)
-        return mask
+    def _mask(self, request: DecisionRequest) -> npt.NDArray[np.int8]:
+        """The mask of `request`, looked up once a step (`observe`, then `step`, reuse it)."""
+        shown = self._shown
+        if shown is None or shown[0] is not request:
+            shown = self._shown = (request, shared_mask(request, self.seats, self.claimable))
+        return shown[1]
 
     def _select(self) -> None:
         """Hand the turn to the lowest seat of the batch still to answer."""
