@@ -87,7 +87,7 @@ class GameVoided(ArenaError):
 
 @dataclass(slots=True)
 class Tally:
-    """Decisions and defaults per model seat, for the void rule."""
+    """Decisions and defaults per accountable seat (model, plug-in, remote), for the void rule."""
 
     limits: Limits
     decided: dict[SeatId, int]
@@ -106,7 +106,7 @@ class Tally:
             and failed >= self.limits.void_default_share * done
         ):
             return (
-                f"voided: seat {seat}'s model fell back to defaults in {failed} of {done} "
+                f"voided: seat {seat}'s agent fell back to defaults in {failed} of {done} "
                 f"decisions (last: {outcome.defaulted})"
             )
         return None

@@ -29,7 +29,8 @@ CONTRACT_VERSION = 1
 Raised on any change that can break an agent written against it: a removed or renamed
 name, field or argument, or a changed meaning. Within a version the arena may add decision
 kinds, action kinds, event kinds and optional fields, so an agent must accept what it does
-not know (answering `request.default` is always legal).
+not know (answering `request.default` is legal for every request but a wolves' `knife`,
+whose default, no kill, only the arena may apply).
 """
 
 

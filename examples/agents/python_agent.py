@@ -39,8 +39,8 @@ class SuspicionAgent:
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
         """One answer to `request`; `feedback` says why the last one was refused."""
-        if feedback is not None:  # refused (illegal, or late): the default is always legal
-            return AgentReply(action=request.default)
+        if feedback is not None and request.kind != "knife":  # refused: take the default
+            return AgentReply(action=request.default)  # (legal but for a knife: no kill)
         ranked = self.suspects(view)
         for option in request.options:
             if option.action == "speak" and ranked:

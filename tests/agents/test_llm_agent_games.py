@@ -259,7 +259,7 @@ def test_a_seat_that_keeps_answering_illegal_seats_voids_the_game(tmp_path: Path
     result = replay.header.result
     assert not referee.finished and not any(isinstance(e, ev.GameEnded) for e in referee.events)
     assert result.void and result.winner is None
-    assert f"seat {FAULTY}'s model fell back to defaults" in result.reason
+    assert f"seat {FAULTY}'s agent fell back to defaults" in result.reason
     assert "not a legal target" in result.reason
     fallbacks = defaults(referee, FAULTY)
     decided = {t.step for t in replay.traces if t.seat == FAULTY}
