@@ -1,6 +1,6 @@
 """A replay's model calls, each request whole, as a terminal shows them.
 
-A replay stores a seat's calls as deltas of its one conversation (`arena.llm.calls`), and
+A replay stores a seat's calls as deltas of its one conversation (`arena.storage.calls`), and
 a seat's belief questions continue that same conversation: their records sit in the
 `belief` lines, not the `trace` lines. A request can only be rebuilt from both, so every
 reader of calls goes through `replay_calls` (the CLI) or `expanded_traces` (the
@@ -22,8 +22,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from arena.llm.calls import expand_calls
 from arena.llm.types import ChatMessage, ModelCallRecord, ToolSpec
+from arena.storage.calls import expand_calls
 from arena.storage.replay_file import Replay
 from arena.text import Lang, inert, t
 from arena.transcript import seat

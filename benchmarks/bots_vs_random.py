@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from arena.agents.base import Agent, AgentReply
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.board_file import board_ref
 from arena.match import GameVoided, Limits, play

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from arena.agents.base import AgentReply, BeliefReport  # noqa: E402
-from arena.agents.bot import BotAgent  # noqa: E402
+from arena.agents.bot.agent import BotAgent  # noqa: E402
 from arena.dashboard.catalog import Filters, HeaderIndex, select  # noqa: E402
 from arena.dashboard.loading import load  # noqa: E402
 from arena.dashboard.projection import project  # noqa: E402

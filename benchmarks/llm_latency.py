@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from arena.agents.base import Agent, AgentReply
-from arena.llm.agent import LLMAgent
+from arena.agents.model.agent import LLMAgent
 from arena.llm.base import ToolChoice
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage

@@ -39,10 +39,10 @@ from arena.agents.factory import (
     parse_seats,
     preflight,
 )
-from arena.llm.calls import expand_calls
 from arena.llm.types import ModelCallRecord
 from arena.match import Limits, new_header, run_game
 from arena.rules.config import GameConfig
+from arena.storage.calls import expand_calls
 from arena.storage.replay_file import Replay, read_replay
 from tests.support.stub_policy import random_legal
 from tests.support.stub_server import StubServer

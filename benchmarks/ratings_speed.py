@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from arena.agents.base import Agent
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.match import Limits, new_header, run_game
 from arena.ratings.loader import load_games
 from arena.ratings.ratings import rate

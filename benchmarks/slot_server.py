@@ -55,10 +55,10 @@ from arena.agents.factory import (
     parse_seats,
     preflight,
 )
-from arena.llm.calls import automatic_answers
 from arena.match import Limits, new_header, run_game
 from arena.queue.seating import hold_slots
 from arena.rules.config import GameConfig
+from arena.storage.calls import automatic_answers
 from arena.storage.replay_file import read_replay
 from tests.support.llama_server import free_port, install, serving, threads
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from arena.humans.desk import Desk, MemoryDesk
 from arena.humans.hosting import HostedGames
+from arena.storage.desk import Desk, MemoryDesk
 
 from .session import settings
 
@@ -24,7 +24,7 @@ def memory_desk() -> MemoryDesk:
 @st.cache_resource(show_spinner=False)
 def redis_desk(url: str) -> Desk:
     """The desk on the Redis server at `url` (connects lazily)."""
-    from arena.humans.redis_desk import RedisDesk
+    from arena.storage.redis_desk import RedisDesk
 
     return RedisDesk.from_url(url)
 

@@ -1,1 +1,6 @@
-"""Agents: anything that answers the referee's decision requests."""
+"""Agents: anything that answers the referee's decision requests, one seat kind each.
+
+`bot` (the scripted player), `random_agent`, `model` (a chat model), `terminal` (a person
+at the terminal), `browser` (a person on the Play page), `plugin` (`py:` agents) and
+`remote` (`http://` agents); `factory` builds them from seat specs.
+"""

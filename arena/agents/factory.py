@@ -27,7 +27,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from arena.agents.base import Agent
-from arena.agents.human import TerminalHuman
+from arena.agents.model.agent import Beliefs, LLMAgent
+from arena.agents.model.library import DEFAULT_VERSION
+from arena.agents.model.probe import probe_mode
 from arena.agents.plugin import (
     PREFIX,
     entry_point_agents,
@@ -45,9 +47,8 @@ from arena.agents.remote.seat import (
     remote_agent,
     unwrap,
 )
-from arena.llm.agent import Beliefs, LLMAgent
+from arena.agents.terminal import TerminalHuman
 from arena.llm.base import AnswerMode, ChatModel, Probed
-from arena.llm.library import DEFAULT_VERSION
 from arena.llm.retry import RetryPolicy
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError, clip, one_line
@@ -341,7 +342,7 @@ def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str) -> Agent:
 
 def _bot(seed: int, lang: Lang) -> Agent:
     """The heuristic bot (imported here so model seats work without it)."""
-    from arena.agents.bot import BotAgent
+    from arena.agents.bot.agent import BotAgent
 
     agent: Agent = BotAgent(seed, lang=lang)
     return agent
@@ -385,6 +386,7 @@ def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
             temperature=settings.temperature,
             max_tokens=settings.max_tokens,
             pin_slots=settings.pin_slots,
+            dialogue=probe_mode,
         )
     from arena.llm.langchain_provider import LangChainChatModel
 
@@ -403,6 +405,7 @@ def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
         probe_timeout_s=settings.probe_timeout_s,
         retry=retry,
         mode=settings.mode,
+        dialogue=probe_mode,
         **options,
     )
 

@@ -26,11 +26,11 @@ from arena.agents.factory import (
     preflight,
     with_endpoint_flags,
 )
-from arena.agents.human import TerminalHuman
+from arena.agents.terminal import TerminalHuman
 from arena.board_file import EXAMPLES, board_ref, example_boards, load_board_file
 from arena.call_view import print_calls, replay_calls
+from arena.commands.summary import seat_lines
 from arena.humans.host import live_folder
-from arena.llm.summary import seat_lines
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
 from arena.queue.seating import hold_slots
 from arena.replay_check import check_read, check_replay

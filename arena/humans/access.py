@@ -23,7 +23,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from arena.humans.desk import Desk, Pending, Status, Table
 from arena.rules.actions import Action
 from arena.rules.boards import Board
 from arena.rules.decisions import check_legal
@@ -31,6 +30,7 @@ from arena.rules.errors import ArenaError
 from arena.rules.events import EVENT_ADAPTER, Event
 from arena.rules.observation import Knowledge, Observation, Seen, know
 from arena.rules.visibility import SeatViewer
+from arena.storage.desk import STANDING_STEP, Desk, Pending, Status, Table
 
 
 class AccessDenied(ArenaError):
@@ -147,11 +147,6 @@ def submit(
     check_legal(pending.request, action)
     posted = desk.post(game_id, seat, step, action.model_dump_json())
     return "accepted" if posted else "duplicate"
-
-
-STANDING_STEP = -1
-"""The inbox slot of a standing answer: armed during the day's speeches, taken by the next
-window after a speech (`BrowserSeat`), where the rules check it like any answer."""
 
 
 def arm(desk: Desk, game_id: str, seat: int, token: str | None, action: Action) -> None:

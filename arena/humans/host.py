@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.agents.base import Agent
+from arena.agents.browser import BrowserSeat
 from arena.humans.access import seen_line
-from arena.humans.desk import PUBLIC_SEAT, Desk, Status, Table
 from arena.humans.pace import Pacer, paced
-from arena.humans.seat import BrowserSeat
 from arena.match import Limits, new_header, play, result_of, secret_seed
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind
@@ -33,6 +32,7 @@ from arena.rules.errors import ArenaError
 from arena.rules.observation import Projector, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer
+from arena.storage.desk import PUBLIC_SEAT, Desk, Status, Table
 from arena.storage.replay_file import ReplayWriter
 from arena.transcript import Lang
 
@@ -48,7 +48,7 @@ def live_folder(replays: Path) -> Path:
 
 
 def _bot(seed: int, lang: Lang) -> Agent:
-    from arena.agents.bot import BotAgent
+    from arena.agents.bot.agent import BotAgent
 
     agent: Agent = BotAgent(seed, lang=lang)
     return agent

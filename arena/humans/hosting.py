@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-from arena.humans.desk import PUBLIC_SEAT, Desk, Pace, SeatPlan, Status
 from arena.humans.lobby import create_game
 from arena.rules.boards import Board
 from arena.rules.errors import ArenaError
 from arena.rules.events import EVENT_ADAPTER
 from arena.rules.observation import Observation, Seen, know
 from arena.rules.visibility import PublicViewer
+from arena.storage.desk import PUBLIC_SEAT, Desk, Pace, SeatPlan, Status
 from arena.transcript import Lang
 
 PREFLIGHT_LIMIT_S = 150.0

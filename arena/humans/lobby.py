@@ -15,10 +15,10 @@ from pydantic import ValidationError
 
 from arena.agents.plugin import entry_point_agents, is_plugin_ref
 from arena.humans.access import new_token, token_hash
-from arena.humans.desk import Desk, Pace, SeatPlan, Table
 from arena.rules.boards import Board, board_id
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError, ConfigError, one_line
+from arena.storage.desk import Desk, Pace, SeatPlan, Table
 from arena.transcript import Lang
 
 MODEL_SPEC = (

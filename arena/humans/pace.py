@@ -6,7 +6,7 @@ holding a night role takes as long as they think; a night in which the witch is 
 or out of potions has one step fewer; a wolf played by a person makes the table wait
 after every speech, while a bot wolf passes its self-explosion window at once.
 
-`Pace` (`arena.humans.desk`, part of a game's card) sets three floors, and the host
+`Pace` (`arena.storage.desk`, part of a game's card) sets three floors, and the host
 applies them to every seat alike, people, bots and models:
 
 - `step_s`: every batch of night decisions takes at least this long;
@@ -31,10 +31,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from arena.agents.base import Agent, AgentReply, TimeLimited
-from arena.humans.desk import Pace
 from arena.llm.types import ModelCallRecord
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.observation import Observation
+from arena.storage.desk import Pace
 
 
 class Pacer:

@@ -15,8 +15,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.humans.desk import Desk
 from arena.humans.host import host_in_thread, live_folder
+from arena.storage.desk import Desk
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    from arena.humans.redis_desk import RedisDesk
+    from arena.storage.redis_desk import RedisDesk
 
     live = args.live or live_folder(args.replays)
     try:

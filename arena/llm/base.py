@@ -3,18 +3,20 @@
 `LLMAgent` sees only `ChatModel`; the OpenAI and LangChain adapters, and the scripted
 double, implement it. A provider that can probe its endpoint also implements `Probed`, so
 the factory can check an endpoint (and choose how to ask it for structured answers)
-before a game starts rather than in the middle of one.
+before a game starts rather than in the middle of one. What a probe asks is the model
+seat's (`Dialogue`), handed to the provider, so this layer knows nothing of the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from arena.errors import ArenaError
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
-from arena.rules.errors import ArenaError
 
 ToolChoice = str
 """`"auto"`, `"required"` (some tool must be called) or the name of the one tool to call."""
@@ -89,6 +91,49 @@ class Capabilities(BaseModel):
     """Slots of the server a request may name (llama-server's `id_slot`, read from its
     `/props`); None when the server offers no choice. Each seat's conversation is kept on
     a slot of its own when there are enough (`ChatModel.generate`'s `slot`)."""
+
+
+Ask = Callable[
+    [Sequence[ChatMessage], Sequence[ToolSpec], str, Schema | None, LegalFormat | None],
+    Awaitable[ModelReply],
+]
+"""Send one request in the mode being probed: messages, tools, tool choice, the legal
+answers' schema and, for `json_legal`, the `response_format` form to send it in."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeOutcome:
+    """What probing one answer mode showed."""
+
+    mode: AnswerMode
+    accepted: bool
+    """Every request of the dialogue was answered (no HTTP error)."""
+    legal: bool = False
+    """A legal vote and a well-formed speech came back."""
+    tool_call: bool | None = None
+    """The answers came as calls of the forced tool (tool modes only)."""
+    note: str | None = None
+    usage: Usage = Usage()
+    legal_format: LegalFormat | None = None
+    """For `json_legal`: the form the endpoint enforced."""
+
+    @property
+    def works(self) -> bool:
+        """The mode can play a game."""
+        return self.accepted and self.legal
+
+
+class Dialogue(Protocol):
+    """The probe's questions for one answer mode, asked through `ask` (see `ProbedEndpoint`).
+
+    The game's questions belong to the model seat (`arena.agents.model.probe.probe_mode`),
+    which hands them to the endpoint it builds: a provider adapter knows how to send a
+    request, not what a game asks, so it never imports the rules.
+    """
+
+    async def __call__(self, mode: AnswerMode, ask: Ask, /) -> ProbeOutcome:
+        """Ask the dialogue's requests in `mode` and say what they showed."""
+        ...
 
 
 @runtime_checkable

@@ -3,8 +3,10 @@
 An adapter subclasses `ProbedEndpoint`, sets its own connection attributes, then calls
 `super().__init__`; it supplies `endpoint`, `check_credentials`, `_generate` (one
 request in one answer mode), `_raise_if_unusable` (which refusals end a probe) and
-`_reset_clients` (drop clients bound to an old event loop). `generate`, the probe's
-questions and order, the configured-mode check and the one-probe-per-loop lock live here.
+`_reset_clients` (drop clients bound to an old event loop). `generate`, the order of the
+modes probed, the choice among their outcomes (`choose_mode`), the configured-mode check and
+the one-probe-per-loop lock live here. The probe's questions do not: they are the game's,
+and the model seat hands them in (`dialogue`, `arena.agents.model.probe.probe_mode`).
 """
 
 from __future__ import annotations
@@ -14,19 +16,21 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.llm.base import (
     ANSWER_MODES,
     AnswerMode,
     Capabilities,
+    Dialogue,
     LegalFormat,
+    ProbeOutcome,
     ProviderError,
     Schema,
     ToolChoice,
 )
 from arena.llm.pricing import Price, price_of
-from arena.llm.probe import ProbeOutcome, choose_mode, probe_mode
 from arena.llm.retry import RetryPolicy, Sleep
-from arena.llm.types import ChatMessage, ModelReply, ToolSpec
+from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
 
 PROBE_REQUESTS = 4
 """Requests of a probe whose model answers at once: two checks of the legal-answer schema,
@@ -47,8 +51,10 @@ class ProbedEndpoint(ABC):
         sleep: Sleep,
         probe_timeout_s: float | None = None,
         pin_slots: bool = True,
+        dialogue: Dialogue | None = None,
     ) -> None:
         self._model = model
+        self._dialogue = dialogue
         self.pin_slots = pin_slots
         """Name each conversation's server slot when all fit (see `_pinned`); off when
         other games share the server (a tournament's workers), whose conversations would
@@ -86,7 +92,7 @@ class ProbedEndpoint(ABC):
         """Fail fast on a missing key or package, before any request."""
 
     async def probe(self) -> Capabilities:
-        """Find the best answer mode this endpoint plays in (see `arena.llm.probe`).
+        """Find the best answer mode this endpoint plays in (see `arena.agents.model.probe`).
 
         A mode given at construction is kept, and the probe's dialogue still checks that
         the endpoint can answer in it.
@@ -168,6 +174,8 @@ class ProbedEndpoint(ABC):
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         """Ask the probe's questions in `mode`; a fatal refusal ends the probe."""
+        if self._dialogue is None:
+            raise ArenaError(f"{self.endpoint}: no probe was given; set its answer mode")
 
         async def ask(
             messages: Sequence[ChatMessage],
@@ -182,7 +190,7 @@ class ProbedEndpoint(ABC):
                 self._raise_if_unusable(exc)
                 raise
 
-        return await probe_mode(mode, ask)
+        return await self._dialogue(mode, ask)
 
     @abstractmethod
     def _raise_if_unusable(self, exc: ProviderError) -> None:
@@ -240,3 +248,40 @@ def function_tool(spec: ToolSpec, *, strict: bool) -> dict[str, Any]:
     if strict and spec.strict:
         function["strict"] = True
     return {"type": "function", "function": function}
+
+
+def choose_mode(
+    endpoint: str, model: str, outcomes: Mapping[AnswerMode, ProbeOutcome], *, priced: bool
+) -> Capabilities:
+    """The capability record: the first mode that works.
+
+    Raises:
+        ArenaError: no probed mode produced a legal decision (naming each mode's problem).
+    """
+    working = next((m for m in ANSWER_MODES if m in outcomes and outcomes[m].works), None)
+    notes = tuple(o.note for o in outcomes.values() if o.note)
+    if working is None:
+        raise ArenaError(
+            f"{endpoint} cannot play: no answer mode produced a legal decision ("
+            + "; ".join(notes or ("nothing was probed",))
+            + ")"
+        )
+
+    def ok(mode: AnswerMode) -> bool | None:
+        outcome = outcomes.get(mode)
+        return None if outcome is None else outcome.works
+
+    tool_outcome = next((outcomes[m] for m in ("tools_strict", "tools") if ok(m)), None)
+    return Capabilities(
+        endpoint=endpoint,
+        model=model,
+        tools=bool(ok("tools_strict") or ok("tools")),
+        strict_tools=ok("tools_strict"),
+        tool_choice=tool_outcome.tool_call if tool_outcome is not None else None,
+        json_schema=ok("json_schema"),
+        legal_format=outcomes[working].legal_format,
+        mode=working,
+        priced=priced,
+        notes=notes,
+        usage=sum((o.usage for o in outcomes.values()), Usage()),
+    )

@@ -1,7 +1,7 @@
 """Asking for the answer as JSON from endpoints without usable function tools.
 
 The JSON answer modes (`json_legal`, `json_schema`, `json_text`) describe the game's one tool
-in the system message and read the model's answer from its text (`arena.llm.parsing`
+in the system message and read the model's answer from its text (`arena.agents.model.parsing`
 forgives fences and prose around the object). The description goes in the *system*
 message, which never changes within a game, so it stays part of the cached prefix; a
 `json_schema` endpoint also gets the tool's parameters as `response_format`, which

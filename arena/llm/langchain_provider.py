@@ -22,13 +22,13 @@ from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from arena.errors import ArenaError
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, LegalFormat, ProviderError, Schema, ToolChoice
+from arena.llm.base import AnswerMode, Dialogue, LegalFormat, ProviderError, Schema, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
-from arena.rules.errors import ArenaError
 
 KEY_ENV: dict[str, str] = {
     "openai": "OPENAI_API_KEY",
@@ -68,6 +68,7 @@ class LangChainChatModel(ProbedEndpoint):
         prices: Mapping[str, Price] = PRICES,
         sleep: Sleep = asyncio.sleep,
         probe_timeout_s: float | None = None,
+        dialogue: Dialogue | None = None,
         **kwargs: Any,
     ) -> None:
         """Describe the model; nothing is built or connected until first use.
@@ -80,6 +81,8 @@ class LangChainChatModel(ProbedEndpoint):
             prices: the price table.
             sleep: the wait between retries (tests record it).
             probe_timeout_s: the whole probe's limit (default: 4 × `timeout_s`).
+            dialogue: the probe's questions (the model seat's `probe_mode`); without
+                it the endpoint cannot be probed and needs `mode`.
             **kwargs: passed to `init_chat_model` (`base_url`, `api_key`, `temperature`…).
         """
         provider, sep, model = spec.partition(":")
@@ -97,6 +100,7 @@ class LangChainChatModel(ProbedEndpoint):
             prices=prices,
             sleep=sleep,
             probe_timeout_s=probe_timeout_s,
+            dialogue=dialogue,
         )
 
     @property

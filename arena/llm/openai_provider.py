@@ -19,13 +19,13 @@ from typing import Any
 import httpx
 import openai
 
+from arena.errors import ArenaError
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, LegalFormat, ProviderError, Schema, ToolChoice
+from arena.llm.base import AnswerMode, Dialogue, LegalFormat, ProviderError, Schema, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
-from arena.rules.errors import ArenaError
 
 OPENAI_URL = "https://api.openai.com/v1"
 
@@ -49,6 +49,7 @@ class OpenAIChatModel(ProbedEndpoint):
         sleep: Sleep = asyncio.sleep,
         probe_timeout_s: float | None = None,
         pin_slots: bool = True,
+        dialogue: Dialogue | None = None,
     ) -> None:
         """Describe the endpoint; nothing connects until the first call.
 
@@ -67,6 +68,8 @@ class OpenAIChatModel(ProbedEndpoint):
             probe_timeout_s: the whole probe's limit (default: 4 × `timeout_s`).
             pin_slots: name each conversation's server slot (`id_slot`) when the server
                 has one for each; False when other games share the server.
+            dialogue: the probe's questions (the model seat's `probe_mode`); without
+                it the endpoint cannot be probed and needs `mode`.
         """
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
         self._api_key = api_key if api_key is not None else os.environ.get(api_key_env)
@@ -83,6 +86,7 @@ class OpenAIChatModel(ProbedEndpoint):
             sleep=sleep,
             probe_timeout_s=probe_timeout_s,
             pin_slots=pin_slots,
+            dialogue=dialogue,
         )
 
     @property

@@ -77,7 +77,7 @@ class ModelReply(_Frozen):
 class ModelCallRecord(_Frozen):
     """One model call of one decision, kept in the replay's trace stream (god view only).
 
-    Records of one seat's conversation are stored as deltas (`arena.llm.calls`): `base`
+    Records of one seat's conversation are stored as deltas (`arena.storage.calls`): `base`
     leading messages are those of the conversation's previous call, `messages` holds the
     rest, and `tools` is None when unchanged. `expand_calls` restores every request exactly
     as sent. Records written before deltas existed have `base` 0 and their tools: whole.

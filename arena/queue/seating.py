@@ -4,7 +4,7 @@
 
 - `random`: `StepSeededRandom`, random legal play whose choice depends only on the seed
   and the request, so a match resumed on another worker plays exactly as it would have.
-- `bot`: `arena.agents.bot.BotAgent`.
+- `bot`: `arena.agents.bot.agent.BotAgent`.
 - `py:MODULE:FACTORY` or an installed agent's name: a plug-in (`arena.agents.plugin`),
   imported from the spec string on the worker and given the entry's `options`.
 - `delay:MS:SPEC`: SPEC answering each decision after MS milliseconds, a stand-in for a
@@ -174,7 +174,7 @@ def make_agent(entry: AgentEntry, seat: int, seed: int) -> Agent:
     if spec == "random":
         agent = StepSeededRandom(seed)
     elif spec == "bot":
-        agent = importlib.import_module("arena.agents.bot").BotAgent(seed)
+        agent = importlib.import_module("arena.agents.bot.agent").BotAgent(seed)
     elif is_plugin_spec(spec):
         agent = plugin_agent(spec, seat=seat, seed=seed, options=entry.options)
     else:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from arena.llm.calls import automatic_answers
 from arena.llm.types import ModelCallRecord
 from arena.ratings.beliefs import belief_tallies
 from arena.ratings.results import SeatResult, game_result
@@ -21,6 +20,7 @@ from arena.rules.events import Event, PhaseStarted, PlayerExiled, Spoke, VoteCas
 from arena.rules.referee import Answer
 from arena.rules.roles import is_god, is_wolf
 from arena.rules.types import Role, SeatId, Team
+from arena.storage.calls import automatic_answers
 from arena.storage.replay_file import Replay, ReplayError
 
 EXILE_BALLOTS = frozenset({"exile", "nomination", "defence", "pk"})

@@ -35,7 +35,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from arena.agents.bots.talk import speech_text, whisper_text
+from arena.agents.bot.talk import speech_text, whisper_text
 from arena.rules.actions import (
     PLAIN_ACTIONS,
     SEAT_ACTIONS,

@@ -1,7 +1,7 @@
 """The text form of an observation: the chat a model seat would be sent, turn by turn.
 
 A `SeatChat` keeps a seat's conversation exactly as the model seat builds it
-(`arena.llm.conversation`): the system message (the game's rules, the seat's role guide,
+(`arena.agents.model.conversation`): the system message (the game's rules, the seat's role guide,
 how to answer), then per question the events the seat saw since the last one, its state,
 the question and its legal answers; each chosen action is kept as the seat's answer. A
 text policy reads the last user turn (or the whole chat) where a model would.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from arena.llm.conversation import Conversation, decision_question
-from arena.llm.library import load_library
+from arena.agents.model.conversation import Conversation, decision_question
+from arena.agents.model.library import load_library
 from arena.llm.types import ChatMessage
 from arena.rules.actions import Action
 from arena.rules.config import RuleSet

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from arena.errors import ArenaError
 
-class ArenaError(Exception):
-    """Base of every error the arena raises on purpose (CLI prints these as one line)."""
+__all__ = [
+    "CLIP",
+    "ArenaError",
+    "ConfigError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "clip",
+    "one_line",
+]
 
 
 class ConfigError(ArenaError):

@@ -45,8 +45,6 @@ from arena.humans.access import (
     seat_page,
     submit,
 )
-from arena.humans.commands import build_menu, claim_roles, report_fields
-from arena.humans.desk import Pace
 from arena.humans.hosting import join_url, start_game
 from arena.rules import events as ev
 from arena.rules.actions import (
@@ -65,6 +63,8 @@ from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError
 from arena.rules.roles import is_wolf
 from arena.rules.types import Gift, Role
+from arena.storage.desk import Pace
+from arena.text.commands import build_menu, claim_roles, report_fields
 from arena.transcript import role_name
 
 REFRESH_S = 0.5

@@ -16,8 +16,8 @@ from arena.agents.factory import (
     preflight,
     with_endpoint_flags,
 )
+from arena.agents.model.agent import LLMAgent
 from arena.agents.random_agent import RandomAgent
-from arena.llm.agent import LLMAgent
 from arena.llm.langchain_provider import LangChainChatModel
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.rules.config import GameConfig

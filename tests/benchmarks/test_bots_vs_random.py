@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.board_file import board_ref, parse_board_text
 from arena.rules import events as ev

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import Agent, AgentReply
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.cli import main
 from arena.rules.actions import Speak, Whisper
 from arena.rules.decisions import DecisionRequest

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from arena.agents.model.agent import LLMAgent
 from arena.call_view import INDENT, replay_calls
 from arena.cli import main
-from arena.llm.agent import LLMAgent
-from arena.llm.calls import MISSING
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolCall, ToolSpec, Usage
 from arena.match import Limits
+from arena.storage.calls import MISSING
 from arena.storage.replay_file import read_replay, trace_line
 from tests.cli.test_hostile_text import FORBIDDEN, HOSTILE
 from tests.llm.helpers import openai_model

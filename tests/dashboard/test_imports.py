@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("arena.agents", "arena.llm", "arena.queue", "arena.match", "arena.rules.referee",
              "openai", "langchain")  # fmt: skip
-ALLOWED = ("arena.llm.types", "arena.llm.calls")
+ALLOWED = ("arena.llm.types", "arena.storage.calls")
 """Plain data: the trace records the god view shows, and their expansion to whole requests."""
 
 
@@ -42,7 +42,7 @@ def test_loading_the_dashboard_pulls_in_no_model_caller() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
-    callers = ("arena.agents.bot", "arena.agents.random_agent", "arena.llm.openai_provider",
+    callers = ("arena.agents.bot.agent", "arena.agents.random_agent", "arena.llm.openai_provider",
                "arena.llm.langchain_provider", "arena.queue", "arena.match", "openai",
                "langchain_core")  # fmt: skip
     assert not [m for m in out if m.startswith(callers)]

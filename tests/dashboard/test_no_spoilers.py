@@ -1,6 +1,6 @@
 """No live spoilers, and forgeries flagged: issue 19 through `arena play` and the player page.
 
-A terminal game with a person runs in a subprocess (as tests/agents/test_human_terminal.py
+A terminal game with a person runs in a subprocess (as tests/agents/test_terminal_game.py
 drives it): while it runs, its file is outside the replay folder; and a running game with
 a person, put where the dashboard serves it anyway, opens in the public view only,
 whatever view the link asks for. Then the player's one-line warning on forgeries.
@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from arena.humans.host import live_folder
 from arena.storage.replay_file import read_header
-from tests.agents.test_human_terminal import LIMIT_S, Terminal
+from tests.agents.test_terminal_game import LIMIT_S, Terminal
 from tests.dashboard.games import APP, page_text
 from tests.support.forgery import forged_set, play
 

@@ -392,11 +392,11 @@ def test_a_wolf_explodes_from_the_standing_action_on_a_simplified_table(tmp_path
     import asyncio
     import threading
 
-    from arena.humans.desk import Pace, SeatPlan
     from arena.humans.host import host_game
     from arena.humans.hosting import join_query, join_url
     from arena.humans.lobby import create_game
-    from arena.humans.redis_desk import RedisDesk
+    from arena.storage.desk import Pace, SeatPlan
+    from arena.storage.redis_desk import RedisDesk
 
     redis_url = "redis://127.0.0.1:6379/0"
     replays, live = tmp_path / "replays", tmp_path / "live"

@@ -259,12 +259,12 @@ def test_a_seat_page_shows_other_players_text_as_plain_text(
     import fakeredis
 
     from arena.humans.access import seen_line
-    from arena.humans.desk import SeatPlan, Status
     from arena.humans.lobby import create_game
-    from arena.humans.redis_desk import RedisDesk
     from arena.rules import events as ev
     from arena.rules.actions import Claims
     from arena.rules.visibility import PUBLIC
+    from arena.storage.desk import SeatPlan, Status
+    from arena.storage.redis_desk import RedisDesk
     from tests.dashboard.games import HOSTILE
     from tests.dashboard.test_hostile_text import MARKDOWN_KINDS
 
@@ -297,8 +297,8 @@ def test_a_worker_game_whose_preflight_fails_there_shows_the_reason_not_its_link
 ) -> None:
     import fakeredis
 
-    from arena.humans.desk import Status
-    from arena.humans.redis_desk import RedisDesk
+    from arena.storage.desk import Status
+    from arena.storage.redis_desk import RedisDesk
 
     desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
     monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
@@ -362,7 +362,7 @@ def redis_page(dash: Dash, monkeypatch: pytest.MonkeyPatch) -> tuple[AppTest, An
     """The Play page on a fake Redis desk shared with the test."""
     import fakeredis
 
-    from arena.humans.redis_desk import RedisDesk
+    from arena.storage.redis_desk import RedisDesk
 
     desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
     monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
@@ -474,12 +474,12 @@ def asked_page(
     import fakeredis
 
     from arena.humans.access import seen_line
-    from arena.humans.desk import Pending, SeatPlan, Status
     from arena.humans.lobby import create_game
-    from arena.humans.redis_desk import RedisDesk
     from arena.rules import events as ev
     from arena.rules.boards import board
     from arena.rules.visibility import PUBLIC
+    from arena.storage.desk import Pending, SeatPlan, Status
+    from arena.storage.redis_desk import RedisDesk
 
     chosen = board_ref(ref)
     b = board(chosen)

@@ -7,12 +7,12 @@ import pytest
 from arena.agents.base import BeliefReport
 from arena.dashboard.loading import Loaded, load
 from arena.dashboard.projection import project, public_phases
-from arena.llm.calls import MISSING, Compactor
 from arena.llm.types import ChatMessage, ModelCallRecord
 from arena.rules import events as ev
 from arena.rules.roles import team_of
 from arena.rules.types import Phase, Role, Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer, Viewer
+from arena.storage.calls import MISSING, Compactor
 from arena.storage.replay_file import belief_line, trace_line
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.leaks import leaks, marker_count

@@ -1,33 +1,5 @@
-"""One `Desk` contract, three backends: in-process, fakeredis, and the real server."""
+"""The `Desk` backends every test here runs on (`tests.support.desks`)."""
 
-from __future__ import annotations
+from tests.support.desks import desk
 
-import uuid
-from collections.abc import Iterator
-
-import fakeredis
-import pytest
-import redis
-
-from arena.humans.desk import Desk, MemoryDesk
-from arena.humans.redis_desk import RedisDesk
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture(params=["memory", "fakeredis", pytest.param("redis", marks=pytest.mark.redis)])
-def desk(request: pytest.FixtureRequest) -> Iterator[Desk]:
-    if request.param == "memory":
-        yield MemoryDesk()
-        return
-    prefix = f"test-{uuid.uuid4().hex[:12]}"
-    client = (
-        fakeredis.FakeRedis(decode_responses=True)
-        if request.param == "fakeredis"
-        else redis.Redis.from_url(REDIS_URL, decode_responses=True)
-    )
-    yield RedisDesk(client, prefix=prefix)
-    keys = list(client.scan_iter(f"{prefix}:*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
+__all__ = ["desk"]

@@ -11,8 +11,6 @@ import pytest
 
 from arena.board_file import EXAMPLES, load_board_file
 from arena.humans.access import AccessDenied, StaleAnswer, seat_page, submit
-from arena.humans.commands import build_menu
-from arena.humans.desk import Desk, MemoryDesk, Pace, SeatPlan
 from arena.humans.host import host_game, live_folder
 from arena.humans.lobby import create_game
 from arena.replay_check import check_replay
@@ -25,7 +23,9 @@ from arena.rules.errors import ArenaError, IllegalActionError
 from arena.rules.observation import observe
 from arena.rules.types import Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer
+from arena.storage.desk import Desk, MemoryDesk, Pace, SeatPlan
 from arena.storage.replay_file import read_replay
+from arena.text.commands import build_menu
 from arena.transcript import defaulted_text, render
 
 SEED = 918273645

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.agents.base import AgentReply, TimeLimited
-from arena.humans.desk import MemoryDesk, Pace
+from arena.agents.browser import BrowserSeat
 from arena.humans.host import host_game
 from arena.humans.lobby import create_game
 from arena.humans.pace import Pacer, paced
-from arena.humans.seat import BrowserSeat
 from arena.llm.types import ModelCallRecord
 from arena.replay_check import check_replay
 from arena.rules import events as ev
@@ -25,6 +24,7 @@ from arena.rules.actions import Pass
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.observation import Observation, Seen, observe
 from arena.rules.visibility import SeatViewer
+from arena.storage.desk import MemoryDesk, Pace
 from arena.storage.replay_file import read_replay
 from tests.humans.test_hosted_game import SEED, person, plans
 
@@ -200,8 +200,8 @@ def _seen(events: Sequence[ev.Event], seat: int) -> tuple[Seen, ...]:
 def test_an_explosion_armed_during_a_speech_is_the_next_windows_answer() -> None:
     """The Play page's standing action: armed on the desk, taken at once by the window."""
     from arena.humans.access import arm, disarm
-    from arena.humans.desk import SeatPlan
     from arena.rules.actions import SelfExplode
+    from arena.storage.desk import SeatPlan
 
     desk = MemoryDesk()
     plans = {n: SeatPlan(kind="human" if n == 1 else "bot") for n in range(1, 10)}

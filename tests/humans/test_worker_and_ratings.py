@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 from arena.humans.access import StaleAnswer, seat_page, submit
-from arena.humans.desk import Desk, SeatPlan
 from arena.humans.lobby import create_game
 from arena.humans.worker import serve
 from arena.ratings.loader import load_games
 from arena.ratings.ratings import rate
 from arena.replay_check import check_replay
+from arena.storage.desk import Desk, SeatPlan
 from tests.humans.test_hosted_game import NO_PACE, answer
 
 LIMIT_S = 120.0

@@ -1,7 +1,11 @@
-"""Shared builders for the LLM tests: fast providers pointed at a stub server."""
+"""Shared builders for the LLM tests: fast providers pointed at a stub server.
+
+They probe with the model seat's dialogue, as the seat factory builds them.
+"""
 
 from __future__ import annotations
 
+from arena.agents.model.probe import probe_mode
 from arena.llm.base import AnswerMode
 from arena.llm.langchain_provider import LangChainChatModel
 from arena.llm.openai_provider import OpenAIChatModel
@@ -48,6 +52,7 @@ def openai_model(
         retry=RetryPolicy(retries=retries, backoff_s=0.001, max_retry_after_s=0.05),
         mode=mode,
         sleep=sleeps or Sleeps(),
+        dialogue=probe_mode,
     )
 
 
@@ -68,4 +73,5 @@ def langchain_model(
         retry=RetryPolicy(retries=retries, backoff_s=0.001, max_retry_after_s=0.05),
         mode=mode,
         sleep=sleeps or Sleeps(),
+        dialogue=probe_mode,
     )

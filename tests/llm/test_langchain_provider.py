@@ -3,9 +3,9 @@ import json
 
 import pytest
 
+from arena.agents.model.probe import VOTE
 from arena.llm.base import ProviderError
 from arena.llm.langchain_provider import LangChainChatModel
-from arena.llm.probe import VOTE
 from arena.llm.types import ChatMessage, ToolCall
 from arena.rules.actions import Pass, Vote
 from arena.rules.errors import ArenaError

@@ -2,10 +2,10 @@ import asyncio
 
 import pytest
 
+from arena.agents.model.probe import VOTE
 from arena.llm.base import ProviderError
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.llm.pricing import PRICES, cost_usd
-from arena.llm.probe import VOTE
 from arena.llm.types import ChatMessage, ToolCall
 from arena.rules.actions import Pass, Vote
 from arena.rules.errors import ArenaError

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from arena.agents.base import AgentReply
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.match import Limits, new_header, resume_game, run_game
 from arena.records import BeliefReport

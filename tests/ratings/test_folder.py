@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from arena.agents.base import Agent
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.cli import main
 from arena.match import new_header, run_game
 from arena.ratings import folder as module

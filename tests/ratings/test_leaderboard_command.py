@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import Agent, AgentReply
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.agents.random_agent import RandomAgent
 from arena.cli import main
 from arena.match import Limits, new_header, run_game

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import Agent, AgentReply
-from arena.agents.bot import BotAgent
-from arena.agents.human import TerminalHuman
+from arena.agents.bot.agent import BotAgent
+from arena.agents.terminal import TerminalHuman
 from arena.cli import main
 from arena.match import new_header, run_game
 from arena.ratings.results import STOOD_IN, game_result, stood_in

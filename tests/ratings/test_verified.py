@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import Agent
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.cli import main
 from arena.commands.leaderboard import Progress
 from arena.match import new_header, run_game

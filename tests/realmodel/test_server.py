@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
+from arena.agents.model.library import load_library
+from arena.agents.model.probe import probe_mode
+from arena.agents.model.tools import answer_tool, legal_answers
 from arena.llm.base import LegalFormat, Schema
-from arena.llm.library import load_library
 from arena.llm.openai_provider import OpenAIChatModel
-from arena.llm.tools import answer_tool, legal_answers
 from arena.llm.types import ChatMessage
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest
@@ -62,7 +63,9 @@ def game_shapes() -> list[Schema]:
 
 
 def _chat(url: str, **kwargs: Any) -> OpenAIChatModel:
-    return OpenAIChatModel("smollm2", base_url=url, api_key="x", timeout_s=600, **kwargs)
+    return OpenAIChatModel(
+        "smollm2", base_url=url, api_key="x", timeout_s=600, dialogue=probe_mode, **kwargs
+    )
 
 
 @pytest.mark.parametrize("form", ["json_schema", "json_object"])

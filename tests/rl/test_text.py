@@ -3,8 +3,8 @@
 import numpy as np
 
 import arena.rl
-from arena.llm.conversation import decision_question
-from arena.llm.library import load_library
+from arena.agents.model.conversation import decision_question
+from arena.agents.model.library import load_library
 from arena.rl.environment import seat_of
 from arena.rules.observation import observe
 from arena.rules.visibility import SeatViewer

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from arena.agents.bots.speech import consistent
-from arena.llm.agent import LLMAgent
+from arena.agents.bot.speech import consistent
+from arena.agents.model.agent import LLMAgent
 from arena.match import Limits, decide
 from arena.rules.actions import CheckClaim, Claims, Speak
 from arena.rules.config import GameConfig

@@ -125,7 +125,7 @@ def _sample_object(
     """An object of `schema`'s properties that also meets its `allOf` (drawn again until so).
 
     A legal speech's `allOf` says no seat is both suspected and trusted; a validator reads
-    it, llama.cpp's grammars pass over it (`arena.llm.tools._claim_rule`).
+    it, llama.cpp's grammars pass over it (`arena.agents.model.tools._claim_rule`).
     """
     props: dict[str, Schema] = schema.get("properties", {})
     required = set(schema.get("required", ()))

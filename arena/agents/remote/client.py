@@ -27,6 +27,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from arena.agents.base import AgentReply
+from arena.agents.model.parsing import parse_answer
 from arena.agents.remote.auth import (
     SIGNATURE,
     TIMESTAMP,
@@ -44,7 +45,6 @@ from arena.agents.remote.protocol import (
     Ready,
     Start,
 )
-from arena.llm.parsing import parse_answer
 from arena.llm.types import ModelCallRecord, ModelReply
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest

@@ -12,8 +12,8 @@ three messages, each with `type` and `protocol` (`PROTOCOL`):
   was refused (`feedback`).
 
 An `Answer` echoes the game, seat, step and attempt it answers and carries an `answer` in
-the shapes of the model seats' `act` tool (`arena.llm.tools`), read by the same parser
-(`arena.llm.parsing`), so a remote answer meets the same legality checks, re-asks and
+the shapes of the model seats' `act` tool (`arena.agents.model.tools`), read by the same parser
+(`arena.agents.model.parsing`), so a remote answer meets the same legality checks, re-asks and
 recorded defaults as a model's. `Ready` and `Answer` are signed with the seat's game
 secret (`arena.agents.remote.auth`), so an answer for another seat, game or step, or a
 replayed one, is refused.
@@ -184,8 +184,8 @@ def act_schema() -> dict[str, Any]:
 
     What is legal for one decision is in its `request.options`; the referee checks it.
     """
-    from arena.llm.library import load_library
-    from arena.llm.tools import ANSWER, BELIEF_ACTION, action_models, answer_tool
+    from arena.agents.model.library import load_library
+    from arena.agents.model.tools import ANSWER, BELIEF_ACTION, action_models, answer_tool
 
     texts = load_library("en").tools
     tool = answer_tool(_SEATS, list(Role), texts)

@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from arena.agents.bot import BotAgent
+from arena.agents.bot.agent import BotAgent
 from arena.agents.remote import RemoteAgent, check_health
 from arena.match import Limits, new_header, run_game
 from arena.rules import events as ev

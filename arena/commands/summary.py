@@ -1,0 +1,59 @@
+"""How each model seat played: decisions made by the model, and those the arena defaulted.
+
+A game that ends normally can still be the arena's play rather than the model's (an
+endpoint that answers but never legally plays on defaults), so `arena play` ends with one
+line per model seat, read from the replay's answers and traces: how many decisions the
+model was asked, how many of those were its own, how many were defaulted and why (the
+reasons grouped, most frequent first), and, apart, how many answers the arena gave
+without asking (`automatic_answers`: a self-explosion window the seat is not asked in),
+which are neither the model's decisions nor its failures.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from arena.llm.types import ModelCallRecord
+from arena.rules.referee import Answer
+from arena.storage.calls import automatic_answers
+from arena.storage.replay_file import SeatAgent
+from arena.text import Lang, t
+
+_REASON = 90
+"""Reasons are shortened to this many characters (they can quote an endpoint's error)."""
+
+
+def seat_lines(
+    answers: Iterable[Answer],
+    seats: Sequence[SeatAgent],
+    lang: Lang,
+    traces: Iterable[ModelCallRecord] = (),
+) -> list[str]:
+    """One line per model seat: `seat 3 openai:m: 40 decisions asked, 38 its own, …`."""
+    answers = list(answers)
+    model_seats = [s.seat for s in seats if s.model is not None]
+    automatic = automatic_answers(answers, traces, model_seats)
+    lines = []
+    for seat in seats:
+        if seat.model is None:
+            continue
+        mine = [a for a in answers if a.seat == seat.seat and (a.seat, a.step) not in automatic]
+        reasons = Counter(_short(a.defaulted) for a in mine if a.defaulted is not None)
+        own = len(mine) - sum(reasons.values())
+        line = t(
+            "cli.model_seat", lang, seat=seat.seat, agent=seat.agent, decisions=len(mine), own=own
+        )
+        if reasons:
+            why = "; ".join(f"{n}× {reason}" for reason, n in reasons.most_common(3))
+            line += t("cli.model_defaults", lang, defaulted=sum(reasons.values()), why=why)
+        unasked = sum(1 for a in answers if a.seat == seat.seat and (a.seat, a.step) in automatic)
+        if unasked:
+            line += t("cli.model_automatic", lang, n=unasked)
+        lines.append(line)
+    return lines
+
+
+def _short(reason: str) -> str:
+    text = " ".join(reason.split())
+    return text if len(text) <= _REASON else text[: _REASON - 1] + "…"

@@ -1,0 +1,165 @@
+"""The per-request schema of answer mode `json_legal` admits every legal answer, nothing else.
+
+A grammar-constrained server samples only what the schema admits, so a model there can
+make no illegal answer exactly when every value the schema admits is legal. Checked on
+every request of seeded random games on every board: answers sampled from the schema
+(as a grammar would let a model write them) all pass the referee's `check_legal`, and the
+legal answers the random agent builds all validate against the schema.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+
+from arena.agents.model.library import load_library
+from arena.agents.model.parsing import parse_answer
+from arena.agents.model.tools import (
+    ANSWER,
+    BELIEF_FIELD,
+    PROBABILITIES,
+    answer_tool,
+    legal_answers,
+    reported_fields,
+)
+from arena.agents.random_agent import build
+from arena.rules.actions import Action, Speak
+from arena.rules.config import GameConfig
+from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.referee import Referee
+from tests.conftest import BOARD_REFS, play_random
+from tests.support.stub_policy import sample
+
+
+def as_answer(action: Action, told: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """`action` in the `act` tool's answer shape (`told`: a check's extra fields here)."""
+    data = action.model_dump(mode="json")
+    answer: dict[str, Any] = {"action": data.pop("kind")}
+    if isinstance(action, Speak):
+        claims = data.pop("claims")
+        answer |= {
+            "claimed_role": claims["role"],
+            "claimed_checks": [
+                {"seat": c["seat"], "result": "wolf" if c["is_wolf"] else "good"}
+                | {name: c[name] for name in sorted(told)}
+                for c in claims["checks"]
+            ],
+            "suspects": claims["suspects"],
+            "trusts": claims["trusts"],
+        }
+    return answer | data
+
+
+SCHEMA_BOARDS = sorted(BOARD_REFS)
+"""Every built-in board and every example board file (the `site` ones included: there a
+sheriff's speaking order after a peaceful night must name its start seat)."""
+
+
+@pytest.mark.parametrize("board", SCHEMA_BOARDS)
+def test_the_schema_admits_exactly_the_legal_answers(board: str) -> None:
+    rng = random.Random(board)
+    checked = 0
+
+    def check(referee: Referee, request: DecisionRequest) -> None:
+        nonlocal checked
+        seats = len(referee.state.roles)
+        roles = sorted(set(referee.state.roles))
+        schema = legal_answers(request, seats, roles)
+        for _ in range(4):
+            written = json.dumps(sample(schema, rng))
+            action = parse_answer(written, request).action
+            assert action is not None, written
+            check_legal(request, action)
+        for option in request.options:
+            answer = as_answer(build(option, request, rng), reported_fields(roles))
+            jsonschema.validate({ANSWER: answer}, schema)
+        others = [s for s in range(1, seats + 1) if s != request.seat]
+        assert not_objects(legal_answers(request, seats, roles, beliefs=others)) == []
+        checked += 1
+
+    for seed in range(3):
+        play_random(GameConfig(board=BOARD_REFS[board]), seed, on_request=check)
+    assert checked > 50
+
+
+def test_a_vote_carries_one_belief_row_per_seat_asked_and_a_report_nothing_else() -> None:
+    vote = DecisionRequest.model_validate(
+        {
+            "step": 0,
+            "seat": 1,
+            "kind": "vote",
+            "day": 1,
+            "night": False,
+            "options": [{"action": "vote", "targets": [2, 3]}, {"action": "pass"}],
+            "default": {"kind": "pass"},
+        }
+    )
+    schema = legal_answers(vote, 9, [], beliefs=[2, 3, 5])
+    rng = random.Random(1)
+    for _ in range(20):
+        answer = sample(schema, rng)[ANSWER]
+        if answer["action"] == "vote":
+            rows = answer[BELIEF_FIELD]
+            assert [r["seat"] for r in rows] == [2, 3, 5]
+            assert all(r["p"] in PROBABILITIES for r in rows)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({ANSWER: {"action": "vote", "target": 4, BELIEF_FIELD: []}}, schema)
+    report = legal_answers(None, 9, [], beliefs=[2, 3])
+    only = {ANSWER: {"action": "report_belief", BELIEF_FIELD: [{"seat": 2, "p": 0.5}]}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(only, report)
+    whole = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}]
+    jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: whole}}, report)
+
+
+def test_a_report_with_a_row_too_many_is_refused() -> None:
+    report = legal_answers(None, 9, [], beliefs=[2, 3])
+    rows = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}, {"seat": 3, "p": 0.25}]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: rows}}, report)
+
+
+def not_objects(schema: Any, path: str = "#") -> list[str]:
+    """Where `schema` holds a subschema that is not an object (a boolean schema).
+
+    llama.cpp's own server (common/json-schema.cpp) refuses the whole request then, with
+    HTTP 400 "JSON schema error at PATH: schema must be an object"; it reads `items`
+    before `prefixItems`, so `"items": false` beside a tuple was refused too.
+    """
+    if not isinstance(schema, dict):
+        return [path]
+    found: list[str] = []
+    for key in ("items", "not", "additionalItems"):
+        if key in schema:
+            found += not_objects(schema[key], f"{path}/{key}")
+    for key in ("prefixItems", "anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(schema.get(key, [])):
+            found += not_objects(sub, f"{path}/{key}/{i}")
+    for name, sub in schema.get("properties", {}).items():
+        found += not_objects(sub, f"{path}/properties/{name}")
+    extra = schema.get("additionalProperties")
+    if extra is not None and not isinstance(extra, bool):
+        found += not_objects(extra, f"{path}/additionalProperties")
+    return found
+
+
+def test_every_subschema_is_an_object_as_llama_server_requires() -> None:
+    vote = DecisionRequest.model_validate(
+        {
+            "step": 0,
+            "seat": 1,
+            "kind": "vote",
+            "day": 1,
+            "night": False,
+            "options": [{"action": "vote", "targets": [2, 3]}, {"action": "pass"}],
+            "default": {"kind": "pass"},
+        }
+    )
+    assert not_objects({"items": False}) == ["#/items"]
+    assert not_objects(legal_answers(vote, 9, [], beliefs=[2, 3, 5])) == []
+    assert not_objects(legal_answers(None, 9, [], beliefs=[2, 3])) == []
+    assert not_objects(answer_tool(12, [], load_library("en").tools).parameters) == []

@@ -1,0 +1,53 @@
+"""Honest counts: a model seat's decisions are those its model was asked.
+
+The arena answers some requests of a model seat without asking the model (a
+self-explosion window, when windows are off); those are neither the model's own
+decisions nor its failures, so the closing lines and the leaderboard's fallback figures
+count them apart.
+"""
+
+from arena.commands.summary import seat_lines
+from arena.llm.types import ModelCallRecord
+from arena.ratings.facts import decision_tallies
+from arena.rules.actions import Pass, Vote
+from arena.rules.referee import Answer
+from arena.storage.calls import automatic_answers
+from arena.storage.replay_file import SeatAgent
+
+ANSWERS = [
+    Answer(step=0, seat=1, action=Vote(target=2)),  # asked: a call was made
+    Answer(step=1, seat=1, action=Pass()),  # answered by the arena: no call, no default
+    Answer(step=2, seat=1, action=Pass(), defaulted="after 3 tries: no action"),
+    Answer(step=3, seat=2, action=Pass()),  # a bot
+    Answer(step=4, seat=1, action=Pass()),  # asked: its call was cut off, then it passed
+]
+
+
+def call(step: int, **fields: object) -> ModelCallRecord:
+    return ModelCallRecord(
+        seat=1, step=step, attempt=1, model="m", prompt_id="p@1", messages=(), tools=None,
+        reply=None, **fields,
+    )  # fmt: skip
+
+
+TRACES = [call(0), call(-1), call(4, cut_off=True)]
+
+
+def test_an_answer_without_a_call_or_a_default_was_not_asked() -> None:
+    assert automatic_answers(ANSWERS, TRACES) == {(1, 1)}
+    assert automatic_answers(ANSWERS, [], model_seats=[1]) == {(1, 0), (1, 1), (1, 4)}
+
+
+def test_the_closing_line_counts_asked_decisions_and_the_arenas_answers_apart() -> None:
+    seats = [SeatAgent(seat=1, agent="openai:m", model="m"), SeatAgent(seat=2, agent="bot")]
+    (line,) = seat_lines(ANSWERS, seats, "en", TRACES)
+    assert line == (
+        "seat 1 openai:m: 3 decisions asked, 2 its own, 1 defaulted "
+        "(1× after 3 tries: no action); 1 answered by the arena without asking"
+    )
+
+
+def test_fallback_figures_leave_the_arenas_answers_out() -> None:
+    tallies = decision_tallies(ANSWERS, TRACES)
+    assert (tallies[1].fallbacks.num, tallies[1].fallbacks.den) == (1, 3)
+    assert (tallies[2].fallbacks.num, tallies[2].fallbacks.den) == (0, 1)
