@@ -45,7 +45,7 @@ from arena.agents.plugin import (
 )
 from arena.board_file import board_ref, example_boards, is_board_file
 from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
-from arena.queue.seating import check_spec, split_delay
+from arena.queue.seating import check_spec, is_model, split_delay
 from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
 from arena.rules.draw import Sha256Draw
@@ -209,6 +209,12 @@ def _check_entry(entry: AgentEntry) -> None:
         raise ConfigError(
             f"{', '.join(sorted(remote))}: settings of a remote agent (an http(s):// URL), "
             f"not of {entry.spec}"
+        )
+    model = {"timeout_s", "reply_tokens", "temperature"} & entry.model_fields_set
+    if model and not is_model(entry):
+        raise ConfigError(
+            f"{', '.join(sorted(model))}: settings of a model agent (openai:MODEL or "
+            f"langchain:PROVIDER:MODEL), not of {entry.spec}"
         )
     check_spec(entry.spec)
 

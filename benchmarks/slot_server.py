@@ -15,18 +15,21 @@ script starts:
   environment; its `chatml-function-calling` format HTML-escapes the prompt, so its game
   is not the same game).
 
-`--max-calls N` stops the game after N model calls: two runs with the same `--max-calls`
+`--max-calls N` stops the game after N model calls (`--max-minutes M` after M minutes
+of play, whichever comes first): two runs with the same `--max-calls`
 and `--temperature 0` play the same first N calls (same seed, same prompts, greedy
 replies), so their walls compare the same work.
 
-It prints, from the replay's call records: wall time, calls per minute, the share of
-prompt tokens the server served from its cache (`usage.cached_tokens`), the median prompt
-tokens a call had to read, own decisions over asked ones, and the wall against a limit: the
-time the calls' work takes at the server's own measured rates, with nothing waiting —
-uncached prompt tokens ÷ prefill rate + generated tokens ÷ decode rate, summed over the
-calls (on two cores the calls share the same cores, so their work adds up; batched
-decoding can beat this sum a little). The rates are measured by two calls before the game
-(a fresh 1,500-token prompt, then 128 tokens).
+It prints the calls made so far whenever their count changes (standard error, seconds
+since the game started), then, from the replay's call records: wall time, calls per
+minute, the share of prompt tokens the server served from its cache
+(`usage.cached_tokens`), the median prompt tokens a call had to read, own decisions over
+asked ones, and the wall against a limit: the time the calls' work takes at the server's
+own measured rates, with nothing waiting — uncached prompt tokens ÷ prefill rate +
+generated tokens ÷ decode rate, summed over the calls (on two cores the calls share the
+same cores, so their work adds up; batched decoding can beat this sum a little). The
+rates are measured by two calls before the game (a fresh 1,500-token prompt, then 128
+tokens).
 
     PYTHONPATH=. .venv/bin/python benchmarks/slot_server.py [--server one-slot] \
         [--max-calls 30 --temperature 0]
@@ -45,6 +48,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.agents.factory import (
@@ -137,8 +141,8 @@ def rates(url: str) -> tuple[float, float]:
     return usage["prompt_tokens"] / prefill_s, decode
 
 
-async def play(url: str, path: Path, max_calls: int | None, temperature: float | None) -> float:
-    """Play the game (stopped after `max_calls`); its wall time in seconds."""
+async def play(url: str, path: Path, stop: Stop, temperature: float | None) -> float:
+    """Play the game (or its part, see `Stop`); its wall time in seconds."""
     settings = EndpointSettings(
         base_url=url,
         timeout_s=3600,
@@ -156,15 +160,34 @@ async def play(url: str, path: Path, max_calls: int | None, temperature: float |
         seats = hold_slots(agents, endpoints)
         limits = Limits(call_timeout_s=7200, beliefs="daily")
         game = asyncio.create_task(run_game(header, seats, path, limits=limits))
+        seen = 0
         while not game.done():
             await asyncio.wait({game}, timeout=1)
-            if max_calls is not None and _calls(path) >= max_calls:
+            calls, elapsed = _calls(path), time.perf_counter() - started
+            if calls != seen:
+                print(f"{elapsed:7.0f} s: {calls} calls", file=sys.stderr, flush=True)
+                seen = calls
+            if stop.reached(calls, elapsed):
                 game.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await game
         return time.perf_counter() - started
     finally:
         await aclose_models(agents)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where a partial run stops: after `calls` model calls or `minutes` of play."""
+
+    calls: int | None = None
+    minutes: float | None = None
+
+    def reached(self, calls: int, elapsed_s: float) -> bool:
+        """Whether the game should stop now."""
+        return (self.calls is not None and calls >= self.calls) or (
+            self.minutes is not None and elapsed_s >= self.minutes * 60
+        )
 
 
 def _calls(path: Path) -> int:
@@ -202,6 +225,7 @@ def main() -> None:
     )
     parser.add_argument("--python", default=".venv-model/bin/python", help="llama_cpp's")
     parser.add_argument("--max-calls", type=int, default=None)
+    parser.add_argument("--max-minutes", type=float, default=None, help="stop after")
     parser.add_argument("--temperature", type=float, default=None, help="server's if unset")
     parser.add_argument("--out", type=Path, default=None, help="keep the replay here")
     args = parser.parse_args()
@@ -219,7 +243,8 @@ def main() -> None:
         with server as url:
             prefill, decode = rates(url)
             print(f"{args.server}: threads {threads()}; rates measured", file=sys.stderr)
-            wall = asyncio.run(play(url, path, args.max_calls, args.temperature))
+            stop = Stop(args.max_calls, args.max_minutes)
+            wall = asyncio.run(play(url, path, stop, args.temperature))
             report(path, wall, prefill, decode)
 
 

@@ -103,6 +103,15 @@ class AgentEntry(_Frozen):
     """A remote agent's per-decision limit (10 s when not given)."""
     overage_s: float = Field(default=60.0, ge=0)
     """A remote agent's overage budget per game (docs/agents.md)."""
+    timeout_s: float | None = Field(default=None, gt=0)
+    """A model agent's limit on one request, in seconds (300 when not given; its probe's
+    limit is four times it): a slow local server needs more."""
+    reply_tokens: int | None = Field(default=None, gt=0)
+    """A model agent's limit on one reply, sent as each request's `max_tokens` (the server's
+    default when not given; llama-server's is none, and a small model may write on for
+    minutes). Not `max_tokens`, which is the agent's budget over the tournament."""
+    temperature: float | None = None
+    """A model agent's sampling temperature (the server's default when not given)."""
 
     @property
     def endpoint_label(self) -> str | None:

@@ -229,7 +229,17 @@ def _model_agents(entry: AgentEntry, seats: list[int], job: MatchJob) -> dict[in
     factory = importlib.import_module("arena.agents.factory")
     kind, _, model = entry.spec.partition(":")
     # The server may be serving other games of the tournament at once: no pinned slots.
-    endpoints = {entry.spec: factory.EndpointSettings(base_url=entry.base_url, pin_slots=False)}
+    given = {
+        "timeout_s": entry.timeout_s,
+        "max_tokens": entry.reply_tokens,
+        "temperature": entry.temperature,
+    }
+    settings = factory.EndpointSettings(
+        base_url=entry.base_url,
+        pin_slots=False,
+        **{key: value for key, value in given.items() if value is not None},
+    )
+    endpoints = {entry.spec: settings}
     built: dict[int, Agent] = factory.build_agents(
         dict.fromkeys(seats, factory.SeatSpec(kind=kind, model=model)),
         job.config,

@@ -63,3 +63,24 @@ def test_tournament_seats_leave_the_slot_to_the_server(tmp_path: Path) -> None:
         sent = server.requests_for("stub")
     assert (stats.done, stats.failed) == (1, 0), stats.errors
     assert sent and all("id_slot" not in body for body in sent)
+
+
+def test_a_contestant_sets_its_request_limit_reply_tokens_and_temperature(tmp_path: Path) -> None:
+    with StubServer() as server:
+        entry = {
+            "spec": "openai:stub",
+            "base_url": server.url,
+            "timeout_s": 45,
+            "reply_tokens": 64,
+            "temperature": 0,
+        }
+        jobs = make_jobs(
+            agents={"stub": entry, "bot": "random"},
+            boards=["std9"],
+            games_per_pairing=1,
+            limits={"beliefs": "off", "call_timeout_s": 30},
+        )[:1]
+        stats = asyncio.run(run_all(MemoryQueue(), jobs, tmp_path))
+        sent = server.requests_for("stub")
+    assert (stats.done, stats.failed) == (1, 0), stats.errors
+    assert sent and all(b["max_tokens"] == 64 and b["temperature"] == 0 for b in sent)

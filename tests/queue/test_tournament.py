@@ -115,6 +115,10 @@ def test_endpoint_labels_and_limits() -> None:
         ),
         ("name: t\nagents: {a: random}\ncolour: red\n", "colour: Extra inputs are not permitted"),
         ("name: t\nagents: {a: {spec: random, max_usd: -1}}\n", "agents.a.max_usd: Input should"),
+        (
+            "name: t\nagents: {a: {spec: bot, reply_tokens: 64}}\n",
+            "reply_tokens: settings of a model agent (openai:MODEL or",
+        ),
         ("- just\n- a list\n", "a tournament file is a mapping"),
         ("name: t\nagents: {a: random\n", "t.yaml:3: not valid YAML"),
     ],
