@@ -6,7 +6,8 @@
 #                 missing, install the real small model and llama.cpp's own server
 #                 (scripts/real-model.sh and scripts/llama-server.sh: llama-server built
 #                 once from source, ~16 min on two cores, then cached), then run ruff, mypy
-#                 and the whole pytest suite (lint: ruff check, ruff format --check, mypy)
+#                 and the whole pytest suite (lint: ruff check, ruff format --check, mypy,
+#                 and lint-imports: the layer table of docs/architecture.md)
 # Each install is remembered by a stamp named after pyproject.toml's hash, so editing
 # pyproject.toml reinstalls and nothing else does.
 VENV ?= .venv
@@ -42,6 +43,7 @@ lint: $(DEV)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 test: $(DEV) services model lint
 	$(PY) -m pytest

@@ -34,11 +34,11 @@ from pathlib import Path
 
 import httpx
 
-from arena.agents.conformance import Probe
 from arena.agents.random_agent import random_action
 from arena.agents.remote import RemoteAgent
 from arena.agents.remote.client import signed_headers
 from arena.agents.remote.protocol import Hello
+from arena.conformance import Probe
 from arena.match import Limits, play
 from arena.ratings.stats import quantile
 from arena.rules.config import GameConfig

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 from arena.agents.base import Agent
-from arena.agents.conformance import Report, check_agent
 from arena.agents.factory import (
     MatchSpec,
     aclose_models,
@@ -17,6 +16,7 @@ from arena.agents.factory import (
     preflight,
 )
 from arena.board_file import board_ref
+from arena.conformance import Report, check_agent
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
 from arena.rules.types import SeatId
