@@ -12,6 +12,7 @@ without both in the key is exactly how a seat view would leak.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from arena.call_view import expanded_traces
@@ -206,30 +207,31 @@ def groups(seen: tuple[Seen, ...], lang: Lang) -> tuple[PhaseGroup, ...]:
     return tuple(out)
 
 
-def speeches(seen: tuple[Seen, ...]) -> tuple[Speech, ...]:
-    """The visible speeches, with the day each was given."""
-    out: list[Speech] = []
+def dated(seen: tuple[Seen, ...]) -> Iterator[tuple[int, Seen]]:
+    """Each visible event with the day it happened on (that of the last phase started)."""
     day = 0
     for s in seen:
-        match s.event:
-            case ev.PhaseStarted(day=d):
-                day = d
-            case ev.Spoke(seat=seat, text=text, claims=claims, context=context):
-                out.append(Speech(s.seq, day, seat, context, text, claims))
-    return tuple(out)
+        if isinstance(s.event, ev.PhaseStarted):
+            day = s.event.day
+        yield day, s
+
+
+def speeches(seen: tuple[Seen, ...]) -> tuple[Speech, ...]:
+    """The visible speeches, with the day each was given."""
+    return tuple(
+        Speech(s.seq, day, e.seat, e.context, e.text, e.claims)
+        for day, s in dated(seen)
+        if isinstance(e := s.event, ev.Spoke)
+    )
 
 
 def ballots(seen: tuple[Seen, ...]) -> tuple[BallotRow, ...]:
     """The visible ballots, with the day each was cast."""
-    out: list[BallotRow] = []
-    day = 0
-    for s in seen:
-        match s.event:
-            case ev.PhaseStarted(day=d):
-                day = d
-            case ev.VoteCast(ballot=ballot, voter=voter, target=target, weight=weight):
-                out.append(BallotRow(s.seq, day, ballot, voter, target, weight))
-    return tuple(out)
+    return tuple(
+        BallotRow(s.seq, day, e.ballot, e.voter, e.target, e.weight)
+        for day, s in dated(seen)
+        if isinstance(e := s.event, ev.VoteCast)
+    )
 
 
 def beliefs(replay: Replay, step: int) -> tuple[Belief, ...]:

@@ -13,7 +13,7 @@ vote or death and Shift+S/V/D to the previous one.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
@@ -71,31 +71,37 @@ def toggle(total: int) -> None:
     st.session_state["ticked_at"] = time.monotonic()
 
 
+def step_button(
+    key: str,
+    icon: str,
+    shortcut: str,
+    on_click: Callable[[int, int], None],
+    to: int,
+    total: int,
+    disabled: bool,
+    lang: Lang,
+) -> None:
+    """One icon button of the scrubber: `on_click(to, total)` when pressed."""
+    st.button(
+        "",
+        icon=f":material/{icon}:",
+        help=t(key, lang),
+        key=key,
+        on_click=on_click,
+        args=(to, total),
+        shortcut=shortcut,
+        disabled=disabled,
+    )
+
+
 def controls(total: int, lang: Lang) -> None:
     """⏮ start, ◀ back, play/pause, ▶ forward, ⏭ end, with their page-wide shortcuts."""
     playing = bool(st.session_state.get("playing"))
     step = st.session_state["step"]
+    start, end = step == 0, step >= total
     with st.container(horizontal=True):
-        st.button(
-            "",
-            icon=":material/skip_previous:",
-            help=t("first", lang),
-            key="first",
-            on_click=go,
-            args=(0, total),
-            shortcut="Home",
-            disabled=step == 0,
-        )
-        st.button(
-            "",
-            icon=":material/chevron_left:",
-            help=t("prev", lang),
-            key="prev",
-            on_click=move,
-            args=(-1, total),
-            shortcut="Left",
-            disabled=step == 0,
-        )
+        step_button("first", "skip_previous", "Home", go, 0, total, start, lang)
+        step_button("prev", "chevron_left", "Left", move, -1, total, start, lang)
         st.button(
             t("pause" if playing else "play", lang),
             key="play",
@@ -105,27 +111,8 @@ def controls(total: int, lang: Lang) -> None:
             args=(total,),
             shortcut="Space",
         )
-        st.button(
-            "",
-            icon=":material/chevron_right:",
-            help=t("next", lang),
-            key="next",
-            on_click=move,
-            args=(1, total),
-            shortcut="Right",
-            disabled=step >= total,
-        )
-        st.button(
-            "",
-            icon=":material/skip_next:",
-            help=t("last", lang),
-            key="last",
-            on_click=go,
-            args=(total, total),
-            shortcut="End",
-            disabled=step >= total,
-        )
-    # fmt: skip
+        step_button("next", "chevron_right", "Right", move, 1, total, end, lang)
+        step_button("last", "skip_next", "End", go, total, total, end, lang)
 
 
 def moment_buttons(marks: Moments, total: int, lang: Lang) -> None:

@@ -11,13 +11,7 @@ that assumes a speed.
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,42 +27,18 @@ from arena.rules import events as ev
 from arena.rules.roles import spec
 from arena.rules.types import Role
 from arena.rules.visibility import SeatViewer
-from tests.dashboard.games import APP, make_game, make_hostile
+from tests.dashboard.browser import ARGS, CHROMIUM, SHOTS, dashboard
+from tests.dashboard.games import make_game, make_hostile
 from tests.dashboard.leaks import leaks
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]  # fmt: skip
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 LIVE_DB = "redis://127.0.0.1:6379/11"
 WIDTH = 1400
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_healthy(url: str, process: subprocess.Popen[bytes], limit_s: float = 60) -> None:
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        assert process.poll() is None, "streamlit exited early"
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError("the dashboard did not come up")
 
 
 @pytest.fixture(scope="module")
@@ -83,22 +53,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(folder: Path) -> Iterator[str]:
-    port = free_port()
-    command = [
-        sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
-        "--server.address", "127.0.0.1", "--server.headless", "true",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-        "--", "--replays", str(folder), "--redis", LIVE_DB,
-    ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k not in {"ARENA_REPLAYS", "ARENA_REDIS_URL"}}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
+    with dashboard(folder, "--redis", LIVE_DB) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 @pytest.fixture(scope="module")

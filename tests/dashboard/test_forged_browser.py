@@ -7,15 +7,11 @@ Streamlit server and opened in Debian's chromium; the screenshot goes under
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
-from tests.dashboard.games import APP
-from tests.dashboard.test_browser import ARGS, CHROMIUM, SHOTS, free_port, wait_healthy
+from tests.dashboard.browser import ARGS, CHROMIUM, SHOTS, dashboard
 from tests.support.forgery import forged_set, play
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -29,22 +25,8 @@ pytestmark = [
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("forged-browser")
     forged_set(play(folder / "original.jsonl", "std9-real", seed=11), folder)
-    port = free_port()
-    command = [
-        sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
-        "--server.address", "127.0.0.1", "--server.headless", "true",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-        "--", "--replays", str(folder),
-    ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k not in {"ARENA_REPLAYS", "ARENA_REDIS_URL"}}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
+    with dashboard(folder) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def test_the_player_warns_on_a_forged_game_and_not_on_the_original(server: str) -> None:

@@ -6,7 +6,6 @@ free loopback port, with the game hosted in the dashboard's own process.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -21,8 +20,7 @@ from arena.dashboard.i18n import Lang, text
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.storage.replay_file import read_replay
-from tests.dashboard.games import APP
-from tests.dashboard.test_browser import ARGS, CHROMIUM, SHOTS, free_port, wait_healthy
+from tests.dashboard.browser import ARGS, CHROMIUM, SHOTS, dashboard, start_dashboard
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -35,26 +33,6 @@ FAST = (1.0, 0.2, 0.5)
 """A short but real pace (night, night step, window): the pages run through the hold."""
 
 
-def start_dashboard(replays: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    command = [
-        sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
-        "--server.address", "127.0.0.1", "--server.headless", "true",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-        "--client.toolbarMode", "minimal",
-        "--", "--replays", str(replays), *extra,
-    ]  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k not in {"ARENA_REPLAYS", "ARENA_REDIS_URL"}}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
-    except BaseException:
-        process.terminate()
-        raise
-    return process, url
-
-
 @pytest.fixture(scope="module")
 def replays(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("play-replays")
@@ -62,12 +40,8 @@ def replays(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(replays: Path) -> Iterator[str]:
-    process, url = start_dashboard(replays)
-    try:
+    with dashboard(replays) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def create(
