@@ -9,6 +9,11 @@ the game's time limit every remaining decision is defaulted without asking.
 
 Every event, answer and model call is appended to the replay file as it happens, so a
 game killed mid-way resumes from its partial file (`resume_game`).
+
+Time is the running event loop's clock (`loop.time()`, `time.monotonic()` on asyncio's
+own loops), the one `asyncio.timeout` and `wait_for` read: the game's deadline and each
+call's limit keep one time, and a test loop on virtual time (tests/support/virtual_time.py)
+drives every limit without waiting.
 """
 
 from __future__ import annotations
@@ -17,7 +22,6 @@ import asyncio
 import contextlib
 import functools
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -124,13 +128,18 @@ class Outcome:
 T = TypeVar("T")
 
 
+def now() -> float:
+    """The running loop's clock, in seconds: the time every limit of a match is kept in."""
+    return asyncio.get_running_loop().time()
+
+
 async def timed_call(
     agent: Agent, call: Callable[[], Awaitable[T]], timeout_s: float, deadline: float
 ) -> T:
     """Run one call of `agent` within `timeout_s`.
 
-    A `Gated` agent first waits for its slot, bounded only by the game's `deadline`
-    (`time.monotonic()` seconds), and the call's clock starts once the slot is held.
+    A `Gated` agent first waits for its slot, bounded only by the game's `deadline` (on
+    the loop's clock, `now()`), and the call's clock starts once the slot is held.
 
     Raises:
         TimeoutError: the call took longer than `timeout_s`, or the game's deadline
@@ -138,9 +147,9 @@ async def timed_call(
     """
     async with contextlib.AsyncExitStack() as held:
         if isinstance(agent, Gated):
-            async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            async with asyncio.timeout(max(0.0, deadline - now())):
                 await held.enter_async_context(agent.slot())
-        remaining = max(0.0, deadline - time.monotonic())
+        remaining = max(0.0, deadline - now())
         return await asyncio.wait_for(call(), min(timeout_s, remaining))
 
 
@@ -152,13 +161,15 @@ async def decide(
     An agent that raises (any `Exception`, its bug or ours) or returns something other
     than an `AgentReply` is treated as a malformed answer: asked again with the error as
     feedback, then defaulted. Only cancellation (the game stopping) goes through.
+    `deadline` is the game's, on the loop's clock (`now()`): past it the request is
+    defaulted without asking.
     """
     replies: list[AgentReply] = []
     feedback: str | None = None
     own = agent.decision_timeout_s if isinstance(agent, TimeLimited) else None
     timeout_s = own or limits.call_timeout_s
     for _attempt in range(limits.retries + 1):
-        remaining = deadline - time.monotonic()
+        remaining = deadline - now()
         if remaining <= 0:
             return Outcome(request.seat, request.default, "game time limit reached"), replies
         try:
@@ -240,7 +251,7 @@ async def play(
     recorder = Recorder(referee, writer)
     recorder.flush()
     views = {s: Projector(referee.events, SeatViewer(seat=s)) for s in agents}
-    deadline = time.monotonic() + limits.game_timeout_s
+    deadline = now() + limits.game_timeout_s
     tally = Tally(limits, {}, {})
     accountable = {s for s, a in agents.items() if _accountable(a)}
     owed: set[SeatId] = set()

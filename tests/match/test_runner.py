@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 from arena.agents.base import AgentReply
@@ -111,27 +109,6 @@ def test_a_killed_bot_game_resumes_to_the_identical_log(tmp_path: Path) -> None:
         assert [e.model_dump() for e in read_replay(partial).events] == [
             e.model_dump() for e in read_replay(whole).events
         ]
-
-
-class Starved(RandomAgent):
-    """A gated agent whose endpoint slot never frees up."""
-
-    @contextlib.asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
-        await asyncio.Event().wait()
-        yield
-
-
-def test_the_game_time_limit_bounds_the_wait_for_an_endpoint_slot() -> None:
-    agents: dict = {s: RandomAgent(s) for s in range(1, 13)}
-    agents[5] = Starved(5)
-    header = new_header("starved", CONFIG, 3, agents)
-    limits = Limits(call_timeout_s=30, game_timeout_s=0.3)
-    referee = asyncio.run(run_game(header, agents, None, limits=limits))
-    assert referee.finished
-    defaults = [e for e in referee.events if isinstance(e, ev.ActionDefaulted)]
-    assert defaults and {e.seat for e in defaults} >= {5}
-    assert all("game time limit" in e.reason for e in defaults if e.seat == 5)
 
 
 class BadBeliever(RandomAgent):

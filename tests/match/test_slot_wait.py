@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ from arena.agents.factory import (
     preflight,
 )
 from arena.agents.random_agent import random_action
-from arena.match import Limits, Outcome, decide
+from arena.match import Limits, Outcome, decide, now
 from arena.queue.seating import hold_slots
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind, DecisionRequest
@@ -71,7 +70,7 @@ def test_a_queued_request_does_not_count_against_its_decision(tmp_path: Path, ga
                 assert endpoints[f"openai:m@{server.url}"]["slots"] == 1
                 seats: dict[int, Agent] = hold_slots(agents, endpoints) if gated else agents
                 limits = Limits(call_timeout_s=DECISION_S, retries=0)
-                deadline = time.monotonic() + 600
+                deadline = now() + 600
                 done = await asyncio.gather(
                     *(decide(seats[r.seat], view, r, limits, deadline) for view, r in votes)
                 )
