@@ -2,7 +2,9 @@
 
 `pyproject.toml` lists every package by hand (the top-level `dashboard/` and `prompts/` are
 mapped into `arena`, which `packages.find` cannot do), so a new sub-package that is not
-listed would be missing from the wheel. This test names it.
+listed would be missing from the wheel. A data folder (`arena/boards`, `prompts/v2/en`) is
+listed too: Python imports a folder without `__init__.py`, so setuptools takes an unlisted
+one for a package it would ignore and warns in every build. This test names either.
 """
 
 from __future__ import annotations
@@ -13,17 +15,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _folders(root: Path, name: str) -> set[str]:
+    """The importable folders under `root` (itself included) that hold a file: code or data.
+
+    A folder whose name Python cannot import (`.streamlit`) is plain data of its package.
+    """
+    found = set()
+    for path in root.rglob("*"):
+        parts = path.parent.relative_to(root).parts
+        if path.is_file() and "__pycache__" not in parts and all(p.isidentifier() for p in parts):
+            found.add(".".join((name, *parts)))
+    return found
+
+
 def _packages_on_disk() -> set[str]:
-    found = {
-        ".".join(init.parent.relative_to(ROOT).parts)
-        for init in (ROOT / "arena").rglob("__init__.py")
-    }
     homes = {"arena.dashboard": ROOT / "dashboard", "arena.prompts": ROOT / "prompts"}
+    found = _folders(ROOT / "arena", "arena")
     for name, folder in homes.items():
-        found |= {
-            ".".join((name, *init.parent.relative_to(folder).parts))
-            for init in folder.rglob("__init__.py")
-        }
+        found |= _folders(folder, name)
     return found
 
 

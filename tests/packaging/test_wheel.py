@@ -42,14 +42,19 @@ class Installed(NamedTuple):
     python: Path
     arena: Path
     cwd: Path
+    build_log: str
+    """What the build backend said (pip -v)."""
 
 
-def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
+def _run(
+    *argv: str | Path, cwd: Path, env: dict[str, str] | None = None, stderr: bool = False
+) -> str:
+    """The command's output (with its error stream after it, if `stderr`); it must succeed."""
     done = subprocess.run(
         [str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=LIMIT_S
     )
     assert done.returncode == 0, f"{argv}: {done.stdout[-2000:]}\n{done.stderr[-2000:]}"
-    return done.stdout
+    return done.stdout + done.stderr if stderr else done.stdout
 
 
 def _clean_copy(dest: Path) -> Path:
@@ -75,8 +80,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     source = _clean_copy(work / "src")
     (work / "backend.txt").write_text(_oldest_backend() + "\n")
     env = {**os.environ, "PIP_CONSTRAINT": str(work / "backend.txt")}
-    _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", work / "dist", source,
-         cwd=work, env=env)  # fmt: skip
+    build_log = _run(sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", work / "dist",
+                     source, cwd=work, env=env, stderr=True)  # fmt: skip
     (wheel,) = (work / "dist").glob("werewolf_arena-*.whl")
     _run(sys.executable, "-m", "venv", work / "venv", cwd=work)
     python = work / "venv" / "bin" / "python"
@@ -88,7 +93,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     (site / "test_dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
     outside = work / "elsewhere"
     outside.mkdir()
-    yield Installed(wheel, python, work / "venv" / "bin" / "arena", outside)
+    yield Installed(wheel, python, work / "venv" / "bin" / "arena", outside, build_log)
 
 
 def test_the_wheel_holds_the_package_data(installed: Installed) -> None:
@@ -113,6 +118,15 @@ def test_the_wheel_holds_the_package_data(installed: Installed) -> None:
         next(n for n in names if n.endswith(".dist-info/METADATA"))
     )
     assert b"License-Expression: MIT" in metadata
+
+
+def test_the_build_is_warning_free(installed: Installed) -> None:
+    """setuptools warns in capitals (`_Warning`, `SetuptoolsDeprecationWarning`): a data
+    folder taken for an unlisted package, a deprecated setting. distutils' own lower-case
+    lines ("warning: byte-compiling is disabled" under PYTHONDONTWRITEBYTECODE) are the
+    environment's, not the configuration's."""
+    warned = [line.strip() for line in installed.build_log.splitlines() if "Warning" in line]
+    assert warned == []
 
 
 def test_arena_comes_from_the_wheel(installed: Installed) -> None:
