@@ -45,6 +45,7 @@ from arena.agents.remote.protocol import (
     Ready,
     Start,
 )
+from arena.agents.remote.wire import KeepAlive
 from arena.llm.types import ModelCallRecord, ModelReply
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
@@ -303,7 +304,10 @@ class RemoteAgent:
     def _http(self) -> httpx.AsyncClient:
         """The seat's connection pool, made in the loop that plays the game."""
         if self._client is None:
-            self._client = httpx.AsyncClient(transport=self._transport, trust_env=False)
+            transport = self._transport
+            if transport is None and self.url.startswith("http://"):
+                transport = KeepAlive()
+            self._client = httpx.AsyncClient(transport=transport, trust_env=False)
         return self._client
 
     def _record(
