@@ -14,17 +14,16 @@ Languages in the URL (`?lang=`): `en`, `zh-Hans` (简体), `zh-Hant` (繁體); a
 
 from __future__ import annotations
 
-from typing import Literal
-
 from arena import text as catalog
 from arena import transcript
 from arena.rules import events as ev
 from arena.rules.visibility import Viewer, parse_viewer
 from arena.text.hans import to_hans
+from arena.text.script import DISPLAYS, Display
 
-Lang = Literal["en", "zh-Hans", "zh-Hant"]
-"""A display language of the dashboard."""
-LANGS: tuple[Lang, ...] = ("en", "zh-Hans", "zh-Hant")
+Lang = Display
+"""A display language of the dashboard: the CLI's `--lang` (`arena.text.script.Display`)."""
+LANGS: tuple[Lang, ...] = DISPLAYS
 LANG_NAMES: dict[Lang, str] = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 _ALIASES: dict[str, Lang] = {
     "en": "en", "zh": "zh-Hans", "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "zh-sg": "zh-Hans",

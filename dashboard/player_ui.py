@@ -35,8 +35,8 @@ from .i18n import (
     viewpoint_label,
     viewpoints,
 )
+from .plain import error, plain, visible
 from .projection import BallotRow, SeatCard, View, role_label
-from .text import error, plain, visible
 
 ICONS: dict[Role, str] = {
     Role.VILLAGER: "🧑‍🌾",
@@ -130,7 +130,7 @@ def show(view: View, lang: Lang) -> None:
     """Draw one viewer's view: the latest line, the seat board, then tabs.
 
     Table, transcript, speeches and votes for everyone; beliefs and model calls in god
-    view only. Player text is drawn as plain text (`arena.dashboard.text`).
+    view only. Player text is drawn as plain text (`arena.dashboard.plain`).
     """
     with st.container(border=True, key="latest"):
         plain(view.latest if view.latest is not None else t("nothing_yet", lang), one_line=True)

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Sequence
 
 from arena.llm.types import ModelCallRecord
 from arena.ratings.beliefs import belief_tallies
+from arena.ratings.ngrams import ngrams, overlap
 from arena.ratings.results import SeatResult, game_result
 from arena.ratings.stats import Ratio, mean_of
 from arena.ratings.tallies import GameSummary, ModelTally, SeatTallies, Tallies, UsageTally
-from arena.ratings.text import ngrams, overlap
 from arena.rules.events import Event, PhaseStarted, PlayerExiled, Spoke, VoteCast, WolfWhispered
 from arena.rules.referee import Answer
 from arena.rules.roles import is_god, is_wolf

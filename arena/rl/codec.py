@@ -30,7 +30,6 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -60,8 +59,7 @@ from arena.rules.composition import MAX_SEATS
 from arena.rules.decisions import ActionOption, DecisionRequest
 from arena.rules.errors import IllegalActionError
 from arena.rules.types import Direction, Gift, Role, SeatId, SpeechContext
-
-Lang = Literal["zh", "en"]
+from arena.text import Lang
 
 N = MAX_SEATS
 ROLES: tuple[Role, ...] = tuple(Role)

@@ -8,7 +8,7 @@ folded from does not change until the batch is complete.
 
 - Observations: `{"observation": int8 vector, "action_mask": int8 vector}` from the seat's
   own view (`arena.rl.observation`); with `text=True` the seat's chat turn is in
-  `infos[agent]["text"]` (`arena.rl.text`).
+  `infos[agent]["text"]` (`arena.rl.chat`).
 - Actions: `Discrete(ACTION_COUNT)` (`arena.rl.codec`). An index outside the mask raises
   `IllegalActionError` naming the legal options and changes nothing: the mask is the
   contract (wrap the env in PettingZoo's `TerminateIllegalWrapper` to penalise instead).
@@ -29,10 +29,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from arena.board_file import board_ref
+from arena.rl.chat import SeatChat
 from arena.rl.codec import ACTION_COUNT, shared_mask, to_action
 from arena.rl.observation import HIGH, LOW, SIZE, Tracker
 from arena.rl.reward import seat_rewards
-from arena.rl.text import SeatChat
 from arena.rules.boards import Board, PresetName
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest

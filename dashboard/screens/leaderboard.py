@@ -22,6 +22,7 @@ import streamlit as st
 
 from arena.dashboard.catalog import candidate_files
 from arena.dashboard.i18n import Lang, t
+from arena.dashboard.plain import error
 from arena.dashboard.session import header_index, hide_folder, language, settings
 from arena.dashboard.standings import (
     cost_chart,
@@ -31,7 +32,6 @@ from arena.dashboard.standings import (
     table,
     win_frame,
 )
-from arena.dashboard.text import error
 from arena.ratings import Report, to_csv
 from arena.ratings.folder import folder_report
 from arena.rules.errors import ArenaError

@@ -23,10 +23,10 @@ import streamlit as st
 from arena.dashboard.hosted import desk, hosted
 from arena.dashboard.i18n import Lang, render, t, text, viewer_of, winner_label
 from arena.dashboard.live import Tail, loaded, poll, running, stream_key
+from arena.dashboard.plain import error, plain, visible
 from arena.dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import project
 from arena.dashboard.session import language, settings
-from arena.dashboard.text import error, plain, visible
 from arena.humans.hosting import public_view
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import ReplayHeader, has_outsiders, parse_replay_lines

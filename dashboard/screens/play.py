@@ -33,9 +33,9 @@ import streamlit as st
 from arena.board_file import example_boards, parse_board_upload
 from arena.dashboard.hosted import desk, hosted
 from arena.dashboard.i18n import Lang, context_label, game_lang, localize, render, text
+from arena.dashboard.plain import error, escape, plain, visible
 from arena.dashboard.player_ui import claims_line
 from arena.dashboard.session import language, settings
-from arena.dashboard.text import error, escape, plain, visible
 from arena.humans.access import (
     AccessDenied,
     SeatPage,

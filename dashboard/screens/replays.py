@@ -9,8 +9,8 @@ import streamlit as st
 
 from arena.dashboard.catalog import Catalog, Filters, GameRow, select
 from arena.dashboard.i18n import Lang, t, winner_label
+from arena.dashboard.plain import error, no_games
 from arena.dashboard.session import header_index, hide_folder, language, settings
-from arena.dashboard.text import error, no_games
 from arena.storage.replay_file import ReplayError
 
 # How many of the filtered games the 'open' picker lists (the table shows them all).

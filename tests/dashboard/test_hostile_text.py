@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from arena.dashboard.text import escape, visible
+from arena.dashboard.plain import escape, visible
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.games import APP, HOSTILE, make_hostile, page_text
 

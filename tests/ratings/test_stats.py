@@ -1,8 +1,8 @@
 import pytest
 
+from arena.ratings.ngrams import ngrams, overlap, tokens
 from arena.ratings.ratings import WinRate
 from arena.ratings.stats import Mean, Ratio, percentile_interval, quantile, wilson
-from arena.ratings.text import ngrams, overlap, tokens
 
 
 def test_wilson_matches_the_textbook_value_and_stays_in_bounds() -> None:

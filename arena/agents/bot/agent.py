@@ -28,13 +28,13 @@ from arena.agents.bot import day, night, speech, wolves
 from arena.agents.bot.beliefs import own_outlook, wolf_probabilities
 from arena.agents.bot.chance import dice
 from arena.agents.bot.reading import Ledger, Reading, read
-from arena.agents.bot.talk import Lang
 from arena.records import BeliefReport
 from arena.rules.actions import Action, Pass
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation
 from arena.rules.types import Role
+from arena.text import Lang
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
 

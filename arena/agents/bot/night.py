@@ -72,7 +72,7 @@ from arena.agents.bot.beliefs import (
 )
 from arena.agents.bot.chance import bottom, top
 from arena.agents.bot.reading import Reading
-from arena.agents.bot.talk import Lang, whisper_text
+from arena.agents.bot.talk import whisper_text
 from arena.rules.actions import (
     Action,
     Admire,
@@ -99,6 +99,7 @@ from arena.rules.actions import (
 from arena.rules.decisions import DecisionRequest
 from arena.rules.roles import is_god
 from arena.rules.types import Gift, Role, SeatId
+from arena.text import Lang
 
 EMPTY_GUARD_CHANCE = 0.7
 """Chance the guard protects nobody on night 1."""

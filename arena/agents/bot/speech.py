@@ -31,11 +31,12 @@ from arena.agents.bot.beliefs import (
 )
 from arena.agents.bot.chance import top
 from arena.agents.bot.reading import Reading
-from arena.agents.bot.talk import Lang, speech_text
+from arena.agents.bot.talk import speech_text
 from arena.rules.actions import CheckClaim, Claims, Speak
 from arena.rules.decisions import DecisionRequest
 from arena.rules.roles import is_god, is_wolf
 from arena.rules.types import Role, SeatId
+from arena.text import Lang
 
 FAKE_WOLF_CHECK = 0.55
 """Chance that an invented check calls a good seat a wolf (查殺) rather than good (金水)."""

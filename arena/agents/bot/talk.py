@@ -9,13 +9,11 @@ wolf team can agree on the knife; other agents' free text is parsed leniently.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from arena.rules.actions import CheckClaim, Claims
 from arena.rules.roles import spec
 from arena.rules.types import SeatId, SpeechContext
-
-Lang = Literal["zh", "en"]
+from arena.text import Lang
 
 _KNIFE = re.compile(r"(?:刀|knife\s*#?|kill\s*#?)\s*(\d{1,2})", re.IGNORECASE)
 _JUMP = re.compile(r"悍跳|claim(?:ing)? (?:the )?seer", re.IGNORECASE)

@@ -11,7 +11,6 @@ import pytest
 
 from arena.agents.base import Agent, AgentReply
 from arena.agents.bot.agent import BotAgent
-from arena.agents.bot.talk import Lang
 from arena.agents.random_agent import RandomAgent
 from arena.match import Limits, play
 from arena.rules import events as ev
@@ -24,6 +23,7 @@ from arena.rules.referee import Referee
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role, Winner
 from arena.rules.visibility import SeatViewer, can_see
+from arena.text import Lang
 from tests.conftest import BOARD_REFS
 
 PRESETS: tuple[PresetName | None, ...] = (None, "tournament", "site", "classic")
