@@ -11,3 +11,21 @@ from __future__ import annotations
 
 class ArenaError(Exception):
     """Base of every error the arena raises on purpose (CLI prints these as one line)."""
+
+
+CLIP = 200
+"""The most characters of user input an error message repeats (`clip`)."""
+
+
+def clip(text: str, limit: int = CLIP, *, flat: bool = False) -> str:
+    """`text` cut to `limit` characters, the cut marked by an ellipsis.
+
+    Every message that repeats what a user, a server or a model wrote (a file's value, a
+    key, an HTTP error body, a refusal reason) goes through here: a message stays one short
+    line however large the input, and printing it costs nothing. `flat` first folds every
+    run of whitespace, newlines included, into one space (a server's multi-line error
+    body, a reason quoted on a report's line).
+    """
+    if flat:
+        text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

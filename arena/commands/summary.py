@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from arena.errors import clip
 from arena.llm.types import ModelCallRecord
 from arena.rules.referee import Answer
 from arena.storage.calls import automatic_answers
@@ -39,7 +40,9 @@ def seat_lines(
         if seat.model is None:
             continue
         mine = [a for a in answers if a.seat == seat.seat and (a.seat, a.step) not in automatic]
-        reasons = Counter(_short(a.defaulted) for a in mine if a.defaulted is not None)
+        reasons = Counter(
+            clip(a.defaulted, _REASON, flat=True) for a in mine if a.defaulted is not None
+        )
         own = len(mine) - sum(reasons.values())
         line = t(
             "cli.model_seat", lang, seat=seat.seat, agent=seat.agent, decisions=len(mine), own=own
@@ -52,8 +55,3 @@ def seat_lines(
             line += t("cli.model_automatic", lang, n=unasked)
         lines.append(line)
     return lines
-
-
-def _short(reason: str) -> str:
-    text = " ".join(reason.split())
-    return text if len(text) <= _REASON else text[: _REASON - 1] + "…"

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import openai
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, clip
 from arena.llm import fallback
 from arena.llm.base import AnswerMode, Dialogue, LegalFormat, ProviderError, Schema, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
@@ -199,7 +199,9 @@ class OpenAIChatModel(ProbedEndpoint):
             try:
                 response = await client.chat.completions.create(**kwargs, timeout=self.timeout_s)
             except ValueError as exc:  # a 200 whose JSON body does not parse
-                raise MalformedBody(f"the body is not JSON ({_short(str(exc), 80)})") from exc
+                raise MalformedBody(
+                    f"the body is not JSON ({clip(str(exc), 80, flat=True)})"
+                ) from exc
             if not isinstance(getattr(response, "choices", None), list):
                 raise MalformedBody("the body is not a chat completion")
             return response
@@ -210,10 +212,10 @@ class OpenAIChatModel(ProbedEndpoint):
             )
         except openai.APIStatusError as exc:
             raise ProviderError(
-                f"{self.endpoint}: HTTP {exc.status_code}: {_short(exc.message)}"
+                f"{self.endpoint}: HTTP {exc.status_code}: {clip(exc.message, flat=True)}"
             ) from exc
         except openai.OpenAIError as exc:
-            raise ProviderError(f"{self.endpoint}: {_short(str(exc))}") from exc
+            raise ProviderError(f"{self.endpoint}: {clip(str(exc), flat=True)}") from exc
 
     def _reply(self, response: Any) -> ModelReply:
         choice = response.choices[0].message if response.choices else None
@@ -245,11 +247,11 @@ class OpenAIChatModel(ProbedEndpoint):
         cause = exc.__cause__
         if isinstance(cause, openai.AuthenticationError | openai.PermissionDeniedError):
             raise ArenaError(
-                f"{self.endpoint} rejected the API key: {_short(cause.message)}"
+                f"{self.endpoint} rejected the API key: {clip(cause.message, flat=True)}"
             ) from exc
         if isinstance(cause, openai.NotFoundError):
             raise ArenaError(
-                f"{self.endpoint}: model or route not found: {_short(cause.message)}"
+                f"{self.endpoint}: model or route not found: {clip(cause.message, flat=True)}"
             ) from exc
         if isinstance(cause, openai.APIConnectionError) and not isinstance(
             cause, openai.APITimeoutError
@@ -267,7 +269,7 @@ def _classify(exc: BaseException) -> Transient | None:
     if isinstance(exc, openai.APITimeoutError):
         return Transient("timed out")
     if isinstance(exc, openai.APIConnectionError):
-        return Transient(f"connection failed ({_short(str(exc.__cause__ or exc))})")
+        return Transient(f"connection failed ({clip(str(exc.__cause__ or exc), flat=True)})")
     if isinstance(exc, openai.APIStatusError) and _transient_status(exc.status_code):
         return Transient(f"HTTP {exc.status_code}", parse_retry_after(exc.response.headers))
     return None
@@ -299,8 +301,3 @@ def _tool_choice(choice: ToolChoice) -> Any:
     if choice in ("auto", "required", "none"):
         return choice
     return {"type": "function", "function": {"name": choice}}
-
-
-def _short(text: str, limit: int = 200) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from arena.errors import ArenaError
+from arena.errors import CLIP, ArenaError, clip
 
 __all__ = [
     "CLIP",
@@ -27,20 +27,6 @@ class InvalidActionError(ArenaError):
 
 class IllegalActionError(ArenaError):
     """A well-formed action the rules do not allow now: wrong seat, phase, or target."""
-
-
-CLIP = 200
-"""The most characters of user input an error message repeats (`clip`)."""
-
-
-def clip(text: str, limit: int = CLIP) -> str:
-    """`text` cut to `limit` characters, the cut marked by an ellipsis.
-
-    Every message that repeats what a user wrote (a file's value, a key, a parser's
-    complaint quoting the input) goes through here: a message stays one short line however
-    large the input, and printing it costs nothing.
-    """
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def one_line(exc: ValidationError, *, skip: int = 0, default: str = "") -> str:

@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from arena.rules.errors import ArenaError
+from arena.rules.errors import ArenaError, clip
 
 KEY_ENV = "ARENA_KEY"
 """Environment variable holding the key itself (any text of `MIN_KEY_CHARS` or more)."""
@@ -160,13 +160,13 @@ def check_seal(found: Seal | None, sha256: str | None, key: ArenaKey | None) -> 
     if key is None:
         return SignatureCheck(
             state="bad",
-            message=f"bad signature: signed under key {_short(found.key)}, and this machine has "
+            message=f"bad signature: signed under key {clip(found.key, 20)}, and this machine has "
             f"no arena key to check it with (${KEY_ENV}, ${KEY_FILE_ENV} or {key_file()})",
         )
     if not hmac.compare_digest(found.key, key.id):
         return SignatureCheck(
             state="bad",
-            message=f"bad signature: signed under key {_short(found.key)}, not this arena's "
+            message=f"bad signature: signed under key {clip(found.key, 20)}, not this arena's "
             f"key {key.id}",
         )
     if not hmac.compare_digest(found.mac, _mac(key, sha256)):
@@ -174,10 +174,6 @@ def check_seal(found: Seal | None, sha256: str | None, key: ArenaKey | None) -> 
             state="bad", message="bad signature: forged (the MAC does not verify)"
         )
     return SignatureCheck(state="signed", message=f"signed (key {key.id})")
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 20 else text[:17] + "..."
 
 
 class Digests:
