@@ -28,6 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, TypeVar
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from arena.agents.base import (
     Accountable,
     Agent,
@@ -58,25 +60,30 @@ from arena.storage.replay_file import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Time and retry limits of a match."""
+class Limits(BaseModel):
+    """Time and retry limits of a match.
 
-    call_timeout_s: float = 60.0
+    One model for the runner, a queued job and a tournament file (`limits:`): what the
+    worker plays under is what the file said, with nothing to copy between two shapes.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    call_timeout_s: float = Field(default=60.0, gt=0)
     """One agent decision (all its model calls) must finish within this; waiting for a
     `Gated` agent's endpoint slot comes before the clock starts."""
-    game_timeout_s: float = 6 * 3600.0
+    game_timeout_s: float = Field(default=6 * 3600.0, gt=0)
     """Past this, remaining decisions are defaulted without asking."""
-    retries: int = 2
+    retries: int = Field(default=2, ge=0)
     """Re-asks after an invalid, illegal or late answer, before the default."""
     beliefs: Literal["off", "daily", "per_speech"] = "daily"
     """When seats are asked for a private belief report: at each exile vote, after every
     speech, or never. Agents that are not `Believer`s are skipped; model seats fold the
     daily report into their vote (`BeliefFolder`)."""
-    void_after_defaults: int = 5
+    void_after_defaults: int = Field(default=5, ge=1)
     """A game is voided once a model seat (or a plug-in, `Accountable`) has this many
     defaulted decisions …"""
-    void_default_share: float = 0.25
+    void_default_share: float = Field(default=0.25, ge=0, le=1)
     """… making up at least this share of its decisions: its play is the arena's defaults,
     not the model's, and such a game must not count in the ratings (docs/model-seats.md)."""
 

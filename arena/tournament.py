@@ -44,7 +44,8 @@ from arena.agents.plugin import (
     unknown_agent,
 )
 from arena.board_file import board_ref, example_boards, is_board_file
-from arena.queue.jobs import AgentEntry, MatchJob, MatchLimits
+from arena.match import Limits
+from arena.queue.jobs import AgentEntry, MatchJob
 from arena.queue.seating import check_spec, is_model, split_delay
 from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
@@ -90,7 +91,7 @@ class TournamentSpec(BaseModel):
     concurrency: dict[str, int] = Field(default_factory=dict)
     """Most model calls in flight per endpoint label (an agent's `endpoint`, else its
     `base_url`, else its spec's provider prefix such as `openai`), over all workers."""
-    limits: MatchLimits = MatchLimits()
+    limits: Limits = Limits()
     max_attempts: int = Field(default=3, ge=1)
     """Starts of a game (failures, lost workers) before it is dead-lettered."""
 

@@ -126,24 +126,6 @@ class AgentEntry(_Frozen):
         return kind if sep else None
 
 
-class MatchLimits(_Frozen):
-    """The serializable part of `arena.match.Limits`."""
-
-    call_timeout_s: float = Field(default=60.0, gt=0)
-    game_timeout_s: float = Field(default=6 * 3600.0, gt=0)
-    retries: int = Field(default=2, ge=0)
-    beliefs: Literal["off", "daily", "per_speech"] = "daily"
-
-    def to_limits(self) -> Limits:
-        """The runner's `Limits`."""
-        return Limits(
-            call_timeout_s=self.call_timeout_s,
-            game_timeout_s=self.game_timeout_s,
-            retries=self.retries,
-            beliefs=self.beliefs,
-        )
-
-
 class MatchJob(_Frozen):
     """One game of a tournament, as queued."""
 
@@ -158,7 +140,7 @@ class MatchJob(_Frozen):
     """The seated agents by name."""
     concurrency: dict[str, int] = Field(default_factory=dict)
     """Most model calls in flight at once per endpoint label, over all workers."""
-    limits: MatchLimits = MatchLimits()
+    limits: Limits = Limits()
     max_attempts: int = Field(default=3, ge=1)
     """Starts (failures and lost workers) before the job goes to the dead-letter stream."""
 

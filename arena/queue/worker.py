@@ -418,7 +418,7 @@ class Worker:
             keeper = group.create_task(self._keep(lease))
             pump = group.create_task(writer.pump())
             try:
-                await play(referee, agents, writer=writer, limits=lease.job.limits.to_limits())
+                await play(referee, agents, writer=writer, limits=lease.job.limits)
             except GameVoided as voided:
                 void = voided.reason
             writer.close()
