@@ -25,7 +25,6 @@ policy says and what it claims never disagree, and other seats read it as a spee
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -163,35 +162,25 @@ def block_of(index: int) -> tuple[str, int]:
 def legal_mask(
     request: DecisionRequest, seats: int, claimable: Sequence[Role] = ROLES
 ) -> npt.NDArray[np.int8]:
-    """1 at every index `request` allows, 0 elsewhere (a new array, the caller's to change).
+    """1 at every index `request` allows, 0 elsewhere.
 
     `seats` bounds the seats a speech or a whisper may name (the board's), and `claimable`
     the roles a speech may claim (the board's cards; every role by default).
     """
-    return shared_mask(request, seats, tuple(claimable)).copy()
-
-
-def shared_mask(
-    request: DecisionRequest, seats: int, claimable: tuple[Role, ...]
-) -> npt.NDArray[np.int8]:
-    """`legal_mask`, read-only and shared by every request with the same options and seat.
-
-    The same options come back all game and every game (a vote over the same living
-    seats, a night's pick or pass), so an environment step looks its mask up instead of
-    walking the options into 2,321 entries again.
-    """
-    return _mask(request.options, request.seat, seats, claimable)
-
-
-@functools.lru_cache(maxsize=8192)
-def _mask(
-    options: tuple[ActionOption, ...], me: SeatId, seats: int, claimable: tuple[Role, ...]
-) -> npt.NDArray[np.int8]:
     mask = bytearray(ACTION_COUNT)  # set entry by entry: cheaper than numpy for a few dozen
-    for option in options:
-        for index in _option_indices(option, me, seats, claimable):
+    claim = tuple(claimable)
+    for option in request.options:
+        for index in _option_indices(option, request.seat, seats, claim):
             mask[index] = 1
-    return np.frombuffer(bytes(mask), dtype=np.int8)  # over bytes: read-only
+    return np.frombuffer(mask, dtype=np.int8)
+
+
+def mask_key(request: DecisionRequest) -> tuple[object, ...]:
+    """What a request's mask depends on, in plain values (on one board): its seat and options.
+
+    Plain tuples hash and compare in C; the options' own models would run Python for each.
+    """
+    return (request.seat, *[(o.action, o.targets, o.target_required) for o in request.options])
 
 
 def _option_indices(
@@ -248,7 +237,10 @@ def to_action(index: int, request: DecisionRequest, lang: Lang = "en") -> Action
     Raises:
         IllegalActionError: `index` is outside the space.
     """
-    kind, offset = block_of(int(index))
+    index = int(index)
+    if 0 <= index < ACTION_COUNT and (known := _BY_INDEX[index]) is not None:
+        return known
+    kind, offset = block_of(index)
     if kind == "speak":
         option = request.option("speak")
         limit = option.max_chars if option is not None else None
@@ -257,7 +249,13 @@ def to_action(index: int, request: DecisionRequest, lang: Lang = "en") -> Action
         option = request.option("whisper")
         limit = option.max_chars if option is not None else None
         return _whisper(offset + 1, lang, limit)
-    return _action(kind, offset)
+    action = _BY_INDEX[index] = _action(kind, offset)
+    return action
+
+
+_BY_INDEX: list[Action | None] = [None] * ACTION_COUNT
+"""The action of each index whose action is the same for every request (not a speech or a
+whisper, whose text depends on the request), once it has been asked for."""
 
 
 @cache

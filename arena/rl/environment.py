@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 
 from arena.board_file import board_ref
 from arena.rl.chat import SeatChat
-from arena.rl.codec import ACTION_COUNT, shared_mask, to_action
+from arena.rl.codec import ACTION_COUNT, legal_mask, mask_key, to_action
 from arena.rl.observation import HIGH, LOW, SIZE, Tracker
 from arena.rl.reward import seat_rewards
 from arena.rules.boards import Board, PresetName
@@ -120,6 +120,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed: int | None = None
         self.referee: Referee | None = None
         self._tracker = Tracker(range(1, self.seats + 1))
+        self._known_masks: dict[tuple[object, ...], npt.NDArray[np.int8]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same `Dict` space for every seat."""
@@ -224,11 +225,23 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return self.referee
 
     def _mask(self, request: DecisionRequest) -> npt.NDArray[np.int8]:
-        """The mask of `request`, looked up once a step (`observe`, then `step`, reuse it)."""
+        """The mask of `request` (the env's own: never handed out uncopied).
+
+        Looked up once a step (`observe`, then `step`), from masks kept by seat and
+        options: the same ones come back all game and every game (a vote over the same
+        living seats, a night's pick or pass), so most steps build none.
+        """
         shown = self._shown
-        if shown is None or shown[0] is not request:
-            shown = self._shown = (request, shared_mask(request, self.seats, self.claimable))
-        return shown[1]
+        if shown is not None and shown[0] is request:
+            return shown[1]
+        key = mask_key(request)
+        mask = self._known_masks.get(key)
+        if mask is None:
+            if len(self._known_masks) >= _KNOWN_MASKS:
+                self._known_masks.clear()
+            mask = self._known_masks[key] = legal_mask(request, self.seats, self.claimable)
+        self._shown = (request, mask)
+        return mask
 
     def _select(self) -> None:
         """Hand the turn to the lowest seat of the batch still to answer."""
@@ -263,3 +276,5 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
 
 _NO_ACTIONS = np.zeros(ACTION_COUNT, dtype=np.int8)
+_KNOWN_MASKS = 4096
+"""How many distinct masks an environment keeps (about 9 MB); it starts over past that."""
