@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.agents.factory import (
+from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     aclose_models,

@@ -31,7 +31,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from arena.agents.factory import (
+from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     aclose_models,

@@ -21,13 +21,14 @@ import fakeredis
 import redis.asyncio as aioredis
 
 from arena.agents.base import Agent
+from arena.agents.seats import seat_seed
 from arena.match import new_header, run_game
 from arena.queue.base import JobQueue
 from arena.queue.jobs import FINAL_STATES, MatchJob
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.seating import StepSeededRandom
-from arena.queue.worker import Worker, seat_seed
+from arena.queue.worker import Worker
 from arena.tournament import TournamentSpec, schedule
 
 

@@ -51,7 +51,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.agents.factory import (
+from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     aclose_models,

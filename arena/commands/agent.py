@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from arena.agents.base import Agent
-from arena.agents.factory import (
+from arena.agents.seats import (
     MatchSpec,
     aclose_models,
     build_agents,
@@ -111,7 +111,7 @@ def _check(args: argparse.Namespace) -> int:
     lang: Lang = args.lang
     match = MatchSpec(lang=lang)
     if args.spec_file is not None:
-        from arena.agents.factory import load_spec_file
+        from arena.agents.seats import load_spec_file
 
         match = load_spec_file(args.spec_file).model_copy(update={"lang": lang})
     seat_agent(args.spec, 1, config, args.seed, match)  # a spec that cannot be built: one line

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arena.agents.base import Agent
-from arena.agents.factory import (
+from arena.agents.seats import (
     MatchSpec,
     SeatSpec,
     aclose_models,
@@ -57,7 +57,7 @@ SEAT_KINDS = (
     "bot, random, human, openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, "
     "an installed agent's name, or an http(s):// URL"
 )
-"""The agents a `--seat` spec may name (`arena.agents.factory` parses them)."""
+"""The agents a `--seat` spec may name (`arena.agents.seats` parses them)."""
 
 VIEWERS = "god, public, wolves or seat:N"
 

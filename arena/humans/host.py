@@ -3,7 +3,7 @@
 `host_game` plays it: people's seats are `BrowserSeat`s, the others bots, random players,
 model seats or remote agents (a "model" seat named by a URL). Before the game, model seats'
 endpoints and remote agents get the same preflight as `arena play`
-(`arena.agents.factory.preflight`): one that cannot play fails the game in one line (its
+(`arena.agents.seats.preflight`): one that cannot play fails the game in one line (its
 status `failed`, shown on the Play page) before any event, instead of a game played on
 defaults. After every answer the host publishes, for each human seat, the new events of that
 seat's `observe` projection, the public projection (view `PUBLIC_SEAT`, for spectators), and
@@ -34,7 +34,6 @@ from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer
 from arena.storage.desk import PUBLIC_SEAT, Desk, Status, Table
 from arena.storage.replay_file import ReplayWriter
-from arena.transcript import Lang
 
 
 def live_folder(replays: Path) -> Path:
@@ -47,49 +46,36 @@ def live_folder(replays: Path) -> Path:
     return folder.parent / f".{folder.name}-live"
 
 
-def _bot(seed: int, lang: Lang) -> Agent:
-    from arena.agents.bot.agent import BotAgent
-
-    agent: Agent = BotAgent(seed, lang=lang)
-    return agent
-
-
 def seat_agents(
     desk: Desk, table: Table, config: GameConfig, seed: int, poll_s: float
 ) -> dict[int, Agent]:
-    """One agent per seat of `table`; model seats with one spec share one chat model."""
-    from arena.agents.random_agent import RandomAgent
+    """One agent per seat of `table`, built from specs by `arena.agents.seats`.
 
-    agents: dict[int, Agent] = {}
-    models: list[str] = []
-    for seat, plan in sorted(table.seats.items()):
+    A person's seat is a `BrowserSeat` over the bot that takes the seat over after too
+    many timeouts; model seats with one spec share one chat model.
+    """
+    from arena.agents.seats import MatchSpec, build_agents, parse_seats
+
+    kinds = {"model": None, "random": "random", "bot": "bot", "human": "bot"}
+    specs = [f"{n}={kinds[p.kind] or p.name}" for n, p in sorted(table.seats.items())]
+    wanted = parse_seats((), len(table.seats), overrides=specs)
+    match = MatchSpec(lang=table.lang)
+    agents = build_agents(wanted, config, seed, match, beliefs="off", game_id=table.game_id)
+    for seat, plan in table.seats.items():
         if plan.kind == "human":
             agents[seat] = BrowserSeat(
                 desk,
                 table.game_id,
                 seat,
                 plan.name or f"seat{seat}",
-                _bot(seed * 1000 + seat, table.lang),
+                agents[seat],
                 decision_timeout_s=table.decision_timeout_s,
                 speech_timeout_s=table.speech_timeout_s,
                 handover_after=table.handover_after,
                 window_s=table.pace.window_s,
                 poll_s=poll_s,
             )
-        elif plan.kind == "random":
-            agents[seat] = RandomAgent(seed * 1000 + seat)
-        elif plan.kind == "model":
-            models.append(f"{seat}={plan.name}")
-        else:
-            agents[seat] = _bot(seed * 1000 + seat, table.lang)
-    if models:
-        from arena.agents.factory import MatchSpec, build_agents, parse_seats
-
-        specs = parse_seats((), len(table.seats), overrides=models)
-        wanted = {s: spec for s, spec in specs.items() if table.seats[s].kind == "model"}
-        match = MatchSpec(lang=table.lang)
-        agents |= build_agents(wanted, config, seed, match, beliefs="off", game_id=table.game_id)
-    return agents
+    return dict(sorted(agents.items()))
 
 
 def has_models(table: Table) -> bool:
@@ -105,7 +91,7 @@ async def check_models(desk: Desk, table: Table, agents: dict[int, Agent]) -> di
     """
     if not has_models(table):
         return {}
-    from arena.agents.factory import preflight
+    from arena.agents.seats import preflight
 
     desk.set_status(table.game_id, Status(state="checking"))
     try:
@@ -195,7 +181,7 @@ async def host_game(
         return await _host(desk, table, config, seed, agents, endpoints, replays, live, pacer)
     finally:
         if has_models(table):
-            from arena.agents.factory import aclose_models
+            from arena.agents.seats import aclose_models
 
             await aclose_models(agents)
 

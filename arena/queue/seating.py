@@ -11,7 +11,7 @@
   model's latency in benchmarks and crash drills.
 - `http://…`, `https://…`: a remote agent (`arena.agents.remote`), one per seat with its
   own secret for the game, told the job's game id; `preflight` says hello first.
-- `openai:MODEL`, `langchain:PROVIDER:MODEL`: `arena.agents.factory.build_agents`,
+- `openai:MODEL`, `langchain:PROVIDER:MODEL`: `arena.agents.seats.build_agents`,
   imported only then (a worker that plays bots needs no model SDK); the entry's seats
   share one chat model, and `preflight` probes its endpoint before a new game.
 
@@ -100,7 +100,7 @@ class Delayed:
 
 
 MODEL_KINDS = ("openai", "langchain")
-"""Spec prefixes built by `arena.agents.factory`."""
+"""Spec prefixes built by `arena.agents.seats`."""
 
 
 def check_spec(spec: str) -> None:
@@ -186,7 +186,7 @@ def build_seats(job: MatchJob, seed_of: Callable[[int], int]) -> dict[int, Agent
     """Every seat's agent, seeded by `seed_of(seat)`.
 
     An entry's model seats share one chat model (one connection pool, one probe), built
-    by `arena.agents.factory` with the job's rules.
+    by `arena.agents.seats` with the job's rules.
     """
     agents: dict[int, Agent] = {}
     model_seats: dict[str, list[int]] = {}
@@ -226,7 +226,7 @@ def _remote(job: MatchJob, seat: int) -> Agent:
 
 
 def _model_agents(entry: AgentEntry, seats: list[int], job: MatchJob) -> dict[int, Agent]:
-    factory = importlib.import_module("arena.agents.factory")
+    factory = importlib.import_module("arena.agents.seats")
     kind, _, model = entry.spec.partition(":")
     # The server may be serving other games of the tournament at once: no pinned slots.
     given = {
@@ -273,7 +273,7 @@ async def preflight(agents: Mapping[int, Agent]) -> dict[str, Any]:
     await preflight_remote(agents)
     if not any(hasattr(agent, "chat") for agent in agents.values()):
         return {}
-    factory = importlib.import_module("arena.agents.factory")
+    factory = importlib.import_module("arena.agents.seats")
     probed: dict[str, Any] = await factory.preflight(agents)
     return probed
 

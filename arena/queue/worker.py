@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import socket
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.agents.base import Agent
+from arena.agents.seats import seat_seed
 from arena.match import GameVoided, new_header, play, result_of
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
@@ -73,11 +75,6 @@ RETRY_S = 1.0
 RECANCEL_S = 0.5
 """While stopping, a match still running this long after its cancellation is cancelled
 again: asyncio code in libraries (and `asyncio.wait_for` on 3.11) can swallow one."""
-
-
-def seat_seed(seed: int, seat: int) -> int:
-    """The seed of one seat's agent in a game (stable across workers and restarts)."""
-    return seed * 100 + seat
 
 
 @dataclass
@@ -351,7 +348,7 @@ class Worker:
             await self.queue.complete(lease, result, "")
             self.stats.skipped += 1
             return
-        agents = self.seat_builder(job, lambda seat: seat_seed(job.seed, seat))
+        agents = self.seat_builder(job, functools.partial(seat_seed, job.seed))
         endpoints = await preflight(agents) if logged is None else {}
         agents = self._throttled(job, agents)
         if logged is not None:

@@ -10,13 +10,6 @@ import pytest
 
 import arena.api
 from arena.agents.base import CONTRACT_VERSION, Believer
-from arena.agents.factory import (
-    EndpointSettings,
-    MatchSpec,
-    build_agents,
-    check_options,
-    parse_seats,
-)
 from arena.agents.plugin import (
     ENTRY_POINT_GROUP,
     PluginAgent,
@@ -27,6 +20,13 @@ from arena.agents.plugin import (
     plugin_agent,
 )
 from arena.agents.random_agent import RandomAgent
+from arena.agents.seats import (
+    EndpointSettings,
+    MatchSpec,
+    build_agents,
+    check_options,
+    parse_seats,
+)
 from arena.match import Limits, new_header, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev

@@ -10,7 +10,7 @@ import pytest
 
 from arena.agents.base import AgentReply
 from arena.agents.bot.agent import BotAgent
-from arena.agents.factory import build_agents, parse_seats
+from arena.agents.seats import build_agents, parse_seats
 from arena.agents.terminal import HELP, TerminalHuman, describe, explain, has_default, help_text
 from arena.board_file import EXAMPLES, load_board_file
 from arena.match import Limits, new_header, play, run_game

@@ -55,7 +55,7 @@ class HostileBot:
 
 @pytest.fixture
 def hostile_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.agents.factory as factory
+    import arena.agents.seats as factory
 
     monkeypatch.setattr(factory, "_bot", lambda seed, lang: HostileBot(BotAgent(seed, lang=lang)))
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import Agent
-from arena.agents.factory import (
+from arena.agents.random_agent import random_action
+from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     aclose_models,
@@ -24,7 +25,6 @@ from arena.agents.factory import (
     parse_seats,
     preflight,
 )
-from arena.agents.random_agent import random_action
 from arena.match import Limits, Outcome, decide, now
 from arena.queue.seating import hold_slots
 from arena.rules.config import GameConfig

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.factory import build_agents, parse_seats
+from arena.agents.seats import build_agents, parse_seats
 from arena.match import resume_game
 from arena.replay_check import check_replay
 from arena.rules.draw import CURRENT_DRAW, LEGACY_DRAW

@@ -10,7 +10,7 @@ import random
 from collections import defaultdict
 from pathlib import Path
 
-from arena.agents.factory import (
+from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     aclose_models,

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.factory import (
+from arena.agents.model.agent import LLMAgent
+from arena.agents.random_agent import RandomAgent
+from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     aclose_models,
@@ -24,8 +26,6 @@ from arena.agents.factory import (
     parse_seats,
     preflight,
 )
-from arena.agents.model.agent import LLMAgent
-from arena.agents.random_agent import RandomAgent
 from arena.llm.pricing import PRICES, cost_usd
 from arena.match import Limits, new_header, run_game
 from arena.rules import events as ev

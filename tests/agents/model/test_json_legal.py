@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.factory import preflight
 from arena.agents.model.agent import LLMAgent
 from arena.agents.model.parsing import parse_answer
 from arena.agents.model.probe import SPEECH
+from arena.agents.seats import preflight
 from arena.llm.endpoint import ProbedEndpoint
 from arena.rules.actions import Speak
 from tests.llm.helpers import langchain_model, openai_model

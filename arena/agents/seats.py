@@ -8,6 +8,10 @@ from the SDKs' usual environment variables (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
 `ANTHROPIC_API_KEY`, …) or from a YAML spec file (`load_spec_file`); keys themselves never
 go in the file, only the name of the variable holding them.
 
+This is the one place seats are built from specs, for `arena play`, the queue's workers
+(`arena.queue.seating`) and the Play page's host (`arena.humans.host`), and the one place a
+seat's seed is derived from the game's (`seat_seed`).
+
 Seats with the same agent spec and endpoint share one chat model, so an endpoint is probed
 once and keeps one connection pool. `preflight` checks keys (without network), then
 probes every endpoint concurrently, and fails with one clear `ArenaError` before the game
@@ -249,6 +253,21 @@ def load_spec_file(path: Path) -> MatchSpec:
         raise ArenaError(f"{path}: {one_line(exc)}") from None
 
 
+SEAT_SEED_STRIDE = 1000
+"""Seat seeds of a game are `seed * SEAT_SEED_STRIDE + seat`: distinct for every seat of
+every game whose seed differs, since no board has this many seats."""
+
+
+def seat_seed(seed: int, seat: SeatId) -> int:
+    """The seed of the agent at `seat` in the game seeded `seed`.
+
+    One formula wherever a game runs (`arena play`, a worker, the Play page's host), so the
+    same spec plays a seat the same way everywhere, and a resumed game's fresh agents are
+    the ones it started with.
+    """
+    return seed * SEAT_SEED_STRIDE + seat
+
+
 def build_agents(
     seats: Mapping[SeatId, SeatSpec],
     config: GameConfig,
@@ -272,13 +291,13 @@ def build_agents(
     agents: dict[SeatId, Agent] = {}
     for seat, seat_spec in sorted(seats.items()):
         if seat_spec.kind == "bot":
-            agents[seat] = _bot(seed * 1000 + seat, spec.lang)
+            agents[seat] = _bot(seat_seed(seed, seat), spec.lang)
         elif seat_spec.kind == "random":
-            agents[seat] = RandomAgent(seed * 1000 + seat)
+            agents[seat] = RandomAgent(seat_seed(seed, seat))
         elif seat_spec.kind == "human":
             agents[seat] = TerminalHuman(lang=spec.lang, person=seat_spec.model)
         elif seat_spec.kind == "plugin":
-            agents[seat] = _plugin(seat_spec, seat, seed * 1000 + seat, spec)
+            agents[seat] = _plugin(seat_spec, seat, seat_seed(seed, seat), spec)
         elif seat_spec.kind == "remote":
             agents[seat] = _remote(seat_spec, spec, game_id or f"game-{secrets.token_hex(5)}")
         else:

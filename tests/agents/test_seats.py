@@ -3,7 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.agents.factory import (
+from arena.agents.model.agent import LLMAgent
+from arena.agents.random_agent import RandomAgent
+from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     SeatSpec,
@@ -14,10 +16,9 @@ from arena.agents.factory import (
     parse_seat_spec,
     parse_seats,
     preflight,
+    seat_seed,
     with_endpoint_flags,
 )
-from arena.agents.model.agent import LLMAgent
-from arena.agents.random_agent import RandomAgent
 from arena.llm.langchain_provider import LangChainChatModel
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.rules.config import GameConfig
@@ -186,3 +187,38 @@ def test_the_probe_limit_follows_the_request_limit_unless_set_apart(monkeypatch)
     assert {(agents[s].chat.timeout_s, agents[s].chat.probe_timeout_s) for s in (1, 2, 3)} == {
         (9, 30)
     }
+
+
+def test_a_spec_seeds_its_seats_alike_in_play_the_worker_and_the_play_host(
+    tmp_path: Path,
+) -> None:
+    from arena.agents.bot.agent import BotAgent
+    from arena.humans.host import seat_agents
+    from arena.queue.memory_queue import MemoryQueue
+    from arena.queue.seating import build_seats
+    from arena.storage.desk import MemoryDesk, SeatPlan, Table
+    from tests.queue.conftest import make_jobs, run_all
+
+    job = make_jobs(agents={"a": "bot", "b": "bot"})[0]
+    seats = range(1, len(job.seats) + 1)
+    worker: dict[int, int] = {}
+
+    def recording(job_: object, seed_of: object) -> dict[int, object]:
+        agents = build_seats(job_, seed_of)  # type: ignore[arg-type]
+        worker.update({s: a.seed for s, a in agents.items() if isinstance(a, BotAgent)})
+        return agents  # type: ignore[return-value]
+
+    asyncio.run(run_all(MemoryQueue(), [job], tmp_path, seat_builder=recording))
+    played = build_agents(parse_seats((f"1-{len(seats)}=bot",), len(seats)), job.config, job.seed)
+    table = Table(
+        game_id="g",
+        board=job.config.board,
+        seats={s: SeatPlan(kind="human" if s == 1 else "bot") for s in seats},
+    )
+    hosted = seat_agents(MemoryDesk(), table, job.config, job.seed, poll_s=0.01)
+    expected = {s: seat_seed(job.seed, s) for s in seats}
+    assert worker == expected
+    assert {s: a.seed for s, a in played.items() if isinstance(a, BotAgent)} == expected
+    hosted_bots = {s: a for s, a in hosted.items() if isinstance(a, BotAgent)}
+    assert {s: a.seed for s, a in hosted_bots.items()} == {s: expected[s] for s in seats if s != 1}
+    assert hosted[1].fallback.seed == expected[1]  # type: ignore[attr-defined]
