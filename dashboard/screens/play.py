@@ -453,9 +453,13 @@ def standing(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
     window offered this seat an action, the page keeps it offered while the speeches go
     on. Pressed while a window is open, it is the answer; pressed during a speech, it is
     armed on the desk (`access.arm`) and the next window takes it at once. Every window
-    lasts the same (`window_s`), so nothing here changes what the others can time.
+    lasts the same (`window_s`), so nothing here changes what the others can time. A
+    seat that is out (a wolf that has exploded) is offered nothing more.
     """
     key = f"standing_{page.game_id}_{page.seat}"
+    if page.seat not in page.observation.knowledge.present():
+        st.session_state.pop(key, None)
+        return
     pending = page.pending
     window = pending.request if pending and pending.request.kind is DecisionKind.INTERRUPT else None
     if window is not None:

@@ -400,7 +400,8 @@ def test_a_wolf_explodes_from_the_standing_action_on_a_simplified_table(tmp_path
                 pages[seat].goto(link)
                 pages[seat].get_by_text(f"你是{seat}号 · 人{seat}").wait_for()
                 pages[seat].set_default_timeout(5000)
-            armed = shot_seer = False
+            armed = shot_seer = shot_standing = False
+            armed_line = text("play.armed", "zh-Hans", a="").split("：")[0]
             deadline = time.monotonic() + GAME_LIMIT_S
             while not all(over in pages[s].inner_text("body") for s in pages):
                 assert time.monotonic() < deadline, "the game did not finish"
@@ -409,12 +410,15 @@ def test_a_wolf_explodes_from_the_standing_action_on_a_simplified_table(tmp_path
                     try:
                         standing = page.locator("[class*='st-key-standing_'] button")
                         if seat == 1 and not armed and standing.count():
-                            page.screenshot(
-                                path=str(SHOTS / "table-zh-Hans-1400-standing.png"), full_page=True
-                            )
+                            if not shot_standing:
+                                page.screenshot(path=str(SHOTS / "table-zh-Hans-1400-standing.png"),
+                                                full_page=True)  # fmt: skip
+                                shot_standing = True
                             standing.first.click()
-                            armed_line = text("play.armed", "zh-Hans", a="").split("：")[0]
-                            page.get_by_text(armed_line).wait_for(timeout=10000)
+                            # armed during a speech, or answered in a window (a lost click
+                            # shows neither and is pressed again)
+                            done = page.get_by_text(armed_line).or_(page.get_by_text("1号 自爆"))
+                            done.first.wait_for(timeout=10000)
                             armed = True
                         answer_once(page)
                     except playwright_api.Error:
@@ -438,6 +442,9 @@ def test_a_wolf_explodes_from_the_standing_action_on_a_simplified_table(tmp_path
     assert any(a.seat == 1 and a.action.kind == "self_explode" for a in replay.answers)
     assert not any(a.defaulted for a in replay.answers if a.seat in (1, 2))
     assert shot_seer, "the seer's table never marked her check"
+    offer, gone = text("play.standing", "zh-Hans"), "1号 出局"
+    after = [b for i, b in enumerate(bodies[1]) if any(gone in a for a in bodies[1][:i])]
+    assert after and not [b for b in after if offer in b], "an exploded wolf is offered it again"
     for seat in (1, 2):
         for body in bodies[seat]:
             assert not _traditional(body), _traditional(body)
