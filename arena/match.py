@@ -160,6 +160,16 @@ async def timed_call(
         return await asyncio.wait_for(call(), min(timeout_s, remaining))
 
 
+def limit_of(agent: Agent, limits: Limits) -> float:
+    """The seconds one question to `agent` may take.
+
+    Its own limit (`TimeLimited`: a model seat's endpoint), else the match's; a belief
+    question is held to the same limit as a decision.
+    """
+    own = agent.decision_timeout_s if isinstance(agent, TimeLimited) else None
+    return own or limits.call_timeout_s
+
+
 async def decide(
     agent: Agent, view: Observation, request: DecisionRequest, limits: Limits, deadline: float
 ) -> tuple[Outcome, list[AgentReply]]:
@@ -173,8 +183,7 @@ async def decide(
     """
     replies: list[AgentReply] = []
     feedback: str | None = None
-    own = agent.decision_timeout_s if isinstance(agent, TimeLimited) else None
-    timeout_s = own or limits.call_timeout_s
+    timeout_s = limit_of(agent, limits)
     for _attempt in range(limits.retries + 1):
         remaining = deadline - now()
         if remaining <= 0:
@@ -373,7 +382,7 @@ async def _collect_beliefs(
 async def _belief(
     agent: Agent, view: Projector, limits: Limits, deadline: float
 ) -> BeliefReport | None:
-    """One seat's belief report, or None when it fails (within the call limit).
+    """One seat's belief report, or None when it fails (within the seat's limit).
 
     A report that is not a `BeliefReport` of the asked seat counts as a failure too.
     """
@@ -381,7 +390,7 @@ async def _belief(
     seen = view.observe()
     try:
         report = await timed_call(
-            agent, lambda: agent.believe(seen), limits.call_timeout_s, deadline
+            agent, lambda: agent.believe(seen), limit_of(agent, limits), deadline
         )
     except Exception:  # a timeout, a refusal or an agent's bug: no report, same game
         return None

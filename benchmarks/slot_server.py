@@ -11,6 +11,8 @@ script starts:
   last request's prompt, as the llama-cpp-python server the tests used before (without
   `--cache-ram 0` this llama-server saves idle prompts in RAM and restores them, which is
   not the server the issue compares against);
+- `--server stub`: the arena's stub server (tests/support), no model: the same game's
+  requests in a few seconds, to count what each server kind must read (below);
 - `--server llama-cpp-python`: that server itself (it needs `llama_cpp` in `--python`'s
   environment; its `chatml-function-calling` format HTML-escapes the prompt, so its game
   is not the same game).
@@ -31,6 +33,12 @@ same cores, so their work adds up; batched decoding can beat this sum a little).
 rates are measured by two calls before the game (a fresh 1,500-token prompt, then 128
 tokens).
 
+With `--server stub` it prints instead the prompt characters a server must read over the
+whole game: with a slot per seat (each request against its seat's previous one) and with
+one context (each request against the previous request, whoever sent it). Prefill is most
+of a local server's time, so their ratio estimates the one-slot server's extra work
+without a model (the stub's answers are not a model's, but the prompts are the game's).
+
     PYTHONPATH=. .venv/bin/python benchmarks/slot_server.py [--server one-slot] \
         [--max-calls 30 --temperature 0]
 """
@@ -41,6 +49,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -50,6 +59,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.agents.seats import (
     EndpointSettings,
@@ -65,6 +75,7 @@ from arena.rules.config import GameConfig
 from arena.storage.calls import automatic_answers
 from arena.storage.replay_file import read_replay
 from tests.support.llama_server import free_port, install, serving, threads
+from tests.support.stub_server import StubServer
 
 CONFIG = GameConfig(board="idiot12")
 SEED = 7
@@ -218,10 +229,52 @@ def report(path: Path, wall: float, prefill: float, decode: float) -> None:
     print(f"asked decisions {len(asked)}, own {own}; answered by the arena {len(automatic)}")
 
 
+def _text(body: dict[str, Any]) -> str:
+    """A request's prompt as one string (roles, contents, tool calls), for prefix counts."""
+    return "".join(
+        f"<{m['role']}>{m.get('content') or ''}{json.dumps(m.get('tool_calls'))}"
+        for m in body["messages"]
+    )
+
+
+def _common(a: str, b: str) -> int:
+    return len(os.path.commonprefix([a, b]))
+
+
+def reading(requests: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """(total, read with a slot per seat, read with one context) prompt characters.
+
+    The game's requests are those that name a slot (the probe's do not); a slot keeps its
+    seat's previous prompt, one context keeps only the previous request's.
+    """
+    game = [r for r in requests if "id_slot" in r]
+    last: dict[int, str] = {}
+    previous = ""
+    total = slots = one = 0
+    for body in game:
+        text = _text(body)
+        total += len(text)
+        slots += len(text) - _common(text, last.get(body["id_slot"], ""))
+        one += len(text) - _common(text, previous)
+        last[body["id_slot"]] = previous = text
+    return total, slots, one
+
+
+def estimate(path: Path) -> None:
+    """Play the game on the stub server; print what each server kind must read."""
+    with StubServer(slots=12) as stub:
+        wall = asyncio.run(play(stub.url, path, Stop(), None))
+        total, slots, one = reading(stub.requests)
+    calls = len([r for r in stub.requests if "id_slot" in r])
+    print(f"stub game in {wall:.0f} s: {calls} calls, {total} prompt characters")
+    print(f"read with a slot per seat {slots} ({slots / total:.1%})")
+    print(f"read with one context {one} ({one / total:.1%}); ratio {one / max(slots, 1):.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--server", choices=["slots", "one-slot", "llama-cpp-python"], default="slots"
+        "--server", choices=["slots", "one-slot", "stub", "llama-cpp-python"], default="slots"
     )
     parser.add_argument("--python", default=".venv-model/bin/python", help="llama_cpp's")
     parser.add_argument("--max-calls", type=int, default=None)
@@ -229,6 +282,10 @@ def main() -> None:
     parser.add_argument("--temperature", type=float, default=None, help="server's if unset")
     parser.add_argument("--out", type=Path, default=None, help="keep the replay here")
     args = parser.parse_args()
+    if args.server == "stub":
+        with tempfile.TemporaryDirectory() as tmp:
+            estimate(args.out or Path(tmp) / "game.jsonl")
+        return
     binary, model = install("smollm2")
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "server.log"

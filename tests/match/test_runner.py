@@ -136,3 +136,33 @@ def test_a_belief_question_that_fails_is_skipped_not_fatal(tmp_path: Path) -> No
         referee = asyncio.run(run_game(new_header(mode, CONFIG, 4, agents), agents, path))
         assert referee.finished and sum(a.asked for a in agents.values()) > 0
         assert read_replay(path).beliefs == ()
+
+
+class SlowBeliever(RandomAgent):
+    """Plays at once, with its own 0.05 s limit; its belief reports never come."""
+
+    decision_timeout_s = 0.05
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.cut = 0
+
+    async def believe(self, view: Observation) -> BeliefReport:
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            self.cut += 1
+        raise AssertionError("unreachable")
+
+    def pending_traces(self) -> tuple[()]:
+        return ()
+
+
+def test_a_seat_s_own_limit_holds_its_belief_questions_too() -> None:
+    """A seat that answers its decisions at once but never its belief questions."""
+    agents = {s: SlowBeliever(s) for s in range(1, 13)}
+    limits = Limits(call_timeout_s=3600)
+    referee = asyncio.run(
+        run_game(new_header("slow", CONFIG, 4, agents), agents, None, limits=limits)
+    )
+    assert referee.finished and sum(a.cut for a in agents.values()) > 0
