@@ -7,6 +7,8 @@ function of the replay: the same file always gives the same summary.
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -53,10 +55,22 @@ def summarize(replay: Replay) -> GameSummary:
             f"game {result.game_id}: an event names a seat outside 1-{len(roles)}"
         ) from None
     seats = tuple(
-        SeatTallies(seat=seat, tallies=sum((p.get(seat, Tallies()) for p in parts), Tallies()))
+        SeatTallies(seat=seat, tallies=_sum_tallies([p[seat] for p in parts if seat in p]))
         for seat in range(1, len(roles) + 1)
     )
     return GameSummary(result=result, seats=seats, models=model_tallies(calls))
+
+
+_NO_TALLIES = Tallies()
+
+
+def _sum_tallies(present: Sequence[Tallies]) -> Tallies:
+    """The sum of a seat's tallies from each part that has any.
+
+    A cold leaderboard sums tens of thousands: no empty `Tallies` is built or added for
+    the parts without the seat.
+    """
+    return functools.reduce(operator.add, present) if present else _NO_TALLIES
 
 
 def _judged_as(seat: SeatResult) -> Role:

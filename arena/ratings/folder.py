@@ -96,6 +96,7 @@ def folder_report(
             include_voided,
             progress,
             include_unsigned=include_unsigned,
+            workers=workers,
         )
         fold = _folded(store, scan, fresh, bootstrap, seed, workers, step)
         report = fold.report(confidence, skipped=scan.skipped, directory=str(directory))

@@ -32,8 +32,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+import sys
+import threading
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -215,23 +219,33 @@ class FolderScan(FrozenModel):
         return sum(1 for entry in self.rated if entry.unsigned)
 
 
-def file_entry(path: Path, cache: FactsCache) -> tuple[str | None, FileHead, GameSummary | None]:
-    """The digest and head of one file, and its summary if it was verified just now.
+class Looked(NamedTuple):
+    """A file as the cache knows it: its head, or what verifying it takes."""
 
-    From the cache when its bytes are known, else verified. Unreadable headers and
-    unfinished games are cheap to find and change as a game is written, so they are
-    never cached (and have no digest here).
+    sha256: str | None
+    head: FileHead | None
+    """None: the cache does not know these bytes; `verify_file` them."""
+    header: ReplayHeader | None = None
+    """Set (with `stat`) exactly when `head` is None."""
+    stat: Stat | None = None
+
+
+def look_up(path: Path, cache: FactsCache) -> Looked:
+    """The digest and head of one file from the cache, or what verifying it takes.
+
+    Unreadable headers and unfinished games are cheap to find and change as a game is
+    written, so they are never cached (and have no digest here).
     """
     try:
         stat = Stat.of(path)
         known = cache.by_stat(stat)
         if known is not None:
-            return known[0], known[1], None
+            return Looked(known[0], known[1])
         header = read_header(path)
     except ArenaError as exc:
-        return None, FileHead(verdict="unreadable", detail=_detail(str(exc), path)), None
+        return Looked(None, FileHead(verdict="unreadable", detail=_detail(str(exc), path)))
     except (OSError, ValueError) as exc:
-        return None, FileHead(verdict="unreadable", detail=f": cannot read: {exc}"), None
+        return Looked(None, FileHead(verdict="unreadable", detail=f": cannot read: {exc}"))
     if header.result is None:
         head = FileHead(
             verdict="unfinished",
@@ -239,17 +253,54 @@ def file_entry(path: Path, cache: FactsCache) -> tuple[str | None, FileHead, Gam
             game_id=header.game_id,
             tournament=header.tournament,
         )
-        return None, head, None
+        return Looked(None, head)
     try:
         sha256 = file_digest(path)
     except OSError as exc:
-        return None, FileHead(verdict="unreadable", detail=f": cannot read: {exc}"), None
-    cached = cache.by_digest(stat, sha256)
-    if cached is not None:
-        return sha256, cached, None
-    facts = verify_file(path, header)
-    cache.put(stat, sha256, facts)
-    return sha256, facts.head(), facts.summary
+        return Looked(None, FileHead(verdict="unreadable", detail=f": cannot read: {exc}"))
+    known_bytes = cache.by_digest(stat, sha256)
+    if known_bytes is not None:
+        return Looked(sha256, known_bytes)
+    return Looked(sha256, None, header, stat)
+
+
+def file_entry(path: Path, cache: FactsCache) -> tuple[str | None, FileHead, GameSummary | None]:
+    """The digest and head of one file, and its summary if it was verified just now.
+
+    From the cache when its bytes are known (`look_up`), else verified and cached.
+    """
+    looked = look_up(path, cache)
+    if looked.head is not None:
+        return looked.sha256, looked.head, None
+    assert looked.header is not None and looked.stat is not None and looked.sha256 is not None
+    facts = verify_file(path, looked.header)
+    cache.put(looked.stat, looked.sha256, facts)
+    return looked.sha256, facts.head(), facts.summary
+
+
+PARALLEL_FILES = 64
+"""New files from which `scan_folder` verifies in worker processes (below, one process
+is quicker than starting others)."""
+
+
+def verified(todo: list[tuple[Path, ReplayHeader]], workers: int) -> Iterator[FileFacts]:
+    """`verify_file` of each (path, header), in order; in `workers` processes for many.
+
+    Verifying is CPU-bound pure Python (parse, replay every answer through the referee,
+    fold the metrics), 10-40 ms a file, so a cold folder of thousands of files takes
+    every core. Processes fork when this process runs no other thread (the command
+    line: nothing to import again), and spawn otherwise (a dashboard's server threads
+    must not be forked mid-flight).
+    """
+    if workers <= 1 or len(todo) < PARALLEL_FILES:
+        yield from (verify_file(path, header) for path, header in todo)
+        return
+    method = "fork" if threading.active_count() == 1 and sys.platform != "win32" else "spawn"
+    chunk = max(1, min(32, len(todo) // (workers * 8)))
+    paths, headers = [p for p, _ in todo], [h for _, h in todo]
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        yield from pool.map(verify_file, paths, headers, chunksize=chunk)
 
 
 def open_cache(directory: Path, cache: FactsCache | bool) -> FactsCache:
@@ -349,11 +400,13 @@ def scan_folder(
     *,
     include_unsigned: bool = False,
     key: ArenaKey | None = None,
+    workers: int = 1,
 ) -> tuple[FolderScan, dict[str, GameSummary]]:
     """Which files of `directory` are rated (see `load_games`), and the summaries verified now.
 
     Reads only the cache's small heads for known files: a warm folder costs a `stat` and a
-    row per file, whatever its games hold. Signatures are checked under `key` (None: the
+    row per file, whatever its games hold. New files are verified in `workers` processes
+    when there are many (`verified`). Signatures are checked under `key` (None: the
     arena's key, `arena_key()`).
     """
     key = key if key is not None else arena_key()
@@ -361,8 +414,17 @@ def scan_folder(
     entries: list[_Entry] = []
     paths = candidate_files(directory)
     cache.preload()
-    for done, path in enumerate(paths, start=1):
-        sha256, head, summary = file_entry(path, cache)
+    looked = [look_up(path, cache) for path in paths]
+    new = verified(
+        [(p, seen.header) for p, seen in zip(paths, looked, strict=True) if seen.header], workers
+    )
+    for done, (path, seen) in enumerate(zip(paths, looked, strict=True), start=1):
+        sha256, head, summary = seen.sha256, seen.head, None
+        if head is None:
+            assert seen.stat is not None and sha256 is not None
+            facts = next(new)
+            cache.put(seen.stat, sha256, facts)
+            head, summary = facts.head(), facts.summary
         if done % COMMIT_EVERY == 0:
             cache.commit()
         if progress is not None:

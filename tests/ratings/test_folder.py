@@ -15,6 +15,7 @@ from arena.agents.bot.agent import BotAgent
 from arena.cli import main
 from arena.match import new_header, run_game
 from arena.ratings import folder as module
+from arena.ratings import loader
 from arena.ratings.cache import FactsCache
 from arena.ratings.folder import folder_report
 from arena.ratings.loader import load_games
@@ -233,3 +234,31 @@ def test_a_cache_without_a_rated_file_summary_is_one_line(
     assert code != 0 and "no summary in the facts cache" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert main(["leaderboard", str(tmp_path), "--bootstrap", "5", "--no-cache"]) == 0
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_files_verified_in_worker_processes_rate_as_in_one(
+    sources: list[tuple[list[str], list[bool]]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+) -> None:
+    """A cold folder verified in two processes (fork from the command line, spawn beside a
+    dashboard's threads) gives the report of one process and of a run from scratch."""
+    for i in range(SOURCES):
+        write_game(tmp_path, sources, i, minute=i)
+    (tmp_path / "broken.jsonl").write_text('{"type":"header"', encoding="utf-8")
+    monkeypatch.setattr(loader, "PARALLEL_FILES", 4)
+    monkeypatch.setattr(loader.threading, "active_count", lambda: 1 if method == "fork" else 2)
+    started: list[str] = []
+    real = loader.multiprocessing.get_context
+
+    def context(name: str) -> Any:
+        started.append(name)
+        return real(name)
+
+    monkeypatch.setattr(loader.multiprocessing, "get_context", context)
+    scan, parallel = folder_report(tmp_path, bootstrap=BOOTSTRAP, workers=2, cache=False)
+    assert started == [method]
+    assert parallel == from_scratch(tmp_path)
+    assert len(scan.rated) == SOURCES and scan.left_out() == {"unreadable": 1}
