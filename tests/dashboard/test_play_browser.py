@@ -455,7 +455,8 @@ def test_links_open_from_another_browser_and_the_live_page_shows_the_hosted_game
     server: str,
 ) -> None:
     """Links are absolute (sent as shown, opened in a fresh context); the Live page lists
-    the game hosted by the dashboard and shows its public view. English at 1400 and 400."""
+    the game hosted by the dashboard and shows its public view. English at 1400 and 400,
+    the English game on a 繁體 page, and a Chinese game in 繁體."""
     with playwright_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         creator = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
@@ -468,6 +469,12 @@ def test_links_open_from_another_browser_and_the_live_page_shows_the_hosted_game
         for page, width in ((creator, 1400), (other, 400)):  # the same seat in 繁體
             page.goto(links[4].replace("lang=en", "lang=zh-Hant"))
             page.get_by_text("你是#4 · kim4").wait_for()  # an English game: seats as #N
+            page.get_by_text(text("play.table", "zh-Hant"), exact=True).wait_for()
+            page.screenshot(path=str(SHOTS / f"table-en-game-zh-Hant-{width}.png"), full_page=True)
+        zh = create(creator, server, "林", humans=(4,), lang="zh-Hant", game="zh")
+        for page, width in ((creator, 1400), (other, 400)):  # a Chinese game in 繁體
+            page.goto(zh[4])
+            page.get_by_text("你是4號 · 林4").wait_for()
             page.get_by_text(text("play.table", "zh-Hant"), exact=True).wait_for()
             page.screenshot(path=str(SHOTS / f"table-zh-Hant-{width}.png"), full_page=True)
         creator.goto(f"{server}/live?lang=en")
