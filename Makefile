@@ -6,8 +6,14 @@
 #                 missing, install the real small model and llama.cpp's own server
 #                 (scripts/real-model.sh and scripts/llama-server.sh: llama-server built
 #                 once from source, ~16 min on two cores, then cached), then run ruff, mypy
-#                 and the whole pytest suite (lint: ruff check, ruff format --check, mypy,
-#                 and lint-imports: the layer table of docs/architecture.md)
+#                 and the whole pytest suite on every core (pytest-xdist; the browser and
+#                 real-model tests, which start their own servers, share one worker)
+#                 (lint: ruff check, ruff format --check, mypy, and lint-imports: the
+#                 layer table of docs/architecture.md)
+# While working, `make check` is the fast tier: the lint and every test that needs no
+# service — no Redis, no browser, no real model, no long run (the markers in
+# pyproject.toml) — on every core, in a few minutes; it starts and installs nothing but
+# the dev tools. `make test` is the proof before landing, and what CI runs.
 # Each install is remembered by a stamp named after pyproject.toml's hash, so editing
 # pyproject.toml reinstalls and nothing else does.
 VENV ?= .venv
@@ -16,7 +22,7 @@ HASH := $(shell sha1sum pyproject.toml | cut -c1-12)
 RUNTIME := $(VENV)/.runtime-$(HASH)
 DEV := $(VENV)/.dev-$(HASH)
 
-.PHONY: play test lint services model
+.PHONY: play check test lint services model
 
 $(RUNTIME): pyproject.toml
 	@python3 scripts/install.py $(VENV)
@@ -45,5 +51,15 @@ lint: $(DEV)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
+# -n auto: a worker per core. --dist loadgroup: tests spread by load, but those of one
+# xdist_group (tests/conftest.py) on one worker, one at a time.
+JOBS ?= auto
+FAST := not redis and not browser and not real_model and not slow
+
+# The fast tier plays the random-playthrough fuzz (tests/rules/test_invariants.py) with
+# 10 games per board and rule set instead of 100: every board and preset, a tenth the time.
+check: lint
+	ARENA_FUZZ_GAMES=10 $(PY) -m pytest -n $(JOBS) -m "$(FAST)"
+
 test: $(DEV) services model lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(JOBS) --dist loadgroup

@@ -34,6 +34,39 @@ def arena_key_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         yield
 
 
+FIXTURE_MARKS = {
+    "prefix": "redis",
+    "live_game": "redis",
+    "llama_url": "real_model",
+}
+"""Fixtures that need a service, and the marker a test that uses one gets.
+
+`make check` deselects the markers (no Redis, no browser, no real model, no long runs);
+a test that takes one of these fixtures is marked by that alone, so a new one cannot slip
+into the fast tier and fail there for want of a server.
+"""
+
+
+ONE_WORKER = ("browser", "real_model")
+"""Tests that start heavy servers of their own (Streamlit and chromium per module,
+llama-server per session) run on one xdist worker (`--dist loadgroup`), one at a time:
+each server starts once, and their time limits, set for one game on the machine, never
+race each other for the cores."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by the service fixtures it uses (`FIXTURE_MARKS`), and group the
+    heavy ones (`ONE_WORKER`); first, so that `-m` and xdist's grouping see the marks."""
+    for item in items:
+        used = getattr(item, "fixturenames", ())
+        for fixture, mark in FIXTURE_MARKS.items():
+            if fixture in used:
+                item.add_marker(mark)
+        if any(item.get_closest_marker(m) for m in ONE_WORKER):
+            item.add_marker(pytest.mark.xdist_group("servers"))
+
+
 EXAMPLE_BOARDS: dict[str, Board] = example_boards()
 """The example board files (arena/boards/), custom boards that users play or copy."""
 BOARD_REFS: dict[str, str | Board] = {**{b: b for b in BOARDS}, **EXAMPLE_BOARDS}

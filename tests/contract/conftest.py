@@ -13,8 +13,8 @@ import redis.asyncio as aioredis
 from arena.queue.base import JobQueue
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
+from tests.support.redis_db import REDIS_URL
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
 MakeQueue = Callable[..., Awaitable[JobQueue]]
 
 

@@ -30,10 +30,10 @@ from arena.rules.visibility import SeatViewer
 from tests.dashboard.browser import ARGS, CHROMIUM, SHOTS, dashboard
 from tests.dashboard.games import make_game, make_hostile
 from tests.dashboard.leaks import leaks
+from tests.support.redis_db import LIVE_URL
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-LIVE_DB = "redis://127.0.0.1:6379/11"
 WIDTH = 1400
 pytestmark = [
     pytest.mark.browser,
@@ -53,7 +53,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(folder: Path) -> Iterator[str]:
-    with dashboard(folder, "--redis", LIVE_DB) as url:
+    with dashboard(folder, "--redis", LIVE_URL) as url:
         yield url
 
 
@@ -194,7 +194,7 @@ def test_a_hostile_speech_shows_literally(server: str, page: Any) -> None:
 
 @pytest.mark.redis
 def test_the_live_page_notices_new_and_finished_games(page: Any, server: str, folder: Path) -> None:
-    client = redis.Redis.from_url(LIVE_DB)
+    client = redis.Redis.from_url(LIVE_URL)
     lines = (folder / "marked.jsonl").read_text("utf-8").splitlines()
     finished_header = lines[0]
     lines[0] = json.dumps({**json.loads(lines[0]), "result": None}, ensure_ascii=False)

@@ -18,8 +18,7 @@ from arena.storage.replay_file import ReplayError, read_replay
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.games import APP, page_text
 from tests.dashboard.leaks import leaks
-
-LIVE_DB = "redis://127.0.0.1:6379/11"
+from tests.support.redis_db import LIVE_URL
 
 
 def publish(client: Any, game_id: str, lines: list[str], first_seq: int = 0) -> None:
@@ -63,7 +62,7 @@ def test_a_stream_that_is_not_a_replay_is_a_clear_error() -> None:
 
 @pytest.fixture
 def live_game(replay_dir: Path) -> Iterator[tuple[Any, str]]:
-    client = redis.Redis.from_url(LIVE_DB)
+    client = redis.Redis.from_url(LIVE_URL)
     game_id = f"test-{uuid.uuid4().hex[:8]}"
     try:
         yield client, game_id
@@ -80,7 +79,7 @@ def test_live_page_follows_a_running_game_for_each_viewer(
     lines = game_lines(replay_dir)
     publish(client, game_id, lines[:120])
     monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
-    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_DB)
+    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_URL)
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.switch_page("screens/live.py").run()
@@ -124,7 +123,7 @@ def test_a_stream_that_skips_lines_is_refused() -> None:
 def watch(replay_dir: Path, monkeypatch: pytest.MonkeyPatch, game_id: str) -> AppTest:
     """The Live page on the test database, watching `game_id`."""
     monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
-    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_DB)
+    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_URL)
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.switch_page("screens/live.py").run()

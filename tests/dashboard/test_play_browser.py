@@ -21,6 +21,7 @@ from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.storage.replay_file import read_replay
 from tests.dashboard.browser import ARGS, CHROMIUM, SHOTS, dashboard, start_dashboard
+from tests.support.redis_db import REDIS_URL
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -240,7 +241,7 @@ def test_two_people_in_two_browsers_through_redis_each_see_only_their_seat(
 ) -> None:
     """Dashboard and worker share only the Redis server; a reload keeps the seat."""
     replays = tmp_path / "replays"
-    redis_url = "redis://127.0.0.1:6379/0"
+    redis_url = REDIS_URL
     worker = subprocess.Popen(
         [sys.executable, "-m", "arena.humans.worker", "--redis", redis_url, "--replays",
          str(replays), "--live", str(tmp_path / "live")],
@@ -372,7 +373,7 @@ def test_a_wolf_explodes_from_the_standing_action_on_a_simplified_table(tmp_path
     from arena.storage.desk import Pace, SeatPlan
     from arena.storage.redis_desk import RedisDesk
 
-    redis_url = "redis://127.0.0.1:6379/0"
+    redis_url = REDIS_URL
     replays, live = tmp_path / "replays", tmp_path / "live"
     desk = RedisDesk.from_url(redis_url)
     seats = {n: SeatPlan(kind="human", name=f"人{n}") if n in (1, 2) else SeatPlan(kind="bot")

@@ -202,6 +202,7 @@ def test_every_role_has_an_avatar() -> None:
     assert role_icon(None) == UNKNOWN_ICON
 
 
+@pytest.mark.slow  # every built-in board, in three languages, through AppTest
 def test_every_board_plays_back_in_every_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -33,6 +33,7 @@ from tests.support.stub_server import StubServer
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT_S = 240
+pytestmark = pytest.mark.slow  # a wheel built (its backend downloaded), a venv, a dashboard
 
 
 class Installed(NamedTuple):

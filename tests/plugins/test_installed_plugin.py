@@ -14,8 +14,9 @@ import redis
 from arena.rules import events as ev
 from arena.storage.replay_file import read_header, read_replay
 from tests.plugins.conftest import NAME, Venv
+from tests.support.redis_db import REDIS_URL
 
-URL = "redis://127.0.0.1:6379/0"
+pytestmark = pytest.mark.slow  # each session pip-installs a package into a venv
 
 
 def test_the_installed_package_registers_its_agent(installed: Venv, tmp_path: Path) -> None:
@@ -95,7 +96,7 @@ def test_a_worker_on_the_redis_queue_plays_it(installed: Venv, tmp_path: Path) -
     prefix = f"plugtest-{uuid.uuid4().hex[:8]}"
     path, replays = tmp_path / "t.yaml", tmp_path / "replays"
     path.write_text(TOURNAMENT.format(name=prefix))
-    where = ["--redis", URL, "--prefix", prefix]
+    where = ["--redis", REDIS_URL, "--prefix", prefix]
     try:
         submitted = installed.arena("tournament", "submit", str(path), *where, cwd=tmp_path)
         assert submitted.returncode == 0, submitted.stderr
@@ -119,7 +120,7 @@ def test_a_worker_on_the_redis_queue_plays_it(installed: Venv, tmp_path: Path) -
         games = sorted(replays.glob(f"{prefix}-*.jsonl"))
         assert len(games) == 2 and all(_seat_of(g, NAME) for g in games)
     finally:
-        client = redis.Redis.from_url(URL)
+        client = redis.Redis.from_url(REDIS_URL)
         keys = list(client.scan_iter(f"{prefix}:*"))
         if keys:
             client.delete(*keys)

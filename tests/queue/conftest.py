@@ -23,6 +23,7 @@ from arena.queue.seating import StepSeededRandom
 from arena.queue.worker import Worker, WorkerStats
 from arena.storage.replay_file import read_replay
 from arena.tournament import TournamentSpec, schedule
+from tests.support.redis_db import REDIS_URL
 
 QueueMaker = Callable[..., JobQueue]
 
@@ -79,9 +80,6 @@ def clean_events(job: MatchJob) -> list[str]:
 
 def replay_events(path: Path) -> list[str]:
     return [e.model_dump_json() for e in read_replay(path).events]
-
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 @pytest.fixture

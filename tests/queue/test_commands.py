@@ -13,9 +13,9 @@ import redis
 from arena.cli import main
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import clean_events, replay_events
+from tests.support.redis_db import REDIS_URL
 
 SPEC = "name: {name}\nagents: {{a: random, b: random}}\nboards: [std9]\ngames_per_pairing: 2\n"
-URL = "redis://127.0.0.1:6379/0"
 
 
 def write_spec(tmp_path: Path, name: str = "cmd") -> Path:
@@ -117,14 +117,14 @@ def test_submit_twice_queues_once(
     tmp_path: Path, prefix: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     spec = write_spec(tmp_path, name=prefix)
-    args = ["--redis", URL, "--prefix", prefix, "--replays", str(tmp_path)]
+    args = ["--redis", REDIS_URL, "--prefix", prefix, "--replays", str(tmp_path)]
     assert main(["tournament", "submit", str(spec), *args]) == 0
     assert f"{prefix}: queued 4, re-queued 0 failed, 0 already known" in capsys.readouterr().out
     assert main(["tournament", "submit", str(spec), *args]) == 0
     assert "queued 0, re-queued 0 failed, 4 already known" in capsys.readouterr().out
     assert main(["tournament", "status", str(spec), *args]) == 0
     assert "0/4  queued 4" in capsys.readouterr().out
-    client = redis.Redis.from_url(URL)
+    client = redis.Redis.from_url(REDIS_URL)
     assert client.xlen(f"{prefix}:jobs") == 4
     client.close()
 

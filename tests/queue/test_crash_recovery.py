@@ -26,15 +26,15 @@ from arena.queue.worker import Worker
 from arena.storage.replay_file import read_header
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import clean_events, replay_events
+from tests.support.redis_db import REDIS_URL
 
-URL = "redis://127.0.0.1:6379/0"
 pytestmark = pytest.mark.redis
 
 
 def start_worker(
     prefix: str, replays: Path, log: Path, heartbeat: float = 1
 ) -> subprocess.Popen[bytes]:
-    command = worker_argv(URL, prefix, replays, concurrency=2, heartbeat=heartbeat)
+    command = worker_argv(REDIS_URL, prefix, replays, concurrency=2, heartbeat=heartbeat)
     return subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
@@ -60,7 +60,7 @@ def test_sigkilled_worker_match_is_finished_by_another(prefix: str, tmp_path: Pa
                 "submit",
                 str(spec_path),
                 "--redis",
-                URL,
+                REDIS_URL,
                 "--prefix",
                 prefix,
                 "--replays",
@@ -69,7 +69,7 @@ def test_sigkilled_worker_match_is_finished_by_another(prefix: str, tmp_path: Pa
         )
         == 0
     )
-    client: Any = redis.Redis.from_url(URL, decode_responses=True)
+    client: Any = redis.Redis.from_url(REDIS_URL, decode_responses=True)
 
     def log_lengths() -> dict[str, int]:
         return {j.game_id: client.llen(f"{prefix}:log:{j.game_id}") for j in jobs}
@@ -118,7 +118,7 @@ def test_idle_worker_stops_promptly_on_the_real_server(prefix: str, tmp_path: Pa
     """
 
     async def scenario() -> None:
-        queue = await RedisQueue.connect(URL, prefix=prefix, heartbeat_s=1.0)
+        queue = await RedisQueue.connect(REDIS_URL, prefix=prefix, heartbeat_s=1.0)
         try:
             for step in range(40):
                 worker = Worker(queue, tmp_path, concurrency=2)
@@ -142,9 +142,9 @@ def test_sigterm_hands_a_running_match_back_at_once(prefix: str, tmp_path: Path)
     )
     [job, *_] = schedule(load_spec(spec_path))
     replays = tmp_path / "replays"
-    submit = ["tournament", "submit", str(spec_path), "--redis", URL, "--prefix", prefix]
+    submit = ["tournament", "submit", str(spec_path), "--redis", REDIS_URL, "--prefix", prefix]
     assert main(submit) == 0
-    client: Any = redis.Redis.from_url(URL, decode_responses=True)
+    client: Any = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     log = tmp_path / "worker.log"
     worker = start_worker(prefix, replays, log, heartbeat=30)
     try:
@@ -156,7 +156,7 @@ def test_sigterm_hands_a_running_match_back_at_once(prefix: str, tmp_path: Path)
     assert "stopping: handing running matches back" in log.read_text()
 
     async def take_over() -> int:
-        queue = await RedisQueue.connect(URL, prefix=prefix, heartbeat_s=30.0)
+        queue = await RedisQueue.connect(REDIS_URL, prefix=prefix, heartbeat_s=30.0)
         try:
             lease = await queue.claim("next")
             assert lease is not None and lease.job.game_id == job.game_id

@@ -20,6 +20,7 @@ from arena.queue.seating import StepSeededRandom, per_seat
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from tests.queue.conftest import make_jobs, run_all
+from tests.support.redis_db import REDIS_URL
 
 
 @pytest.fixture(params=["fakeredis", pytest.param("redis", marks=pytest.mark.redis)])
@@ -29,7 +30,7 @@ def client_factory(request: pytest.FixtureRequest) -> Iterator[object]:
     def make() -> aioredis.Redis:
         if request.param == "fakeredis":
             return fakeredis.FakeAsyncRedis(server=server, decode_responses=True)
-        return aioredis.Redis.from_url("redis://127.0.0.1:6379/0", decode_responses=True)
+        return aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
 
     yield make
 

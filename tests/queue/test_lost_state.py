@@ -124,6 +124,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
         srv.kill()
 
 
+@pytest.mark.redis  # starts its own redis-server
 def test_redis_restart_drill(
     server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -403,6 +404,7 @@ def test_a_submit_that_remakes_the_stream_never_adopts_the_new_epoch() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.redis  # starts its own redis-server
 def test_status_reports_submitted_games_the_server_forgot(
     server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -451,6 +453,7 @@ def test_servers_that_refuse_config_are_tolerated(monkeypatch: pytest.MonkeyPatc
     assert not durability.known
 
 
+@pytest.mark.redis  # starts its own redis-server
 def test_real_server_without_persistence_is_reported(server: Server) -> None:
     async def scenario() -> Durability:
         queue = await RedisQueue.connect(server.url)

@@ -28,14 +28,12 @@ from arena.replay_check import check_replay
 from arena.rules.errors import ArenaError
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import QueueMaker, make_jobs, run_all
-
-URL = "redis://127.0.0.1:6379/13"
-"""A database of these tests' own on the shared server."""
+from tests.support.redis_db import REDIS_URL
 
 
 @pytest.fixture
 def prefix() -> Iterator[str]:
-    """A fresh key prefix in database 13, deleted after the test."""
+    """A fresh key prefix on the real server, deleted after the test."""
     name = f"results-{uuid.uuid4().hex[:10]}"
     yield name
     drop_keys(name)
@@ -43,7 +41,7 @@ def prefix() -> Iterator[str]:
 
 def drop_keys(prefix: str) -> None:
     """Delete every key of the prefix: what a restart without persistence does to it."""
-    client = redis.Redis.from_url(URL)
+    client = redis.Redis.from_url(REDIS_URL)
     keys = list(client.scan_iter(f"{prefix}:*"))
     if keys:
         client.delete(*keys)
@@ -67,12 +65,12 @@ def tournament(tmp_path: Path, prefix: str) -> tuple[Path, list[MatchJob]]:
 
 
 def cli(command: str, spec: Path, prefix: str, replays: Path, *extra: str) -> None:
-    argv = ["tournament", command, str(spec), "--redis", URL, "--prefix", prefix]
+    argv = ["tournament", command, str(spec), "--redis", REDIS_URL, "--prefix", prefix]
     assert main([*argv, "--replays", str(replays), *extra]) == 0
 
 
 def start_worker(prefix: str, replays: Path, log: Path) -> subprocess.Popen[bytes]:
-    command = worker_argv(URL, prefix, replays, concurrency=2, heartbeat=2)
+    command = worker_argv(REDIS_URL, prefix, replays, concurrency=2, heartbeat=2)
     return subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
 
 
@@ -106,7 +104,7 @@ def test_status_collect_gathers_a_remote_workers_signed_replays(
     spec, jobs = tournament(tmp_path, prefix)
     submitter, machine = tmp_path / "submitter", tmp_path / "worker-machine"
     cli("submit", spec, prefix, submitter)
-    client: Any = redis.Redis.from_url(URL, decode_responses=True)
+    client: Any = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     worker = start_worker(prefix, machine, tmp_path / "worker.log")
     try:
         wait_for(all_done(client, prefix, jobs), "every game to finish")
@@ -135,7 +133,7 @@ def test_a_resubmit_after_a_loss_plays_no_finished_game_again(
     spec, jobs = tournament(tmp_path, prefix)
     first_submitter = tmp_path / "first-submitter"
     cli("submit", spec, prefix, first_submitter)
-    client: Any = redis.Redis.from_url(URL, decode_responses=True)
+    client: Any = redis.Redis.from_url(REDIS_URL, decode_responses=True)
     machine = tmp_path / "worker-machine"
     worker = start_worker(prefix, machine, tmp_path / "worker.log")
     try:

@@ -15,8 +15,7 @@ import redis
 
 from arena.storage.desk import Desk, MemoryDesk
 from arena.storage.redis_desk import RedisDesk
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
+from tests.support.redis_db import REDIS_URL
 
 
 @pytest.fixture(params=["memory", "fakeredis", pytest.param("redis", marks=pytest.mark.redis)])

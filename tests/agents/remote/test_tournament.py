@@ -18,7 +18,8 @@ from arena.cli import main
 from arena.rules import events as ev
 from arena.storage.replay_file import read_replay
 from tests.agents.remote.support import ROOT, example_module, example_process
-from tests.queue.conftest import REDIS_URL, prefix  # noqa: F401 - the fixture
+from tests.queue.conftest import prefix  # noqa: F401 - the fixture
+from tests.support.redis_db import REDIS_URL
 
 TOKEN = "tournament-token"
 
