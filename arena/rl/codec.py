@@ -317,8 +317,8 @@ def to_index(action: Action, *, nearest: bool = False) -> int | None:
     start, _ = BLOCKS[kind]
     if kind in _PLAIN:
         return start
-    target = getattr(action, "target", None)
     if kind in _SEAT_KINDS:
+        target = getattr(action, "target", None)
         return start + target - 1 if isinstance(target, int) else None
     match action:
         case SelfExplode(target=seat):
