@@ -6,7 +6,7 @@ import pytest
 import arena.rl
 from arena.board_file import example_boards
 from arena.rl.environment import WerewolfEnv, seat_of
-from arena.rl.observation import CONTEXTS, DECISIONS, PHASES, ROLES, fields
+from arena.rl.observation import CONTEXTS, DECISIONS, PHASES, ROLES, Tracker, fields
 from arena.rules.boards import BOARDS
 from arena.rules.observation import observe
 from arena.rules.visibility import SeatViewer
@@ -78,3 +78,24 @@ def test_the_last_observation_asks_nothing() -> None:
     env.reset(seed=4)
     f = fields(env.observe("seat_1")["observation"])
     assert f["me"][0] == 1
+
+
+@pytest.mark.parametrize("board", ["wwk_guard", "std9", "cupid12", "classic_thief_elder12"])
+def test_the_incremental_vector_is_the_one_folded_from_scratch(board: str) -> None:
+    """Folded event by event as the game goes (and across resets), each vector equals a
+    fresh fold of the seat's own `observe` projection; a vector handed out never changes."""
+    env = arena.rl.env(board=example_boards().get(board, board))
+    handed: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def probe(env: WerewolfEnv, agent: str) -> None:
+        seat = seat_of(agent)
+        vector = env.observe(agent)["observation"]
+        fresh = Tracker((seat,))
+        fresh.feed(observe(env.referee.events, SeatViewer(seat=seat)).events)
+        assert np.array_equal(vector, fresh.vector(seat, env.referee.request_for(seat)))
+        handed.append((vector, vector.copy()))
+
+    for seed in range(3):
+        play(env, seed, probe=probe)
+    assert len(handed) > 100
+    assert all(np.array_equal(given, kept) for given, kept in handed)
