@@ -208,6 +208,7 @@ def test_redis_restart_drill(
     client.close()
 
 
+@pytest.mark.redis  # starts its own redis-server
 def test_a_redis_outage_in_the_middle_of_a_match(tmp_path: Path) -> None:
     """A persistent server goes away for longer than the lease, mid-match, and comes back.
 
