@@ -21,13 +21,13 @@ import fakeredis
 import redis.asyncio as aioredis
 
 from arena.agents.base import Agent
+from arena.agents.random_agent import RandomAgent
 from arena.agents.seats import seat_seed
 from arena.match import new_header, run_game
 from arena.queue.base import JobQueue
 from arena.queue.jobs import FINAL_STATES, MatchJob
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
-from arena.queue.seating import StepSeededRandom
 from arena.queue.worker import Worker
 from arena.tournament import TournamentSpec, schedule
 
@@ -47,7 +47,7 @@ async def direct(jobs: list[MatchJob], out: Path) -> float:
     start = time.perf_counter()
     for job in jobs:
         agents: dict[int, Agent] = {
-            s: StepSeededRandom(seat_seed(job.seed, s)) for s in range(1, len(job.seats) + 1)
+            s: RandomAgent(seat_seed(job.seed, s)) for s in range(1, len(job.seats) + 1)
         }
         header = new_header(job.game_id, job.config, job.seed, agents)
         await run_game(header, agents, out / f"{job.game_id}.jsonl")

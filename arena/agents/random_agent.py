@@ -1,5 +1,11 @@
 """A seeded agent that picks uniformly among legal actions: the baseline and the fuzzer.
 
+Each choice is drawn from a generator seeded by the seat's seed and the request alone
+(seat, step, the refusal being answered), never from a stream shared across decisions:
+a game resumed from its log, on another worker or after a crash, asks the same requests
+and gets the same answers, and a game's answers do not depend on which seats were asked
+first.
+
 Only two choices are biased, so random games stay games: an interruption window (a wolf's
 explosion, a knight's duel) is passed up 97% of the time, and a speaking wolf or knight
 speaks rather than explodes or duels 90% of the time.
@@ -77,10 +83,10 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
 
 
 class RandomAgent:
-    """Uniformly random legal play, reproducible from its seed."""
+    """Uniformly random legal play, a pure function of (seed, seat, step, feedback)."""
 
     def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
+        self._seed = seed
 
     @property
     def name(self) -> str:
@@ -90,5 +96,6 @@ class RandomAgent:
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
-        """A random legal action (the view is ignored)."""
-        return AgentReply(action=random_action(request, self._rng))
+        """A random legal action from a generator seeded by this request (view ignored)."""
+        rng = random.Random(f"{self._seed}/{request.seat}/{request.step}/{feedback or ''}")
+        return AgentReply(action=random_action(request, rng))

@@ -9,8 +9,9 @@ from the SDKs' usual environment variables (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
 go in the file, only the name of the variable holding them.
 
 This is the one place seats are built from specs, for `arena play`, the queue's workers
-(`arena.queue.seating`) and the Play page's host (`arena.humans.host`), and the one place a
-seat's seed is derived from the game's (`seat_seed`).
+(`arena.queue.seating`, which turns a job's entries into these specs), the Play page's host
+(`arena.humans.host`) and the golden games (`arena.golden`), and the one place a seat's
+seed is derived from the game's (`seat_seed`).
 
 Seats with the same agent spec and endpoint share one chat model, so an endpoint is probed
 once and keeps one connection pool. `preflight` checks keys (without network), then
@@ -174,6 +175,15 @@ def parse_seat_spec(text: str, seats: int) -> dict[SeatId, SeatSpec]:
     return dict.fromkeys(numbers, _agent_spec(right, text))
 
 
+def to_seat_spec(agent: str) -> SeatSpec:
+    """The seat spec of one agent as a spec names it (`bot`, `openai:MODEL`, a URL, …).
+
+    Raises:
+        ArenaError: naming the agent and what is wrong with it.
+    """
+    return _agent_spec(agent, agent)
+
+
 def _agent_spec(agent: str, text: str) -> SeatSpec:
     if is_url(agent):
         return SeatSpec(kind="remote", model=check_url(agent))
@@ -276,12 +286,14 @@ def build_agents(
     *,
     beliefs: Beliefs = "daily",
     game_id: str | None = None,
+    names: Mapping[SeatId, str] | None = None,
 ) -> dict[SeatId, Agent]:
     """One agent per seat; model seats with the same spec and endpoint share a model.
 
     `beliefs` is the match's belief schedule (`Limits.beliefs`): model seats fold the
     daily report into their exile vote. `game_id` is sent to remote agents (a fresh one
-    when not given); each remote seat gets its own secret for the game.
+    when not given); each remote seat gets its own secret for the game, and is known by
+    its name in `names` when it has one there (a tournament's entry name).
 
     Raises:
         ArenaError: a remote agent's token variable is named but not set.
@@ -299,7 +311,8 @@ def build_agents(
         elif seat_spec.kind == "plugin":
             agents[seat] = _plugin(seat_spec, seat, seat_seed(seed, seat), spec)
         elif seat_spec.kind == "remote":
-            agents[seat] = _remote(seat_spec, spec, game_id or f"game-{secrets.token_hex(5)}")
+            game = game_id or f"game-{secrets.token_hex(5)}"
+            agents[seat] = _remote(seat_spec, spec, game, (names or {}).get(seat))
         else:
             key = seat_spec.label
             settings = endpoint_settings(seat_spec, spec)
@@ -346,7 +359,7 @@ def check_options(seats: Mapping[SeatId, SeatSpec], spec: MatchSpec) -> None:
             raise ArenaError(f"options.{key}: no seat plays this plug-in (seated: {known})")
 
 
-def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str) -> Agent:
+def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str, name: str | None) -> Agent:
     """A remote agent's seat, timed and signed as its `endpoints` entry says."""
     assert seat.model is not None
     settings = endpoint_settings(seat, spec)
@@ -355,7 +368,7 @@ def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str) -> Agent:
         decision_timeout_s=settings.decision_timeout_s or RemoteSettings().decision_timeout_s,
         overage_s=settings.overage_s,
     )
-    agent: Agent = remote_agent(seat.model, remote, game_id=game_id)
+    agent: Agent = remote_agent(seat.model, remote, game_id=game_id, name=name)
     return agent
 
 

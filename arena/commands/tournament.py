@@ -166,7 +166,7 @@ async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
     }
     for job in jobs:
         if unchecked & set(job.seats):
-            await preflight(build_seats(job, lambda seat: seat))
+            await preflight(build_seats(job))
             unchecked -= set(job.seats)
 
 

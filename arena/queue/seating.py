@@ -1,19 +1,14 @@
-"""Building a job's seat agents on a worker, and throttling their calls per endpoint.
+"""Seating a job's agents on a worker, and throttling their calls per endpoint.
 
-`build_seats` is the worker's one way to turn a job's `AgentEntry`s into agents:
-
-- `random`: `StepSeededRandom`, random legal play whose choice depends only on the seed
-  and the request, so a match resumed on another worker plays exactly as it would have.
-- `bot`: `arena.agents.bot.agent.BotAgent`.
-- `py:MODULE:FACTORY` or an installed agent's name: a plug-in (`arena.agents.plugin`),
-  imported from the spec string on the worker and given the entry's `options`.
-- `delay:MS:SPEC`: SPEC answering each decision after MS milliseconds, a stand-in for a
-  model's latency in benchmarks and crash drills.
-- `http://…`, `https://…`: a remote agent (`arena.agents.remote`), one per seat with its
-  own secret for the game, told the job's game id; `preflight` says hello first.
-- `openai:MODEL`, `langchain:PROVIDER:MODEL`: `arena.agents.seats.build_agents`,
-  imported only then (a worker that plays bots needs no model SDK); the entry's seats
-  share one chat model, and `preflight` probes its endpoint before a new game.
+`build_seats` turns a job's `AgentEntry`s into the seat specs `arena.agents.seats` takes
+and has it build every seat, as it does for `arena play` and the Play page (the same spec
+plays a seat the same way, with the same seat seeds). What stays here is the tournament
+file's grammar and settings: an entry's endpoint settings become its `endpoints` entry,
+its plug-in `options` its `options`, its name the name a remote agent is known by, and
+`delay:MS:SPEC` (SPEC answering each decision after MS milliseconds, a stand-in for a
+model's latency in benchmarks and crash drills) wraps the built seat in
+`arena.agents.delayed.Delayed`. Each entry is built apart, so its seats share one chat
+model (one connection pool, one probe) and no other entry's settings.
 
 `throttle` wraps an agent so that its decisions hold one of the endpoint's call slots
 (`JobQueue.try_slot`), which bounds the model calls in flight over all workers;
@@ -26,22 +21,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
-import random
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Protocol
 
+from arena.agents import seats
 from arena.agents.base import Agent, AgentReply, Believer
-from arena.agents.plugin import PREFIX, is_plugin_ref, is_plugin_spec, plugin_agent
-from arena.agents.random_agent import random_action
-from arena.agents.remote.seat import (
-    RemoteSettings,
-    check_url,
-    is_url,
-    preflight_remote,
-    remote_agent,
-)
+from arena.agents.delayed import Delayed
+from arena.agents.plugin import PREFIX, is_plugin_ref, is_plugin_spec
+from arena.agents.remote.seat import check_url, is_url, preflight_remote
 from arena.llm.types import ModelCallRecord
 from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
@@ -51,56 +39,12 @@ from arena.rules.errors import ArenaError, ConfigError, clip
 from arena.rules.observation import Observation
 
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
-"""`(entry, seat, seed) -> Agent`: one seat's agent."""
-SeatBuilder = Callable[[MatchJob, Callable[[int], int]], dict[int, Agent]]
-"""`(job, seat -> seed) -> {seat: Agent}`: how a worker seats a job's agents."""
-
-
-class StepSeededRandom:
-    """Uniformly random legal play, a pure function of (seed, seat, step, feedback)."""
-
-    def __init__(self, seed: int) -> None:
-        self._seed = seed
-
-    @property
-    def name(self) -> str:
-        """`random`."""
-        return "random"
-
-    async def decide(
-        self, view: Observation, request: DecisionRequest, feedback: str | None = None
-    ) -> AgentReply:
-        """A random legal action drawn from a generator seeded by this request."""
-        rng = random.Random(f"{self._seed}/{request.seat}/{request.step}/{feedback or ''}")
-        return AgentReply(action=random_action(request, rng))
-
-
-class Delayed:
-    """Another agent, answering after a fixed delay (an injected model latency)."""
-
-    def __init__(self, inner: Agent, delay_s: float) -> None:
-        self._inner = inner
-        self._delay_s = delay_s
-
-    @property
-    def name(self) -> str:
-        """The inner agent's name."""
-        return self._inner.name
-
-    def __getattr__(self, attribute: str) -> Any:
-        """Everything else (`model`, `chat`, `believe`…) is the inner agent's."""
-        return getattr(self._inner, attribute)
-
-    async def decide(
-        self, view: Observation, request: DecisionRequest, feedback: str | None = None
-    ) -> AgentReply:
-        """Wait, then ask the inner agent."""
-        await asyncio.sleep(self._delay_s)
-        return await self._inner.decide(view, request, feedback)
-
+"""`(entry, seat, seat seed) -> Agent`: one seat's agent."""
+SeatBuilder = Callable[[MatchJob], dict[int, Agent]]
+"""`job -> {seat: Agent}`: how a worker seats a job's agents."""
 
 MODEL_KINDS = ("openai", "langchain")
-"""Spec prefixes built by `arena.agents.seats`."""
+"""Spec prefixes of model seats (behind any `delay:`)."""
 
 
 def check_spec(spec: str) -> None:
@@ -157,105 +101,70 @@ def split_delay(spec: str) -> tuple[float, str]:
     return delay, spec
 
 
-def make_agent(entry: AgentEntry, seat: int, seed: int) -> Agent:
-    """A scripted seat (`random`, `bot`, a plug-in, or any of them behind `delay:`).
+def to_match_spec(entry: AgentEntry) -> tuple[seats.SeatSpec, seats.MatchSpec, float]:
+    """The seat spec and match spec an entry's seats are built from, and its delay (s).
 
-    A plug-in's factory gets the seat, its seed and the entry's `options`; the worker
-    imports it from the spec string, so it must be installed where the worker runs.
-
-    Model seats need the whole job (they share a chat model): see `build_seats`.
+    The entry's settings are its own `endpoints` entry (a tournament file refuses those
+    that do not apply to its kind). Its model server may be serving other games of the
+    tournament at once, so no seat is pinned to a server slot.
 
     Raises:
-        ConfigError: an unknown or malformed spec, or a model spec.
+        ConfigError: an unknown or malformed spec.
     """
     check_spec(entry.spec)
     delay, spec = split_delay(entry.spec)
-    agent: Agent
-    if spec == "random":
-        agent = StepSeededRandom(seed)
-    elif spec == "bot":
-        agent = importlib.import_module("arena.agents.bot.agent").BotAgent(seed)
-    elif is_plugin_spec(spec):
-        agent = plugin_agent(spec, seat=seat, seed=seed, options=entry.options)
-    else:
-        raise ConfigError(f"{clip(repr(spec))} is a model seat; build it with `build_seats`")
-    return Delayed(agent, delay) if delay else agent
-
-
-def build_seats(job: MatchJob, seed_of: Callable[[int], int]) -> dict[int, Agent]:
-    """Every seat's agent, seeded by `seed_of(seat)`.
-
-    An entry's model seats share one chat model (one connection pool, one probe), built
-    by `arena.agents.seats` with the job's rules.
-    """
-    agents: dict[int, Agent] = {}
-    model_seats: dict[str, list[int]] = {}
-    for seat in range(1, len(job.seats) + 1):
-        entry = job.agent_of(seat)
-        if is_remote(entry):
-            agents[seat] = _remote(job, seat)
-        elif is_model(entry):
-            model_seats.setdefault(job.seats[seat - 1], []).append(seat)
-        else:
-            agents[seat] = make_agent(entry, seat, seed_of(seat))
-    for name, seats in model_seats.items():
-        entry = job.agents[name]
-        check_spec(entry.spec)
-        delay, spec = split_delay(entry.spec)
-        built = _model_agents(entry.model_copy(update={"spec": spec}), seats, job)
-        agents.update({s: Delayed(a, delay) if delay else a for s, a in built.items()})
-    return dict(sorted(agents.items()))
-
-
-def _remote(job: MatchJob, seat: int) -> Agent:
-    """A remote agent's seat: its own secret for this game, named as the tournament names it.
-
-    Raises:
-        ArenaError: its token variable is not set on this worker.
-    """
-    name = job.seats[seat - 1]
-    entry = job.agents[name]
-    delay, url = split_delay(entry.spec)
-    settings = RemoteSettings(
-        token_env=entry.token_env,
-        decision_timeout_s=entry.decision_timeout_s or RemoteSettings().decision_timeout_s,
-        overage_s=entry.overage_s,
-    )
-    agent: Agent = remote_agent(url, settings, game_id=job.game_id, name=name)
-    return Delayed(agent, delay) if delay else agent
-
-
-def _model_agents(entry: AgentEntry, seats: list[int], job: MatchJob) -> dict[int, Agent]:
-    factory = importlib.import_module("arena.agents.seats")
-    kind, _, model = entry.spec.partition(":")
-    # The server may be serving other games of the tournament at once: no pinned slots.
+    seat_spec = seats.to_seat_spec(spec)
     given = {
         "timeout_s": entry.timeout_s,
         "max_tokens": entry.reply_tokens,
         "temperature": entry.temperature,
+        "decision_timeout_s": entry.decision_timeout_s,
     }
-    settings = factory.EndpointSettings(
+    settings = seats.EndpointSettings(
         base_url=entry.base_url,
         pin_slots=False,
+        token_env=entry.token_env,
+        overage_s=entry.overage_s,
         **{key: value for key, value in given.items() if value is not None},
     )
-    endpoints = {entry.spec: settings}
-    built: dict[int, Agent] = factory.build_agents(
-        dict.fromkeys(seats, factory.SeatSpec(kind=kind, model=model)),
-        job.config,
-        job.seed,
-        factory.MatchSpec(endpoints=endpoints),
-        beliefs=job.limits.beliefs,
-    )
-    return built
+    label = seat_spec.label
+    options = {label: dict(entry.options)} if seat_spec.kind == "plugin" else {}
+    match = seats.MatchSpec(endpoints={label: settings}, options=options)
+    return seat_spec, match, delay
+
+
+def build_seats(job: MatchJob) -> dict[int, Agent]:
+    """Every seat's agent, built by `arena.agents.seats` one entry at a time.
+
+    Raises:
+        ArenaError: a bad spec, a plug-in that cannot be made, or a remote agent's token
+            variable that is not set on this worker.
+    """
+    by_entry: dict[str, list[int]] = {}
+    for seat, name in enumerate(job.seats, start=1):
+        by_entry.setdefault(name, []).append(seat)
+    agents: dict[int, Agent] = {}
+    for name, entry_seats in by_entry.items():
+        seat_spec, match, delay = to_match_spec(job.agents[name])
+        built = seats.build_agents(
+            dict.fromkeys(entry_seats, seat_spec),
+            job.config,
+            job.seed,
+            match,
+            beliefs=job.limits.beliefs,
+            game_id=job.game_id,
+            names=dict.fromkeys(entry_seats, name),
+        )
+        agents.update({s: Delayed(a, delay) if delay else a for s, a in built.items()})
+    return dict(sorted(agents.items()))
 
 
 def per_seat(maker: AgentMaker) -> SeatBuilder:
-    """A `SeatBuilder` from a function that builds one seat at a time."""
+    """A `SeatBuilder` from a function that builds one seat at a time, given its seed."""
 
-    def build(job: MatchJob, seed_of: Callable[[int], int]) -> dict[int, Agent]:
+    def build(job: MatchJob) -> dict[int, Agent]:
         return {
-            seat: maker(job.agent_of(seat), seat, seed_of(seat))
+            seat: maker(job.agent_of(seat), seat, seats.seat_seed(job.seed, seat))
             for seat in range(1, len(job.seats) + 1)
         }
 
@@ -263,7 +172,7 @@ def per_seat(maker: AgentMaker) -> SeatBuilder:
 
 
 async def preflight(agents: Mapping[int, Agent]) -> dict[str, Any]:
-    """Probe the model endpoints among `agents` (none: no probe, no factory import).
+    """Probe the model endpoints among `agents` (none: no probe).
 
     Returns the replay header's `endpoints` record.
 
@@ -273,9 +182,7 @@ async def preflight(agents: Mapping[int, Agent]) -> dict[str, Any]:
     await preflight_remote(agents)
     if not any(hasattr(agent, "chat") for agent in agents.values()):
         return {}
-    factory = importlib.import_module("arena.agents.seats")
-    probed: dict[str, Any] = await factory.preflight(agents)
-    return probed
+    return await seats.preflight(agents)
 
 
 class EndpointGate:

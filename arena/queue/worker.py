@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import os
 import socket
@@ -42,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 from arena.agents.base import Agent
-from arena.agents.seats import seat_seed
 from arena.match import GameVoided, new_header, play, result_of
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
@@ -348,7 +346,7 @@ class Worker:
             await self.queue.complete(lease, result, "")
             self.stats.skipped += 1
             return
-        agents = self.seat_builder(job, functools.partial(seat_seed, job.seed))
+        agents = self.seat_builder(job)
         endpoints = await preflight(agents) if logged is None else {}
         agents = self._throttled(job, agents)
         if logged is not None:

@@ -203,8 +203,8 @@ def test_a_spec_seeds_its_seats_alike_in_play_the_worker_and_the_play_host(
     seats = range(1, len(job.seats) + 1)
     worker: dict[int, int] = {}
 
-    def recording(job_: object, seed_of: object) -> dict[int, object]:
-        agents = build_seats(job_, seed_of)  # type: ignore[arg-type]
+    def recording(job_: object) -> dict[int, object]:
+        agents = build_seats(job_)  # type: ignore[arg-type]
         worker.update({s: a.seed for s, a in agents.items() if isinstance(a, BotAgent)})
         return agents  # type: ignore[return-value]
 

@@ -35,9 +35,9 @@ def test_every_winner_has_its_own_outcome() -> None:
 
 
 def test_a_lovers_win_is_counted_as_the_lovers() -> None:
-    """Seed 2 of the small cupid board, random seats: the couple outlives everyone."""
+    """Seed 6 of the small cupid board, random seats: the couple outlives everyone."""
     board = parse_board_text(SMALL_CUPID, "cupid_small.yaml")
-    outcome, defaults = asyncio.run(one_game(board, 2, LINEUPS["random"]))
+    outcome, defaults = asyncio.run(one_game(board, 6, LINEUPS["random"]))
     assert outcome == "lovers"
     assert defaults == 0
 

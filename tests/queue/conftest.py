@@ -13,13 +13,13 @@ import pytest
 import redis
 
 from arena.agents.base import Agent
+from arena.agents.random_agent import RandomAgent
 from arena.agents.seats import seat_seed
 from arena.match import new_header, run_game
 from arena.queue.base import JobQueue
 from arena.queue.jobs import FINAL_STATES, MatchJob
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
-from arena.queue.seating import StepSeededRandom
 from arena.queue.worker import Worker, WorkerStats
 from arena.storage.replay_file import read_replay
 from arena.tournament import TournamentSpec, schedule
@@ -71,7 +71,7 @@ async def run_all(
 def clean_events(job: MatchJob) -> list[str]:
     """The event lines of `job` played straight through, without any queue."""
     agents: dict[int, Agent] = {
-        seat: StepSeededRandom(seat_seed(job.seed, seat)) for seat in range(1, len(job.seats) + 1)
+        seat: RandomAgent(seat_seed(job.seed, seat)) for seat in range(1, len(job.seats) + 1)
     }
     header = new_header(job.game_id, job.config, job.seed, agents)
     referee = asyncio.run(run_game(header, agents, None))

@@ -13,10 +13,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from arena.agents.base import Agent, AgentReply
+from arena.agents.random_agent import RandomAgent
 from arena.queue.jobs import AgentEntry
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.results import replay_path
-from arena.queue.seating import StepSeededRandom, per_seat
+from arena.queue.seating import per_seat
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from tests.queue.conftest import make_jobs, run_all
@@ -48,7 +49,7 @@ def test_live_stream_mirrors_the_replay_and_the_index_tracks_running_games(
 
         class Peeking:
             def __init__(self, seed: int) -> None:
-                self._inner = StepSeededRandom(seed)
+                self._inner = RandomAgent(seed)
 
             @property
             def name(self) -> str:

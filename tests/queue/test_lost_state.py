@@ -24,12 +24,13 @@ import redis
 from redis.exceptions import ResponseError
 
 from arena.agents.base import Agent, AgentReply
+from arena.agents.random_agent import RandomAgent
 from arena.cli import main
 from arena.commands.tournament import durability_warning, worker_argv
-from arena.queue.jobs import Durability, GameState, StateLost
+from arena.queue.jobs import AgentEntry, Durability, GameState, StateLost
 from arena.queue.redis_queue import RedisQueue, redacted
 from arena.queue.results import replay_path
-from arena.queue.seating import StepSeededRandom
+from arena.queue.seating import per_seat
 from arena.queue.worker import WorkerStats
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
@@ -276,7 +277,7 @@ class Flushing:
     """A random agent that empties the whole server once, at its game's `at`-th decision."""
 
     def __init__(self, seed: int, client: Any, at: int, flushed: list[bool]) -> None:
-        self._inner = StepSeededRandom(seed)
+        self._inner = RandomAgent(seed)
         self._client, self._at, self._flushed = client, at, flushed
         self._calls = 0
 
@@ -305,13 +306,10 @@ def test_worker_says_once_and_queues_its_match_again(
         queue = RedisQueue(client, prefix="f", heartbeat_s=5.0, block_s=0.01)
         flushed: list[bool] = []
 
-        def seats(job: Any, seed_of: Any) -> dict[int, Agent]:
-            return {
-                seat: Flushing(seed_of(seat), client, 5, flushed)
-                for seat in range(1, len(job.seats) + 1)
-            }
+        def flushing(entry: AgentEntry, seat: int, seed: int) -> Agent:
+            return Flushing(seed, client, 5, flushed)
 
-        stats = await run_all(queue, jobs, tmp_path, seat_builder=seats)
+        stats = await run_all(queue, jobs, tmp_path, seat_builder=per_seat(flushing))
         statuses = await queue.statuses([j.game_id for j in jobs])
         assert all(s.state is GameState.DONE for s in statuses)
         await queue.close()

@@ -6,10 +6,11 @@ import asyncio
 from pathlib import Path
 
 from arena.agents.base import Agent, AgentReply
+from arena.agents.random_agent import RandomAgent
 from arena.commands.tournament import progress_lines
-from arena.queue.jobs import AgentEntry, GameState, MatchResult, Spend
+from arena.queue.jobs import AgentEntry, GameState, MatchJob, MatchResult, Spend
 from arena.queue.results import replay_path
-from arena.queue.seating import StepSeededRandom, make_agent, per_seat
+from arena.queue.seating import build_seats, per_seat
 from arena.queue.worker import Worker
 from arena.rules import events as ev
 from arena.rules.decisions import DecisionRequest
@@ -39,10 +40,10 @@ def test_every_game_is_played_once_as_a_clean_run_would(
 
 
 class Stalling:
-    """Plays like `StepSeededRandom` but hangs after `after` decisions until released."""
+    """Plays like `RandomAgent` but hangs after `after` decisions until released."""
 
     def __init__(self, seed: int, after: int, gate: asyncio.Event, counter: list[int]) -> None:
-        self._inner = StepSeededRandom(seed)
+        self._inner = RandomAgent(seed)
         self._after = after
         self._gate = gate
         self._counter = counter
@@ -196,14 +197,14 @@ def test_endpoint_limit_bounds_model_calls_across_matches(
             finally:
                 in_flight[0] -= 1
 
-    def counted(entry: AgentEntry, seat: int, seed: int) -> Agent:
-        agent = make_agent(entry, seat, seed)
-        return Counting(agent) if entry.endpoint == "local" else agent
+    def counted(job: MatchJob) -> dict[int, Agent]:
+        agents = build_seats(job)
+        return {
+            s: Counting(a) if job.agent_of(s).endpoint == "local" else a for s, a in agents.items()
+        }
 
     async def scenario() -> None:
-        stats = await run_all(
-            new_queue(5.0), jobs, tmp_path, concurrency=2, seat_builder=per_seat(counted)
-        )
+        stats = await run_all(new_queue(5.0), jobs, tmp_path, concurrency=2, seat_builder=counted)
         assert stats.done == len(jobs) == 2
 
     asyncio.run(scenario())
@@ -293,12 +294,13 @@ def test_an_agent_whose_games_keep_voiding_is_quarantined(
     """After three voided games (half or more of its games), its other games are skipped."""
     jobs = make_jobs(games=4, agents={"a": "bot", "b": "random"})
 
-    def seat(entry: AgentEntry, seat: int, seed: int) -> Agent:
-        return Garbage() if entry.spec == "bot" else make_agent(entry, seat, seed)
+    def seat(job: MatchJob) -> dict[int, Agent]:
+        agents = build_seats(job)
+        return {s: Garbage() if job.agent_of(s).spec == "bot" else a for s, a in agents.items()}
 
     async def scenario() -> None:
         queue = new_queue(5.0)
-        stats = await run_all(queue, jobs, tmp_path, seat_builder=per_seat(seat), concurrency=1)
+        stats = await run_all(queue, jobs, tmp_path, seat_builder=seat, concurrency=1)
         assert (stats.done, stats.skipped) == (3, len(jobs) - 3)
         statuses = await queue.statuses([j.game_id for j in jobs])
         skipped = [s.result.reason for s in statuses if s.state is GameState.SKIPPED and s.result]

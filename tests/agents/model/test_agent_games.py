@@ -51,6 +51,10 @@ from tests.support.stub_policy import (
 from tests.support.stub_server import StubServer
 
 FAULTY = 4
+SEAT_1_REPORTS = 10
+"""A game (random agents elsewhere) where seat 1 reports twice, once on its vote, once alone."""
+SEAT_4_VOIDS = 5
+"""A game (random agents elsewhere) where seat 4 lives long enough to void it."""
 
 FAULTS: dict[str, tuple[Callable[[], Policy], str]] = {
     "malformed": (lambda: malformed_json, "not valid JSON"),
@@ -174,7 +178,8 @@ def test_a_hang_past_the_runners_call_timeout_is_re_asked(tmp_path: Path) -> Non
 def test_beliefs_are_recorded_from_llm_seats(tmp_path: Path) -> None:
     with StubServer() as server:
         agents = {1: LLMAgent(openai_model(server.url, "believer"), lang="en")}
-        _, replay = play_game(agents, tmp_path / "b.jsonl", limits=Limits(beliefs="daily"))
+        limits = Limits(beliefs="daily")
+        _, replay = play_game(agents, tmp_path / "b.jsonl", limits=limits, seed=SEAT_1_REPORTS)
     beliefs = replay.beliefs
     assert beliefs and all(b.seat == 1 for b in beliefs)
     assert all(0 <= p <= 1 for b in beliefs for p in b.wolf_probability.values())
@@ -255,7 +260,7 @@ def test_a_seat_that_keeps_answering_illegal_seats_voids_the_game(tmp_path: Path
     limits = Limits()
     with StubServer(models={"illegal": illegal_seat}) as server:
         agents = stub_agents(server.url, ["4=openai:illegal", "1-3,5-9=random"])
-        referee, replay = play_game(agents, tmp_path / "v.jsonl")
+        referee, replay = play_game(agents, tmp_path / "v.jsonl", seed=SEAT_4_VOIDS)
     result = replay.header.result
     assert not referee.finished and not any(isinstance(e, ev.GameEnded) for e in referee.events)
     assert result.void and result.winner is None
@@ -267,7 +272,7 @@ def test_a_seat_that_keeps_answering_illegal_seats_voids_the_game(tmp_path: Path
     assert len(fallbacks) >= limits.void_default_share * len(decided)
     tried = [t for t in replay.traces if t.seat == FAULTY and t.parsed_action]
     assert any(t.parsed_action.get("target") == 99 for t in tried)
-    assert play_answers(CONFIG, 3, replay.answers).events == referee.events
+    assert play_answers(CONFIG, SEAT_4_VOIDS, replay.answers).events == referee.events
 
 
 def test_a_decision_past_the_endpoints_time_limit_is_cut_off_and_traced(tmp_path: Path) -> None:
