@@ -29,6 +29,7 @@ may use it; the rules core does not (it does no I/O) and uses `clip`/`one_line` 
 
 from __future__ import annotations
 
+import re
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -46,9 +47,33 @@ MERGE = "tag:yaml.org,2002:merge"
 BOM = "\ufeff"
 """The UTF-8 byte order mark, as text: dropped from the start of any file read."""
 
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+BOOL = "tag:yaml.org,2002:bool"
+"""The tag of a boolean scalar."""
+
+
+def _yaml12_booleans(base: type[yaml.SafeLoader]) -> type[yaml.SafeLoader]:
+    """`base` reading booleans as YAML 1.2 does: only `true` and `false` (any case).
+
+    PyYAML follows YAML 1.1, where `yes`, `no`, `on` and `off` are booleans too, so a
+    tournament file's `beliefs: off` reached the arena as `False` and was refused as not
+    one of "off", "daily", "per_speech" (and a seat named `no` would be `False`). With
+    1.2's rule a word stays a word; fields that are booleans still take `yes`/`off`, as
+    pydantic reads those strings as booleans.
+    """
+    resolvers = {
+        first: [(tag, pattern) for tag, pattern in entries if tag != BOOL]
+        for first, entries in base.yaml_implicit_resolvers.items()
+    }
+    loader = type(base.__name__, (base,), {"yaml_implicit_resolvers": resolvers})
+    loader.add_implicit_resolver(
+        BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+    )
+    return loader
+
+
+_Loader: type[yaml.SafeLoader] = _yaml12_booleans(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 """libyaml's safe loader when PyYAML was built with it (fast, and it bounds nesting while
-it parses); else the pure-Python one."""
+it parses); else the pure-Python one; either with YAML 1.2's booleans."""
 
 
 def read_yaml(

@@ -23,6 +23,7 @@ from arena.board_file import MAX_BYTES as BOARD_MAX_BYTES
 from arena.board_file import load_board_file, parse_board_upload
 from arena.cli import main
 from arena.commands.game import parse_knobs
+from arena.match import Limits
 from arena.replay_check import check_replay
 from arena.rules.errors import CLIP, ArenaError, ConfigError, clip, one_line
 from arena.scenario import load_scenario
@@ -173,7 +174,7 @@ def test_deep_nesting_is_refused_with_either_loader(
     monkeypatch: pytest.MonkeyPatch, loader: str
 ) -> None:
     if loader == "python":
-        monkeypatch.setattr(userfile, "_Loader", yaml.SafeLoader)
+        monkeypatch.setattr(userfile, "_Loader", userfile._yaml12_booleans(yaml.SafeLoader))
     parse_yaml("[" * MAX_DEPTH + "]" * MAX_DEPTH, "t")
     for depth in (MAX_DEPTH + 1, 5000):
         with pytest.raises(ArenaError, match="^t(:1)?: (nested too deep|not valid YAML)"):
@@ -343,3 +344,28 @@ def test_a_replay_line_over_the_bound_is_refused_naming_it(
     path.write_bytes(b"\n".join([*lines[:3], long_line, *lines[3:]]))
     with pytest.raises(ReplayError, match=rf"g.jsonl:4: a line longer than {longest:,} bytes"):
         read_replay(path)
+
+
+@pytest.mark.parametrize("loader", ["libyaml", "python"])
+def test_words_stay_words_and_only_true_false_are_booleans(
+    monkeypatch: pytest.MonkeyPatch, loader: str
+) -> None:
+    """YAML 1.2's booleans: a tournament file's `beliefs: off` is the word "off"."""
+    if loader == "python":
+        monkeypatch.setattr(userfile, "_Loader", userfile._yaml12_booleans(yaml.SafeLoader))
+    text = "a: off\nb: yes\nc: no\nd: On\ne: true\nf: False\ng: TRUE\nh: 'true'\n"
+    assert parse_yaml(text, "t") == {
+        "a": "off",
+        "b": "yes",
+        "c": "no",
+        "d": "On",
+        "e": True,
+        "f": False,
+        "g": True,
+        "h": "true",
+    }
+
+
+def test_a_tournament_file_takes_beliefs_off_unquoted() -> None:
+    assert Limits.model_validate(parse_yaml("beliefs: off", "t")).beliefs == "off"
+    assert parse_knobs(["sheriff=off"]) == {"sheriff": "off"}  # a bool knob: pydantic reads it
