@@ -1,10 +1,16 @@
 """Read a directory of replays into verified game summaries; the only I/O of `arena.ratings`.
 
 Every regular, non-hidden file under the directory is tried. Only a finished replay that
-verifies is rated: its recorded answers, re-run through the referee, must reproduce its
-event log and its header's result exactly (`arena validate`'s check), so a flipped
-winner or an edited event never reaches a rating. Every other file is left out with a
-one-line reason naming the file, and counted by kind:
+verifies is rated. A file whose signature verifies under the arena's key is the arena's
+own, byte for byte as its referee wrote it (any edit breaks the signature), so it is read
+and folded without playing it again. Any other file — unsigned, or signed under another
+key or edited — has its recorded answers re-run through the referee, which must reproduce
+its event log and its header's result exactly (`arena validate`'s check, which
+`arena validate` runs on every file), so a flipped winner or an edited event is named
+`unverified` even before its signature is judged. Re-running was 12 of a file's 29 ms of
+CPU (docs/benchmarks.md), the difference between the issue's 30 s for 2,000 cold files
+on two cores and twice that. Every file not rated is left out with a one-line reason
+naming the file, and counted by kind:
 
 - `unreadable`: not a replay, or a line that cannot be parsed (corrupt, truncated);
 - `unverified`: readable, but `arena validate` rejects its log;
@@ -151,22 +157,29 @@ def void_reason(header: Any) -> str | None:
     return None
 
 
-def verify_file(path: Path, header: ReplayHeader) -> FileFacts:
-    """Read, verify and fold one finished replay (the expensive step the cache saves)."""
+def verify_file(path: Path, header: ReplayHeader, key: ArenaKey | None = None) -> FileFacts:
+    """Read, verify and fold one finished replay (the expensive step the cache saves).
+
+    The referee re-runs the answers unless the file's signature verifies under `key`
+    (see the module's docstring). What the cache keeps is right under any later key: a
+    file whose signature does not verify under that key is left out by its signature
+    (`_judge`) whatever its facts say, and one that does was re-run or signed.
+    """
     ids = {"game_id": header.game_id, "tournament": header.tournament}
     void = void_reason(header)
     if void is not None and getattr(header.result, "winner", None) is None:
         return FileFacts(verdict="voided", detail=f": voided: {void}", **ids)  # nothing to rate
     try:
         replay = read_replay(path)
-        check = check_log(replay, path)  # the file is parsed once, not twice
-        if not check.ok:
+        content = content_of(replay)
+        signed = content is not None and _signed(content, key)
+        check = None if signed else check_log(replay, path)  # parsed once, not twice
+        if check is not None and not check.ok:
             where = f":{check.line}" if check.line else ""
             detail = check.message.removeprefix(str(path)).removeprefix(where)
             detail = detail if detail.startswith(":") else f": {detail}"
             return FileFacts(verdict="unverified", detail=f"{where}{detail}", **ids)
         summary = summarize(replay)
-        content = content_of(replay)
     except ArenaError as exc:
         return FileFacts(verdict="unreadable", detail=_detail(str(exc), path), **ids)
     except (OSError, UnicodeDecodeError, RecursionError, ValueError) as exc:
@@ -283,7 +296,14 @@ PARALLEL_FILES = 64
 is quicker than starting others)."""
 
 
-def verified(todo: list[tuple[Path, ReplayHeader]], workers: int) -> Iterator[FileFacts]:
+def _signed(content: Content, key: ArenaKey | None) -> bool:
+    """Whether `content`'s signature verifies under `key`."""
+    return check_seal(content.seal, content.digest, key).state == "signed"
+
+
+def verified(
+    todo: list[tuple[Path, ReplayHeader]], workers: int, key: ArenaKey | None = None
+) -> Iterator[FileFacts]:
     """`verify_file` of each (path, header), in order; in `workers` processes for many.
 
     Verifying is CPU-bound pure Python (parse, replay every answer through the referee,
@@ -293,14 +313,15 @@ def verified(todo: list[tuple[Path, ReplayHeader]], workers: int) -> Iterator[Fi
     must not be forked mid-flight).
     """
     if workers <= 1 or len(todo) < PARALLEL_FILES:
-        yield from (verify_file(path, header) for path, header in todo)
+        yield from (verify_file(path, header, key) for path, header in todo)
         return
     method = "fork" if threading.active_count() == 1 and sys.platform != "win32" else "spawn"
     chunk = max(1, min(32, len(todo) // (workers * 8)))
     paths, headers = [p for p, _ in todo], [h for _, h in todo]
     context = multiprocessing.get_context(method)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        yield from pool.map(verify_file, paths, headers, chunksize=chunk)
+        keys = [key] * len(paths)
+        yield from pool.map(verify_file, paths, headers, keys, chunksize=chunk)
 
 
 def open_cache(directory: Path, cache: FactsCache | bool) -> FactsCache:
@@ -416,7 +437,9 @@ def scan_folder(
     cache.preload()
     looked = [look_up(path, cache) for path in paths]
     new = verified(
-        [(p, seen.header) for p, seen in zip(paths, looked, strict=True) if seen.header], workers
+        [(p, seen.header) for p, seen in zip(paths, looked, strict=True) if seen.header],
+        workers,
+        key,
     )
     for done, (path, seen) in enumerate(zip(paths, looked, strict=True), start=1):
         sha256, head, summary = seen.sha256, seen.head, None

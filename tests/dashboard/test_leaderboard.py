@@ -58,9 +58,9 @@ def test_a_changed_folder_reads_only_the_new_file(
     calls: list[Path] = []
     real = loader.verify_file
 
-    def counting(path: Path, header: Any) -> Any:
+    def counting(path: Path, header: Any, key: Any = None) -> Any:
         calls.append(path)
-        return real(path, header)
+        return real(path, header, key)
 
     monkeypatch.setattr(loader, "verify_file", counting)
     monkeypatch.setenv("ARENA_REPLAYS", str(folder))

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,8 +17,10 @@ from arena.agents.bot.agent import BotAgent
 from arena.cli import main
 from arena.commands.leaderboard import Progress
 from arena.match import new_header, run_game
+from arena.ratings import loader
 from arena.ratings.cache import FactsCache
 from arena.ratings.loader import load_games
+from arena.replay_check import check_log
 from arena.rules.config import GameConfig
 
 
@@ -245,3 +248,31 @@ def test_a_file_is_parsed_once_to_verify_and_summarize_it(
     path = next(iter(sorted(games.glob("*.jsonl"))))
     facts = loader.verify_file(path, read_header(path))
     assert facts.verdict == "rated" and reads == [path]
+
+
+def test_signed_games_are_not_played_again_and_every_other_file_is(
+    games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose signature verifies is the referee's own bytes: re-running it is waste.
+
+    An unsigned copy (its signature line dropped) and an edited one are re-run, and the
+    edit is found by the referee, not only by the signature.
+    """
+    directory = copy_games(games, tmp_path)
+    unsigned = directory / "unsigned.jsonl"
+    lines = (directory / "game-0.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    unsigned.write_text("".join(lines[:-1]), encoding="utf-8")
+    assert '"type":"signature"' in lines[-1].replace(" ", "")
+    flip_winner(directory / "game-2.jsonl")
+    checked: list[str] = []
+
+    def counting(replay: Any, path: Path) -> Any:
+        checked.append(path.name)
+        return check_log(replay, path)
+
+    monkeypatch.setattr(loader, "check_log", counting)
+    found = load_games(directory, cache=False, include_unsigned=True)
+    assert sorted(checked) == ["game-2.jsonl", "unsigned.jsonl"]
+    reasons = {Path(s.path).name: s.reason for s in found.skipped}
+    assert reasons["game-2.jsonl"] == "unverified"
+    assert len(found.games) == 4  # game-0 once (its unsigned copy is the same game), 1, 3, 4
