@@ -64,7 +64,9 @@ def _yaml12_booleans(base: type[yaml.SafeLoader]) -> type[yaml.SafeLoader]:
         first: [(tag, pattern) for tag, pattern in entries if tag != BOOL]
         for first, entries in base.yaml_implicit_resolvers.items()
     }
-    loader = type(base.__name__, (base,), {"yaml_implicit_resolvers": resolvers})
+    loader: type[yaml.SafeLoader] = type(
+        base.__name__, (base,), {"yaml_implicit_resolvers": resolvers}
+    )
     loader.add_implicit_resolver(
         BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
     )
