@@ -59,9 +59,14 @@ SCHEMA_BOARDS = sorted(BOARD_REFS)
 sheriff's speaking order after a peaceful night must name its start seat)."""
 
 
+SCHEMA_SEEDS = [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in (1, 2))]
+"""Three random games a board; `make check` plays the first only (every board still met)."""
+
+
+@pytest.mark.parametrize("seed", SCHEMA_SEEDS)
 @pytest.mark.parametrize("board", SCHEMA_BOARDS)
-def test_the_schema_admits_exactly_the_legal_answers(board: str) -> None:
-    rng = random.Random(board)
+def test_the_schema_admits_exactly_the_legal_answers(board: str, seed: int) -> None:
+    rng = random.Random(f"{board}/{seed}")
     checked = 0
 
     def check(referee: Referee, request: DecisionRequest) -> None:
@@ -81,9 +86,8 @@ def test_the_schema_admits_exactly_the_legal_answers(board: str) -> None:
         assert not_objects(legal_answers(request, seats, roles, beliefs=others)) == []
         checked += 1
 
-    for seed in range(3):
-        play_random(GameConfig(board=BOARD_REFS[board]), seed, on_request=check)
-    assert checked > 50
+    play_random(GameConfig(board=BOARD_REFS[board]), seed, on_request=check)
+    assert checked > 15
 
 
 def test_a_vote_carries_one_belief_row_per_seat_asked_and_a_report_nothing_else() -> None:
