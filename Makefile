@@ -51,8 +51,10 @@ lint: $(DEV)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-# -n auto: a worker per core. --dist loadgroup: tests spread by load, but those of one
-# xdist_group (tests/conftest.py) on one worker, one at a time.
+# -n auto: a worker per core. The tests that start heavy servers of their own (browser:
+# Streamlit and chromium; real_model: llama-server, whose games' time limits are set for
+# one game on the machine) then run alone, one at a time: under xdist's loadgroup two
+# workers still each started a llama-server in CI, and two games at a core each crawled.
 JOBS ?= auto
 FAST := not redis and not browser and not real_model and not slow
 
@@ -61,5 +63,8 @@ FAST := not redis and not browser and not real_model and not slow
 check: lint
 	ARENA_FUZZ_GAMES=10 $(PY) -m pytest -n $(JOBS) -m "$(FAST)"
 
+HEAVY := browser or real_model
+
 test: $(DEV) services model lint
-	$(PY) -m pytest -n $(JOBS) --dist loadgroup
+	$(PY) -m pytest -n $(JOBS) -m "not ($(HEAVY))"
+	$(PY) -m pytest -m "$(HEAVY)"
