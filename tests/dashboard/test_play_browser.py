@@ -321,7 +321,8 @@ def test_a_person_plays_an_uploaded_board_file_to_the_end(
         page.goto(links[1])
         page.get_by_text("You are #1 · kim1").wait_for()
         page.get_by_text("Board: 10-player guard + wolf king (city) (guard_city10)").wait_for()
-        assert "#10" in page.inner_text("body")
+        page.locator('.arena-table [data-seat="10"]').wait_for()  # the table draws after
+        assert "#10" in page.locator('.arena-table [data-seat="10"]').inner_text()
         page.set_default_timeout(5000)  # a click lost to a rerun is retried
         page.screenshot(path=str(SHOTS / "play-6-custom-seat.png"), full_page=True)
         answered = play_through(page, bodies)
