@@ -65,6 +65,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(mark)
         if any(item.get_closest_marker(m) for m in ONE_WORKER):
             item.add_marker(pytest.mark.xdist_group("servers"))
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
+
+
+BROWSER_RERUNS = 2
+"""Runs again of a failed browser test. A real chromium driving a real Streamlit server
+waits on pages that draw in several reruns; on a loaded two-core machine a clean-clone CI
+run lost a different Play-page test to a slow page twice in a row, each passing alone.
+The reruns are reported in pytest's summary (`R`), so a test that fails for real still
+fails, and one that needs its reruns is seen."""
 
 
 EXAMPLE_BOARDS: dict[str, Board] = example_boards()
