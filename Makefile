@@ -66,5 +66,5 @@ check: lint
 HEAVY := browser or real_model
 
 test: $(DEV) services model lint
-	$(PY) -m pytest -n $(JOBS) -m "not ($(HEAVY))"
-	$(PY) -m pytest -m "$(HEAVY)"
+	$(PY) -m pytest -n $(JOBS) -m "not ($(HEAVY))" --durations=15
+	$(PY) -m pytest -m "$(HEAVY)" --durations=15
