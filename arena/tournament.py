@@ -53,6 +53,7 @@ from arena.rules.draw import Sha256Draw
 from arena.rules.errors import ArenaError, ConfigError, clip, one_line
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role
+from arena.text.catalog import Lang
 from arena.userfile import read_yaml
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -94,6 +95,9 @@ class TournamentSpec(BaseModel):
     limits: Limits = Limits()
     max_attempts: int = Field(default=3, ge=1)
     """Starts of a game (failures, lost workers) before it is dead-lettered."""
+    lang: Lang = "zh"
+    """The tables' language (`zh` or `en`): the model seats' prompts and the bots'
+    speeches. Every game of a tournament is played in it."""
 
     @field_validator("name")
     @classmethod
@@ -301,6 +305,7 @@ def schedule(spec: TournamentSpec) -> list[MatchJob]:
                             concurrency=spec.concurrency,
                             limits=spec.limits,
                             max_attempts=spec.max_attempts,
+                            lang=spec.lang,
                         )
                     )
     return jobs

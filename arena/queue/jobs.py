@@ -23,6 +23,7 @@ from arena.match import Limits
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
 from arena.rules.types import Winner
+from arena.text.catalog import Lang
 
 
 class _Frozen(BaseModel):
@@ -143,13 +144,17 @@ class MatchJob(_Frozen):
     limits: Limits = Limits()
     max_attempts: int = Field(default=3, ge=1)
     """Starts (failures and lost workers) before the job goes to the dead-letter stream."""
+    lang: Lang = "zh"
+    """The table's language: the model seats' prompts and the bots' speeches."""
 
     @property
     def fingerprint(self) -> str:
-        """A short hash of what makes the game: rules, deal, seed, and who sits where.
+        """A short hash of what makes the game: rules, deal, seed, who sits where, language.
 
         Who sits where includes a plug-in's `options` (other options, another agent);
-        a job whose agents have none hashes as it did before options existed.
+        a job whose agents have none hashes as it did before options existed. The
+        language enters only when it is not the default (Chinese), for the same reason:
+        a game in another language is another game (other prompts, other speeches).
 
         Same id, different fingerprint: a conflict. Operational settings (limits,
         budgets, concurrency, prices) are left out, so they can change between
@@ -159,7 +164,14 @@ class MatchJob(_Frozen):
         options = {n: self.agents[n].options for n in sorted(set(self.seats))}
         if any(options.values()):  # agents without options hash as they always have
             specs.append(options)
-        identity = [self.config.model_dump(mode="json"), self.seed, list(self.seats), specs]
+        identity: list[object] = [
+            self.config.model_dump(mode="json"),
+            self.seed,
+            list(self.seats),
+            specs,
+        ]
+        if self.lang != "zh":  # Chinese games hash as they did before `lang` existed
+            identity.append(self.lang)
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -37,6 +37,7 @@ from arena.records import BeliefReport
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ArenaError, ConfigError, clip
 from arena.rules.observation import Observation
+from arena.text.catalog import Lang
 
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
 """`(entry, seat, seat seed) -> Agent`: one seat's agent."""
@@ -101,7 +102,9 @@ def split_delay(spec: str) -> tuple[float, str]:
     return delay, spec
 
 
-def to_match_spec(entry: AgentEntry) -> tuple[seats.SeatSpec, seats.MatchSpec, float]:
+def to_match_spec(
+    entry: AgentEntry, lang: Lang = "zh"
+) -> tuple[seats.SeatSpec, seats.MatchSpec, float]:
     """The seat spec and match spec an entry's seats are built from, and its delay (s).
 
     The entry's settings are its own `endpoints` entry (a tournament file refuses those
@@ -129,7 +132,7 @@ def to_match_spec(entry: AgentEntry) -> tuple[seats.SeatSpec, seats.MatchSpec, f
     )
     label = seat_spec.label
     options = {label: dict(entry.options)} if seat_spec.kind == "plugin" else {}
-    match = seats.MatchSpec(endpoints={label: settings}, options=options)
+    match = seats.MatchSpec(endpoints={label: settings}, options=options, lang=lang)
     return seat_spec, match, delay
 
 
@@ -145,7 +148,7 @@ def build_seats(job: MatchJob) -> dict[int, Agent]:
         by_entry.setdefault(name, []).append(seat)
     agents: dict[int, Agent] = {}
     for name, entry_seats in by_entry.items():
-        seat_spec, match, delay = to_match_spec(job.agents[name])
+        seat_spec, match, delay = to_match_spec(job.agents[name], job.lang)
         built = seats.build_agents(
             dict.fromkeys(entry_seats, seat_spec),
             job.config,

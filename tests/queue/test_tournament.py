@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.agents.bot.agent import BotAgent
+from arena.queue.jobs import AgentEntry
+from arena.queue.seating import build_seats, to_match_spec
 from arena.rules.boards import board
 from arena.rules.errors import ConfigError
 from arena.rules.roles import is_wolf
@@ -174,3 +177,25 @@ def test_seating_draws_do_not_use_python_random(monkeypatch: pytest.MonkeyPatch)
     for name in ("shuffle", "choice", "sample", "random", "randrange", "getrandbits"):
         monkeypatch.setattr(random.Random, name, refuse)
     assert len(schedule(spec(boards=["std9", "wwk_guard"], games_per_pairing=4))) == 2 * 4 * 6
+
+
+def test_the_language_reaches_every_game_and_changes_only_other_languages_identity() -> None:
+    """`lang` is part of a game's identity, entered only when it is not the default, so
+    the Chinese games of every tournament file written before it existed keep their ids'
+    fingerprints (a resubmission is no conflict)."""
+    chinese, explicit, english = (schedule(spec(**f)) for f in ({}, {"lang": "zh"}, {"lang": "en"}))
+    assert {job.lang for job in chinese} == {"zh"} and {job.lang for job in english} == {"en"}
+    assert [j.fingerprint for j in chinese] == [j.fingerprint for j in explicit]
+    assert not {j.fingerprint for j in chinese} & {j.fingerprint for j in english}
+    assert chinese[0].fingerprint == "32470a6d5971af5c"  # as before `lang` existed
+
+
+def test_a_tournament_in_english_seats_english_players() -> None:
+    """The worker builds every seat in the job's language: the bots speak it, and a model
+    seat's match spec (its prompts) is in it."""
+    job = schedule(spec(lang="en"))[0]
+    agents = build_seats(job)
+    bots = [agent for agent in agents.values() if isinstance(agent, BotAgent)]
+    assert bots and all(bot.lang == "en" for bot in bots)
+    _, match, _ = to_match_spec(AgentEntry(spec="openai:m", base_url="http://127.0.0.1:1/v1"), "en")
+    assert match.lang == "en"
