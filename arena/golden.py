@@ -103,7 +103,8 @@ class OutsideGame(NamedTuple):
     """A golden game with outside seats; seats the specs do not name are `random`."""
 
     name: str
-    """The file's stem before the board and seed: `py` or `remote`."""
+    """The file's stem before the board and seed: `py`, `remote`, `remote_beliefs`."""
+    game_id: str
     board: str
     seed: int
     seats: tuple[str, ...]
@@ -117,17 +118,37 @@ class OutsideGame(NamedTuple):
 OUTSIDE_GAMES: tuple[OutsideGame, ...] = (
     OutsideGame(
         "py",
+        "golden-py-wwk_guard-3",
         "wwk_guard",
         3,
         ("2,9=py:python_agent:make_agent",),
         options={"py:python_agent:make_agent": {"words": "Seat {seat} is my first suspect."}},
     ),
-    OutsideGame("remote", "wwk_guard", 3, (f"5={REMOTE}",), remote_args=("--seed", "7")),
+    OutsideGame(
+        "remote",
+        "golden-remote-wwk_guard-3",
+        "wwk_guard",
+        3,
+        (f"5={REMOTE}",),
+        remote_args=("--seed", "7", "--no-beliefs"),
+    ),
+    OutsideGame(
+        "remote_beliefs",
+        "golden-remote-wwk_guard-3",
+        "wwk_guard",
+        3,
+        (f"5={REMOTE}",),
+        remote_args=("--seed", "7"),
+    ),
 )
 """Every outside golden game: the plug-in example, with options, in the seer's seat and a
-villager's; the remote example in a wolf's seat. One remote seat only: the answers of seats
-asked at once reach the referee in the order they come, and the in-process random seats
-always answer before a process across a socket, where two remote seats would race."""
+villager's; the remote example in a wolf's seat, as an agent of protocol revision 0 (its
+hello lists no feature: it is never asked for beliefs) and as one that answers belief
+questions (revision 1). The two remote games are one game, same id and seed: the second's
+file is the first's with its belief reports added, since a report never changes the game.
+One remote seat only: the answers of seats asked at once reach the referee in the order
+they come, and the in-process random seats always answer before a process across a
+socket, where two remote seats would race."""
 
 
 def outside_name(game: OutsideGame) -> str:
@@ -149,7 +170,7 @@ def write_outside(game: OutsideGame, path: Path) -> None:
         config = GameConfig(board=game.board)
         table = config.board_spec.seats
         seats = parse_seats((f"1-{table}=random",), table, overrides=specs)
-        game_id = f"golden-{game.name}-{game.board}-{game.seed}"
+        game_id = game.game_id
         spec = MatchSpec(options={k: dict(v) for k, v in game.options.items()})
         agents = build_agents(seats, config, game.seed, spec, game_id=game_id)
 

@@ -8,16 +8,24 @@ It serves the protocol `werewolf-arena-agent/1` (arena/agents/remote/protocol.js
 docs/agents.md) at `http://127.0.0.1:PORT/agent` and plays a random legal option of every
 decision. Replace `choose` with your policy: it gets the whole `decide` message (your
 seat's view of the game in `observation`, the question with its legal options in
-`request`) and returns one answer shape, e.g. `{"action": "vote", "target": 5}`.
+`request`) and returns one answer shape, e.g. `{"action": "vote", "target": 5}`. Replace
+`believe` with your own estimate of who is a wolf, or drop it (and `beliefs` from
+`FEATURES`): belief questions are optional.
 
 What the protocol asks of an agent, all done below:
 
-- `hello`: answer `{"protocol": …, "name": …}` (the arena's health check);
+- `hello`: answer `{"protocol": …, "name": …, "features": […]}` (the arena's health
+  check; list `beliefs` to be asked belief questions, revision 1);
 - `start`: keep the seat's `secret` for that game; answer `Ready`, signed with it;
 - `decide`: answer, echoing `game_id`, `seat`, `step` and `attempt`, signed with the
   seat's secret (`X-Arena-Signature: sha256=HMAC-SHA256(secret, body)`);
+- `believe` (only to an agent listing `beliefs`): answer each of `seats`' chance of
+  being a wolf, echoing `game_id`, `seat` and `after_seq`, signed the same way;
 - with `--token-env NAME` (the environment variable holding the token you gave the
   arena), refuse requests not signed with the token, too old, or replayed.
+
+`--no-beliefs` leaves `beliefs` out of the hello: the agent then plays as one written
+before revision 1 did, and is never asked.
 """
 
 from __future__ import annotations
@@ -31,10 +39,13 @@ import random
 import sys
 import threading
 import time
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 PROTOCOL = "werewolf-arena-agent/1"
+FEATURES = ["beliefs"]
+"""The optional parts of the protocol this agent answers (listed in its hello)."""
 MAX_SKEW_S = 300
 """Requests signed longer ago than this are refused (and nonces are remembered as long)."""
 
@@ -80,12 +91,38 @@ def answer_for(option: dict[str, Any], seat: int, rng: random.Random) -> dict[st
     return {"action": kind, "target": target}
 
 
-class Agent:
-    """The agent's state: its token, and every seat's secret by game."""
+def believe(question: dict[str, Any]) -> dict[str, float]:
+    """Your beliefs: each of `question["seats"]`' chance of being a wolf (0 to 1).
 
-    def __init__(self, token: str | None, seed: int) -> None:
+    Here: a seat this seer checked is certain; any other is likelier the more often the
+    speeches this seat heard named it a suspect.
+    """
+    observation = question["observation"]
+    checks = observation["knowledge"].get("checks", {})
+    named = Counter(
+        suspect
+        for _, event in observation["seen"]
+        if event["kind"] == "spoke"
+        for suspect in event.get("claims", {}).get("suspects", [])
+    )
+    most = max(named.values(), default=0)
+    beliefs = {}
+    for seat in question["seats"]:
+        checked = checks.get(str(seat))
+        if checked is None:
+            beliefs[str(seat)] = round((1 + named[seat]) / (3 + most), 3)
+        else:
+            beliefs[str(seat)] = 1.0 if checked else 0.0
+    return beliefs
+
+
+class Agent:
+    """The agent's state: its token, its features, and every seat's secret by game."""
+
+    def __init__(self, token: str | None, seed: int, features: list[str] | None = None) -> None:
         self.token = token
         self.seed = seed
+        self.features = FEATURES if features is None else features
         self.secrets: dict[tuple[str, int], str] = {}
         self.nonces: dict[str, float] = {}
         self.lock = threading.Lock()
@@ -126,7 +163,8 @@ class Agent:
         """(HTTP status, reply body, key to sign it with) for one message."""
         kind = message.get("type")
         if kind == "hello":
-            return 200, {"protocol": PROTOCOL, "name": "example-random"}, None
+            hello = {"protocol": PROTOCOL, "name": "example-random"}
+            return 200, {**hello, "features": self.features} if self.features else hello, None
         key = (message.get("game_id", ""), message.get("seat", 0))
         if kind == "start":
             with self.lock:
@@ -148,6 +186,19 @@ class Agent:
                 "answer": choose(message, rng),
             }
             return 200, answer, secret
+        if kind == "believe" and "beliefs" in self.features:
+            with self.lock:
+                secret = self.secrets.get(key)
+            if secret is None:
+                return 409, {"error": "no start for this game and seat"}, None
+            report = {
+                "protocol": PROTOCOL,
+                "game_id": key[0],
+                "seat": key[1],
+                "after_seq": message["after_seq"],
+                "wolf_probability": believe(message),
+            }
+            return 200, report, secret
         return 400, {"error": f"unknown message type {kind!r}"}, None
 
 
@@ -216,13 +267,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--token-env", help="the environment variable holding the token")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-beliefs", action="store_true", help="do not answer belief questions")
     args = parser.parse_args(argv)
     token = None
     if args.token_env:
         token = os.environ.get(args.token_env)
         if not token:
             sys.exit(f"{args.token_env} is not set")
-    Handler.agent = Agent(token, args.seed)
+    Handler.agent = Agent(token, args.seed, [] if args.no_beliefs else None)
     server = ThreadingHTTPServer((args.host, args.port), Handler)
     server.daemon_threads = True
     host, port = server.server_address[:2]

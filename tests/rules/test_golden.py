@@ -75,3 +75,23 @@ def test_outside_golden_replay_is_reproduced(game: OutsideGame, tmp_path: Path) 
     assert fresh_lines[1:] == stored_lines[1:]
     check = check_replay(stored)
     assert check.ok and check.signature == "unsigned"
+
+
+def test_belief_answers_leave_a_remote_game_as_it_was() -> None:
+    """The remote game whose agent answers beliefs is its twin's, plus belief reports.
+
+    The twin's agent lists no feature in its hello (protocol revision 0) and is never
+    asked; the other (revision 1) reports at every daily question, each report with its
+    signed exchange, and the game is the same event for event and answer for answer.
+    """
+    plain, believing = (
+        next(g for g in OUTSIDE_GAMES if g.name == name) for name in ("remote", "remote_beliefs")
+    )
+    assert plain.game_id == believing.game_id and plain.seed == believing.seed
+    lines = (GOLDEN / outside_name(believing)).read_text(encoding="utf-8").splitlines()
+    reports = [json.loads(line)["report"] for line in lines if line.startswith('{"type":"belief"')]
+    assert reports and all(r["seat"] == 5 and len(r["calls"]) == 1 for r in reports)
+    assert all(r["calls"][0]["step"] == -1 and r["calls"][0]["error"] is None for r in reports)
+    others = [line for line in lines if not line.startswith('{"type":"belief"')]
+    assert others == (GOLDEN / outside_name(plain)).read_text(encoding="utf-8").splitlines()
+    assert '"step":-1' not in "\n".join(others)

@@ -9,6 +9,12 @@ is an `AgentReply` without an action whose `error` says why; the match runner th
 again with that error as feedback and, after its retries, applies the recorded default,
 exactly as for a model seat. Each exchange is kept as a trace record (god view only).
 
+Belief questions (protocol revision 1) go only to an agent whose `hello` listed the
+`beliefs` feature (`greeted`, from the preflight): such an agent is asked like a decision,
+bound to the game, the seat and the question's step (`after_seq`), signed with the
+seat's secret and held to the per-decision limit; an agent that did not list it is never
+sent one, so it gets the very bytes it got before revision 1.
+
 Time follows Kaggle's model: each decision has `limit_s`; time beyond it is drawn from
 the game's `overage_s` budget until that is spent, after which a decision gets `limit_s`
 alone and a late one is cut off. Connection faults and 5xx/429 answers are retried with
@@ -27,7 +33,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from arena.agents.base import AgentReply
-from arena.agents.model.parsing import parse_answer
+from arena.agents.model.parsing import check_beliefs, parse_answer
 from arena.agents.remote.auth import (
     SIGNATURE,
     TIMESTAMP,
@@ -37,8 +43,11 @@ from arena.agents.remote.auth import (
     signature,
 )
 from arena.agents.remote.protocol import (
+    BELIEFS,
     PROTOCOL,
     Answer,
+    BeliefAnswer,
+    Believe,
     Decide,
     Hello,
     HelloReply,
@@ -47,15 +56,19 @@ from arena.agents.remote.protocol import (
 )
 from arena.agents.remote.wire import KeepAlive
 from arena.llm.types import ModelCallRecord, ModelReply
+from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ArenaError, InvalidActionError, one_line
 from arena.rules.observation import Observation
+from arena.rules.visibility import SeatViewer
 
 GRACE_S = 1.0
 """How much longer than its own deadline the match's backstop waits for this agent."""
 BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 """Pauses between transport retries (the last repeats)."""
+BELIEF_STEP = -1
+"""The `step` of a belief question's trace record (`ModelCallRecord.step`)."""
 KEPT_REPLY_CHARS = 2000
 """How much of a refused answer's body its trace keeps."""
 MAX_REPLY_BYTES = 256 * 1024
@@ -91,6 +104,15 @@ class Exchange(NamedTuple):
     error: str | None
     body: str | None
     notes: tuple[str, ...]
+
+
+class Estimate(NamedTuple):
+    """One belief question's outcome: the probabilities or why not, and what to record."""
+
+    wolf_probability: dict[int, float] | None
+    error: str | None
+    body: str | None
+    faults: tuple[str, ...]
 
 
 class RemoteAgent:
@@ -130,7 +152,9 @@ class RemoteAgent:
         self._asked: tuple[int, int] = (-1, 0)
         """The last request step asked and how many times."""
         self._client: httpx.AsyncClient | None = None
-        self._cut_off: list[ModelCallRecord] = []
+        self._pending: list[ModelCallRecord] = []
+        """Exchanges no answer carries: cut off by the match, or belief questions refused."""
+        self._features: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:
@@ -152,9 +176,21 @@ class RemoteAgent:
         """The match's backstop: this agent enforces its own deadline a little earlier."""
         return self._limit_s + self._overage_s + GRACE_S
 
+    @property
+    def answers_beliefs(self) -> bool:
+        """Whether the agent's hello listed `beliefs`: only then is it asked (revision 1)."""
+        return BELIEFS in self._features
+
+    def greeted(self, hello: HelloReply) -> None:
+        """Take the features the agent's `hello` reply lists (the preflight's health check)."""
+        self._features = frozenset(hello.features)
+
     def pending_traces(self) -> tuple[ModelCallRecord, ...]:
-        """Exchanges the match's backstop cut off (handed over once)."""
-        taken, self._cut_off = tuple(self._cut_off), []
+        """Exchanges no answer or report carries, handed over once.
+
+        Those the match's backstop cut off, and belief questions that gave no report.
+        """
+        taken, self._pending = tuple(self._pending), []
         return taken
 
     async def aclose(self) -> None:
@@ -181,11 +217,92 @@ class RemoteAgent:
         except ReplyTooLarge as exc:
             outcome = Exchange(None, str(exc), None, ())
         except asyncio.CancelledError:
-            self._cut_off.append(self._record(request, attempt, started, None, cut_off=True))
+            self._pending.append(self._record(request, attempt, started, None, cut_off=True))
             raise
         self._charge(time.monotonic() - started)
         record = self._record(request, attempt, started, outcome)
         return AgentReply(action=outcome.action, error=outcome.error, calls=(record,))
+
+    async def believe(self, view: Observation) -> BeliefReport | None:
+        """The agent's belief report, if its hello listed `beliefs` (else nothing is sent).
+
+        Held to the per-decision limit alone (a report never draws on the game's overage
+        budget). A late, unsigned, unbound or malformed answer gives no report; its
+        exchange is kept for the replay's trace (`pending_traces`) with the reason.
+        """
+        if not self.answers_beliefs or not isinstance(view.viewer, SeatViewer):
+            return None
+        seat = view.viewer.seat
+        others = tuple(s for s in view.knowledge.present() if s != seat)
+        if not others:
+            return None
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(self._limit_s):
+                estimate = await self._estimate(view, seat, others, started + self._limit_s)
+        except TimeoutError:
+            estimate = Estimate(None, f"no answer within {self._limit_s:.3g} s", None, ())
+        except ReplyTooLarge as exc:
+            estimate = Estimate(None, str(exc), None, ())
+        except asyncio.CancelledError:
+            self._pending.append(self._belief_record(seat, started, None, cut_off=True))
+            raise
+        record = self._belief_record(seat, started, estimate)
+        if estimate.wolf_probability is None:
+            self._pending.append(record)
+            return None
+        return BeliefReport(
+            seat=seat,
+            day=view.knowledge.day,
+            after_seq=view.log_length,
+            wolf_probability=estimate.wolf_probability,
+            calls=(record,),
+        )
+
+    async def _estimate(
+        self, view: Observation, seat: int, others: tuple[int, ...], deadline: float
+    ) -> Estimate:
+        refused, met = await self._take_seat(seat, deadline)
+        if refused is not None:
+            return Estimate(None, refused, None, met)
+
+        def ask() -> BaseModel:
+            return Believe.model_construct(
+                nonce=new_nonce(),
+                game_id=self.game_id,
+                seat=seat,
+                after_seq=view.log_length,
+                day=view.knowledge.day,
+                seats=others,
+                deadline_ms=int(max(0.0, deadline - time.monotonic()) * 1000),
+                limit_ms=int(self._limit_s * 1000),
+                observation=view,
+                type="believe",
+                protocol=PROTOCOL,
+            )
+
+        response, faults = await self._post(ask, deadline)
+        faults = (*met, *faults)
+        if response is None:
+            return Estimate(None, f"the agent could not be reached: {faults[-1]}", None, faults)
+        asked = (PROTOCOL, self.game_id, seat, view.log_length)
+        beliefs, error = read_beliefs(response, self._secret, asked, others)
+        return Estimate(beliefs, error, response.text[:KEPT_REPLY_CHARS], faults)
+
+    async def _take_seat(self, seat: int, deadline: float) -> tuple[str | None, tuple[str, ...]]:
+        """Start the game for `seat` unless it is started.
+
+        Returns why the agent did not take the seat (None: it did, or had), and the
+        transport faults met.
+        """
+        if self._seat is None:
+            error, met = await self._start(seat, deadline)
+            if error is not None:
+                return f"the agent did not take seat {seat}: {error}", met
+            return None, met
+        if self._seat != seat:
+            raise ArenaError(f"a RemoteAgent plays one seat: {self._seat}, not {seat}")
+        return None, ()
 
     def _charge(self, elapsed: float) -> None:
         """Draw the time beyond the per-decision limit from the overage budget."""
@@ -199,14 +316,9 @@ class RemoteAgent:
         attempt: int,
         deadline: float,
     ) -> Exchange:
-        met: tuple[str, ...] = ()
-        if self._seat is None:
-            error, met = await self._start(request.seat, deadline)
-            if error is not None:
-                refused = f"the agent did not take seat {request.seat}: {error}"
-                return Exchange(None, refused, None, met)
-        elif self._seat != request.seat:
-            raise ArenaError(f"a RemoteAgent plays one seat: {self._seat}, not {request.seat}")
+        refused, met = await self._take_seat(request.seat, deadline)
+        if refused is not None:
+            return Exchange(None, refused, None, met)
 
         def ask() -> BaseModel:
             return Decide.model_construct(
@@ -337,6 +449,28 @@ class RemoteAgent:
             cut_off=cut_off,
         )
 
+    def _belief_record(
+        self, seat: int, started: float, estimate: Estimate | None, *, cut_off: bool = False
+    ) -> ModelCallRecord:
+        error = estimate.error if estimate is not None else "cut off by the match's time limit"
+        body = estimate.body if estimate is not None else None
+        answered = estimate is not None and estimate.wolf_probability is not None
+        return ModelCallRecord(
+            seat=seat,
+            step=BELIEF_STEP,
+            attempt=1,
+            model=self._name,
+            prompt_id=PROTOCOL,
+            messages=(),
+            tools=None,
+            reply=ModelReply(text=body) if body is not None else None,
+            parsed_action={"beliefs": True} if answered else None,
+            error=error,
+            latency_ms=(time.monotonic() - started) * 1000,
+            notes=estimate.faults if estimate is not None else (),
+            cut_off=cut_off,
+        )
+
 
 async def post_capped(
     client: httpx.AsyncClient,
@@ -405,6 +539,35 @@ def read_answer(
     if parsed.action is None:
         return None, "the answer is not an action", parsed.notes
     return parsed.action, None, parsed.notes
+
+
+def read_beliefs(
+    response: Reply, secret: str, asked: tuple[str, str, int, int], seats: tuple[int, ...]
+) -> tuple[dict[int, float] | None, str | None]:
+    """The probabilities in an agent's `BeliefAnswer`, or why it is refused.
+
+    `asked` is the question's (protocol, game, seat, after_seq), which the answer must echo;
+    the answer must give every seat of `seats` and no other, as a model seat's must.
+    """
+    seat, after = asked[2], asked[3]
+    if response.status_code != 200:
+        return None, f"the agent answered HTTP {response.status_code}"
+    if not is_signed(secret, response.content, response.signature):
+        return None, f"refused: the belief answer is not signed with seat {seat}'s secret"
+    try:
+        answer = BeliefAnswer.model_validate_json(response.content)
+    except ValidationError as exc:
+        return None, f"the answer is not a BeliefAnswer ({one_line(exc, default='body')})"
+    echoed = (answer.protocol, answer.game_id, answer.seat, answer.after_seq)
+    if echoed != asked:
+        return None, (
+            f"refused: the belief answer is for game {answer.game_id} seat {answer.seat} "
+            f"after {answer.after_seq}, not seat {seat} after {after}"
+        )
+    error = check_beliefs(answer.wolf_probability, list(seats))
+    if error is not None:
+        return None, error
+    return dict(answer.wolf_probability), None
 
 
 def _pauses() -> Iterator[float]:

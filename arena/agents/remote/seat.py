@@ -90,22 +90,26 @@ def remote_agent(
 async def preflight_remote(agents: Mapping[int, object], *, timeout_s: float = 5.0) -> None:
     """Say `hello` to every remote agent among `agents` (each URL once, concurrently).
 
-    Agents wrapped by the queue's throttle or delay are found through `inner`.
+    Each seat's agent then knows the features its hello listed (`RemoteAgent.greeted`):
+    this is where the arena learns that an agent answers belief questions. Agents wrapped
+    by the queue's throttle or delay are found through `inner`.
 
     Raises:
         ArenaError: one line naming the agent and its seats, when one is down or wrong.
     """
-    seats: dict[tuple[str, str | None], list[int]] = {}
+    seats: dict[tuple[str, str | None], list[tuple[int, RemoteAgent]]] = {}
     for seat, agent in sorted(agents.items()):
         remote = unwrap(agent)
         if remote is not None:
-            seats.setdefault((remote.url, remote.token), []).append(seat)
+            seats.setdefault((remote.url, remote.token), []).append((seat, remote))
 
-    async def hello(url: str, token: str | None, at: list[int]) -> None:
+    async def hello(url: str, token: str | None, at: list[tuple[int, RemoteAgent]]) -> None:
         try:
-            await check_health(url, token, timeout_s=timeout_s)
+            reply = await check_health(url, token, timeout_s=timeout_s)
         except ArenaError as exc:
-            raise ArenaError(f"seats {','.join(map(str, at))}: {exc}") from None
+            raise ArenaError(f"seats {','.join(str(s) for s, _ in at)}: {exc}") from None
+        for _, remote in at:
+            remote.greeted(reply)
 
     await asyncio.gather(*(hello(url, token, at) for (url, token), at in seats.items()))
 

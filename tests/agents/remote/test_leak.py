@@ -1,12 +1,13 @@
 """The bytes a remote agent is sent hold its own seat's view and nothing more.
 
 A fixed 12-seat game is played by remote agents (the example, in-process) whose every
-speech and wolf whisper is a unique marker. Every `decide` body sent, byte for byte, is
-checked against the independent oracle of who may know what (`tests/rules/knowledge.py`,
-which states audiences from the rules, not from `arena.rules.visibility`): the events
-sent are exactly those in the seat's audience so far, each as the log holds it; no
-marker of any other event appears anywhere in the body; what the body says the seat can
-conclude is the fold of those events alone.
+speech and wolf whisper is a unique marker, and whose hello lists `beliefs` (protocol
+revision 1), so each seat is also asked its beliefs after every speech. Every `decide`
+and `believe` body sent, byte for byte, is checked against the independent oracle of who
+may know what (`tests/rules/knowledge.py`, which states audiences from the rules, not from
+`arena.rules.visibility`): the events sent are exactly those in the seat's audience so
+far, each as the log holds it; no marker of any other event appears anywhere in the body;
+what the body says the seat can conclude is the fold of those events alone.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 
 import pytest
 
-from arena.agents.remote import RemoteAgent
+from arena.agents.remote import RemoteAgent, check_health
 from arena.match import Limits, play
 from arena.rules import events as ev
 from arena.rules.config import GameConfig
@@ -49,17 +50,21 @@ def game():
 
     agent.choose = marking
     transport = agent.transport()
+    hello = asyncio.run(check_health("http://a/agent", transport=transport))
     seats = {
         s: RemoteAgent("http://a/agent", game_id="leak", transport=transport) for s in range(1, 13)
     }
-    referee = asyncio.run(play(Referee(CONFIG, 21), seats, limits=Limits(beliefs="off")))
+    for seat in seats.values():
+        seat.greeted(hello)
+    referee = asyncio.run(play(Referee(CONFIG, 21), seats, limits=Limits(beliefs="per_speech")))
     events = referee.events
     return events, audiences(events, CONFIG), agent.bodies
 
 
 def decisions(bodies: list[bytes]) -> list[tuple[bytes, dict]]:
+    """Every body that carries a seat's view: decisions and belief questions."""
     parsed = [(b, json.loads(b)) for b in bodies]
-    return [(b, m) for b, m in parsed if m["type"] == "decide"]
+    return [(b, m) for b, m in parsed if m["type"] in ("decide", "believe")]
 
 
 def test_the_game_exercised_secrets(game) -> None:
@@ -68,6 +73,8 @@ def test_the_game_exercised_secrets(game) -> None:
     assert {ev.WolfWhispered, ev.SeerChecked, ev.GuardProtected, ev.WitchActed} <= kinds
     sent = decisions(bodies)
     assert {m["seat"] for _, m in sent} == set(range(1, 13))
+    questions = [m for _, m in sent if m["type"] == "believe"]
+    assert {m["seat"] for m in questions} == set(range(1, 13)) and len(questions) > 100
     assert any(isinstance(e, ev.WolfWhispered) and MARK.match(e.text) for e in events)
 
 
@@ -125,3 +132,17 @@ def test_a_start_carries_only_the_seat_and_its_secret(game) -> None:
             "limit_ms",
             "overage_ms",
         }
+
+
+def test_a_belief_question_names_the_seats_its_seat_knows_present(game) -> None:
+    """`seats` and `day` follow from the seat's own view; `after_seq` is where it is cut."""
+    events, audience, bodies = game
+    for _, message in decisions(bodies):
+        if message["type"] != "believe":
+            continue
+        viewer = SeatViewer(seat=message["seat"])
+        cut = message["observation"]["log_length"]
+        known = know(viewer, [events[i] for i in range(cut) if audience[i].allows(viewer)])
+        others = [s for s in known.present() if s != message["seat"]]
+        assert message["seats"] == others
+        assert (message["after_seq"], message["day"]) == (cut, known.day)

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 
 import arena.agents.remote as remote
-from arena.agents.remote import RemoteAgent
-from arena.agents.remote.protocol import render_schema
+from arena.agents.remote import RemoteAgent, check_health
+from arena.agents.remote.protocol import BELIEFS, PROTOCOL, REVISION, HelloReply, render_schema
 from arena.match import Limits, play
 from arena.rules.config import GameConfig
 from arena.rules.referee import Referee
@@ -78,3 +78,67 @@ def test_the_answer_shapes_refuse_what_the_parser_refuses() -> None:
         check.validate({"action": "vote"})
     with pytest.raises(jsonschema.ValidationError):
         check.validate({"action": "fly", "target": 3})
+
+
+@pytest.fixture(scope="module")
+def believed() -> tuple[list[dict], list[dict]]:
+    """A game of an agent whose hello lists `beliefs`: every request and reply."""
+    replies: list[dict] = []
+    agent = InProcess()
+
+    def keep(message, response):
+        replies.append({"type": message["type"], "reply": json.loads(response.content)})
+        return response
+
+    agent.misbehave = keep
+    transport = agent.transport()
+    hello = asyncio.run(check_health("http://agent/agent", transport=transport))
+    seats = {
+        s: RemoteAgent("http://agent/agent", game_id="g", transport=transport) for s in range(1, 13)
+    }
+    for seat in seats.values():
+        seat.greeted(hello)
+    asyncio.run(play(Referee(GameConfig(board="wwk_guard"), 5), seats, limits=Limits()))
+    return [json.loads(b) for b in agent.bodies], replies
+
+
+def test_belief_questions_and_their_answers_conform(believed) -> None:
+    """Revision 1: the hello lists `beliefs`; questions and answers match the schema."""
+    requests, replies = believed
+    kinds = {"hello": "HelloReply", "start": "Ready", "decide": "Answer", "believe": "BeliefAnswer"}
+    assert {m["type"] for m in requests} == set(kinds)
+    assert replies[0]["reply"]["features"] == ["beliefs"]
+    for reply in replies:
+        validator(kinds[reply["type"]]).validate(reply["reply"])
+    questions = [m for m in requests if m["type"] == "believe"]
+    for message in (questions[0], questions[len(questions) // 2], questions[-1]):
+        validator("Believe").validate(message)
+    with pytest.raises(jsonschema.ValidationError):
+        validator("BeliefAnswer").validate({**replies[-1]["reply"], "wolf_probability": {"1": 2}})
+
+
+def test_the_document_names_its_revision_and_features() -> None:
+    schema = json.loads(PUBLISHED.read_text(encoding="utf-8"))
+    assert (schema["version"], schema["revision"]) == ("werewolf-arena-agent/1", REVISION)
+    assert set(schema["features"]) == {BELIEFS}
+    assert {"$ref": "#/$defs/Believe"} in schema["requests"]
+    assert schema["replies"]["Believe"] == {"$ref": "#/$defs/BeliefAnswer"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "features"),
+    [
+        ({}, ()),
+        ({"features": ["beliefs", "telepathy"]}, ("beliefs", "telepathy")),
+        ({"features": "beliefs"}, ()),
+        ({"features": {"beliefs": True}}, ()),
+        ({"features": ["beliefs", 3]}, ("beliefs",)),
+    ],
+)
+def test_a_hello_reply_reads_features_leniently(extra: dict, features: tuple) -> None:
+    """A reply of revision 0 may carry a `features` field of its own: it is no feature."""
+    reply = HelloReply.model_validate({"protocol": PROTOCOL, "name": "x", **extra})
+    assert reply.features == features
+    seat = RemoteAgent("http://agent/agent", game_id="g")
+    seat.greeted(reply)
+    assert seat.answers_beliefs == (BELIEFS in features)
