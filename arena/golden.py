@@ -236,14 +236,15 @@ def _remote_url(game: OutsideGame) -> Iterator[str]:
 
 
 @contextmanager
-def example_remote_agent(*args: str) -> Iterator[str]:
+def example_remote_agent(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """Run `python examples/agents/remote_agent.py --port 0 ARGS…` as its own process.
 
     Yields the URL it serves (`http://127.0.0.1:PORT/agent`, from the line it prints);
-    the process is stopped when the block ends.
+    the process is stopped when the block ends. `env`: the process's whole environment
+    (default: this one's), e.g. to hand it a token variable.
     """
     command = [sys.executable, str(EXAMPLES / "remote_agent.py"), "--port", "0", *args]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()

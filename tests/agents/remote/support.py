@@ -10,15 +10,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import httpx
+
+from arena.golden import example_remote_agent
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "agents" / "remote_agent.py"
@@ -67,20 +66,5 @@ class InProcess:
         return self.misbehave(message, response) if self.misbehave else response
 
 
-@contextmanager
-def example_process(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run the example agent as a separate process on a free port; yield its URL."""
-    process = subprocess.Popen(
-        [sys.executable, str(EXAMPLE), "--port", "0", *args],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.startswith("serving "), line
-        yield line.split(" at ", 1)[1].strip()
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+example_process = example_remote_agent
+"""The example agent as a separate process on a free port (`arena.golden`'s runner)."""
