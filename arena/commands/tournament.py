@@ -510,8 +510,18 @@ def worker_argv(
     return argv
 
 
+def worker_logging() -> None:
+    """Log the arena's own lines (a game started, finished, failed) to standard error.
+
+    Only warnings from the libraries: httpx logs every HTTP request at INFO, and a line
+    per model call drowns the games.
+    """
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("arena").setLevel(logging.INFO)
+
+
 def _worker(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    worker_logging()
     if args.heartbeat <= 0:
         raise ArenaError("--heartbeat must be positive")
     return asyncio.run(

@@ -46,7 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--live", type=Path, default=None, help="where running games are written (not shown)"
     )
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+    logging.getLogger("arena").setLevel(logging.INFO)  # not the libraries' request lines
     from arena.storage.redis_desk import RedisDesk
 
     live = args.live or live_folder(args.replays)

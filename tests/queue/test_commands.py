@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import time
@@ -11,6 +12,7 @@ import pytest
 import redis
 
 from arena.cli import main
+from arena.commands.tournament import worker_logging
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import clean_events, replay_events
 from tests.support.redis_db import REDIS_URL
@@ -146,3 +148,21 @@ def test_a_finished_tournament_ends_with_a_summary(
     assert "Summary: 4 games finished" in capsys.readouterr().out
     assert main(["leaderboard", str(replays), "--tournament", str(spec), "--bootstrap", "0"]) == 0
     assert "Rated 4 verified games of tournament sum (4 of 4 scheduled)" in capsys.readouterr().out
+
+
+def test_a_worker_logs_its_games_not_every_http_request(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`arena worker` prints the arena's lines; the HTTP client's INFO line per model call
+    (seen in a real tournament's worker logs: one per call) stays out, its warnings not."""
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", [])  # as in a fresh process: basicConfig applies
+    monkeypatch.setattr(root, "level", root.level)
+    monkeypatch.setattr(logging.getLogger("arena"), "level", logging.NOTSET)
+    worker_logging()
+    logging.getLogger("httpx").info("HTTP Request: POST http://127.0.0.1:1/v1 200 OK")
+    logging.getLogger("httpx").warning("connection pool is full")
+    logging.getLogger("arena.worker").info("game t-00000: good (every wolf is dead, day 2)")
+    err = capsys.readouterr().err
+    assert "HTTP Request" not in err
+    assert "connection pool is full" in err and "game t-00000: good" in err
