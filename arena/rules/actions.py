@@ -6,7 +6,7 @@ Actions are imperative (`Vote`, `Kill`, `Inspect`); the events they cause are pa
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -424,25 +424,30 @@ PLAIN_ACTIONS: dict[str, Action] = {
 }
 """The actions that take nothing but their kind, one shared instance each (they are frozen)."""
 
-SEAT_ACTIONS: tuple[ActionKind, ...] = (
-    "vote",
-    "shoot",
-    "pass_badge",
-    "protect",
-    "kill",
-    "poison",
-    "inspect",
-    "charm",
-    "dream",
-    "duel",
-    "fear",
-    "hunt",
-    "block",
-    "mask",
-    "admire",
-    "confuse",
+
+def action_models() -> dict[str, type[BaseModel]]:
+    """Every action model by its `kind`, in the `Action` union's order."""
+    return {
+        str(model.model_fields["kind"].default): model for model in get_args(get_args(Action)[0])
+    }
+
+
+def _is_seat_action(model: type[BaseModel]) -> bool:
+    fields = model.model_fields
+    return (
+        set(fields) == {"kind", "target"}
+        and fields["target"].is_required()
+        and model is not TakeCard
+    )
+
+
+SEAT_ACTIONS: tuple[ActionKind, ...] = tuple(
+    kind for kind in get_args(ActionKind) if _is_seat_action(action_models()[kind])
 )
-"""The actions aimed at exactly one seat (`target`, required); `to_seat_action` builds them."""
+"""The actions aimed at exactly one seat, `to_seat_action` builds them: a required `target`
+and no other field (`TakeCard`'s target is a bottom card, not a seat). In `ActionKind`
+order, which the RL codec's index blocks follow; derived from the models, so a new
+one-seat action joins without a second list to keep."""
 
 
 def to_seat_action(kind: ActionKind, target: SeatId) -> Action:

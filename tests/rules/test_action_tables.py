@@ -19,6 +19,29 @@ def test_a_plain_action_is_its_kind_alone() -> None:
         assert action == ACTION_ADAPTER.validate_python({"kind": kind})
 
 
+def test_the_seat_actions_are_the_one_seat_models_in_kind_order() -> None:
+    # Derived from the models; pinned here because the RL codec gives each one an index
+    # block in this order (trade also needs a gift, take_card's target is a card).
+    assert SEAT_ACTIONS == (
+        "vote",
+        "shoot",
+        "pass_badge",
+        "protect",
+        "kill",
+        "poison",
+        "inspect",
+        "charm",
+        "dream",
+        "duel",
+        "fear",
+        "hunt",
+        "block",
+        "mask",
+        "admire",
+        "confuse",
+    )
+
+
 def test_every_seat_action_takes_exactly_one_seat() -> None:
     for kind in SEAT_ACTIONS:
         action = to_seat_action(kind, 4)

@@ -23,8 +23,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from arena.agents.model.tools import ANSWER, BELIEF_ACTION, BELIEF_FIELD, action_models
-from arena.rules.actions import ACTION_ADAPTER, Action
+from arena.agents.model.tools import ANSWER, BELIEF_ACTION, BELIEF_FIELD
+from arena.rules.actions import ACTION_ADAPTER, Action, action_models
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import InvalidActionError, one_line
 from arena.rules.types import SeatId

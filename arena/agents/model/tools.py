@@ -37,7 +37,8 @@ from pydantic import BaseModel
 
 from arena.agents.model.library import ToolTexts
 from arena.llm.types import ToolSpec
-from arena.rules.actions import EXCLUSIVE, OWN_SEAT_BARRED, Action, ClaimList, Claims
+from arena.rules.actions import EXCLUSIVE, OWN_SEAT_BARRED, ClaimList, Claims
+from arena.rules.actions import action_models as action_models  # re-exported for remote
 from arena.rules.decisions import ActionOption, DecisionRequest
 from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role
@@ -51,16 +52,6 @@ BELIEF_FIELD = "wolf_probability"
 """Belief rows, `[{"seat": 3, "p": 0.7}, …]`; also carried by a vote (`beliefs` daily)."""
 
 Schema = dict[str, Any]
-
-
-def action_models() -> dict[str, type[BaseModel]]:
-    """Every referee action model by its `kind`, in the union's order."""
-    union = typing.get_args(Action)[0]
-    models: dict[str, type[BaseModel]] = {}
-    for model in typing.get_args(union):
-        kind = model.model_fields["kind"].default
-        models[str(kind)] = model
-    return models
 
 
 def answer_tool(seats: int, roles: Sequence[Role], texts: ToolTexts) -> ToolSpec:
