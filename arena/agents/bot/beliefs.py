@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from arena.agents.bot.reading import EXILE_BALLOTS, Reading
@@ -312,6 +313,18 @@ def credibility(r: Reading, o: Outlook) -> dict[SeatId, float]:
         weights[c] = w * (0.5 if god_accused else 1.0) * _autopsy_factor(r, o, c)
     total = sum(weights.values()) + 0.25
     return {c: w / total for c, w in weights.items()}
+
+
+def believed_seer(
+    r: Reading, o: Outlook, among: Collection[SeatId], least: float = 0.5
+) -> SeatId | None:
+    """The seer claimant in `among` most believed to be real, if one is believed `least`.
+
+    Ties go to the lowest seat, so a seeded bot's choice never hangs on dict order.
+    """
+    cred = credibility(r, o)
+    seers = {s: c for s, c in cred.items() if c >= least and s in among}
+    return max(sorted(seers), key=lambda s: seers[s]) if seers else None
 
 
 def wolf_probabilities(r: Reading, o: Outlook) -> dict[SeatId, float]:

@@ -61,6 +61,7 @@ import random
 
 from arena.agents.bot import wolves
 from arena.agents.bot.beliefs import (
+    believed_seer,
     claimed_checks,
     claimed_roles,
     credibility,
@@ -126,10 +127,9 @@ def guard(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if r.partner is not None and r.partner in legal:
         return Protect(target=r.partner)  # a lover's death is his own (000:22 同生共死)
     o = own_outlook(r)
-    cred = credibility(r, o)
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
-    if seers:
-        return Protect(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, o, legal)
+    if believed is not None:
+        return Protect(target=believed)
     p = wolf_probabilities(r, o)
     trusted = [s for s in legal if s != r.me and p.get(s, 1.0) < 0.3]
     if r.sheriff in trusted:
@@ -187,10 +187,9 @@ def charm(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if option is None or not option.targets:
         return request.default
     legal = [s for s in option.targets if s not in r.team] or list(option.targets)
-    cred = credibility(r, public_outlook(r))
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
-    if seers:
-        return Charm(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, public_outlook(r), legal)
+    if believed is not None:
+        return Charm(target=believed)
     gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
     if gods:
         return Charm(target=rng.choice(gods))
@@ -210,10 +209,9 @@ def fear(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     legal = [s for s in option.targets if s not in r.team]
     if not legal:
         return Pass()
-    cred = credibility(r, public_outlook(r))
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
-    if seers:
-        return Fear(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, public_outlook(r), legal)
+    if believed is not None:
+        return Fear(target=believed)
     gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
     return Fear(target=rng.choice(gods or legal))
 
@@ -224,10 +222,9 @@ def block(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if option is None:
         return Pass()
     legal = [s for s in option.targets if s not in r.team]
-    cred = credibility(r, public_outlook(r))
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
-    if seers:
-        return Block(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, public_outlook(r), legal)
+    if believed is not None:
+        return Block(target=believed)
     wanted = (Role.GUARD, Role.WITCH)
     gods = sorted(s for s, role in claimed_roles(r).items() if role in wanted and s in legal)
     if gods and r.day >= 2:
@@ -294,10 +291,9 @@ def claw(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     legal = [s for s in option.targets if s not in r.team and s not in knifed]
     if not legal:
         return Pass()
-    cred = credibility(r, public_outlook(r))
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
-    if seers:
-        return Kill(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, public_outlook(r), legal)
+    if believed is not None:
+        return Kill(target=believed)
     gods = sorted(s for s, role in claimed_roles(r).items() if is_god(role) and s in legal)
     target = rng.choice(gods) if gods else wolves.knife_preference(r, tuple(legal), rng)
     return Kill(target=target) if target is not None else Pass()
@@ -335,10 +331,9 @@ def heal(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if option is None or not option.targets:
         return Pass()
     o = own_outlook(r)
-    cred = credibility(r, o)
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in option.targets}
-    if seers:
-        return Protect(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, o, option.targets)
+    if believed is not None:
+        return Protect(target=believed)
     p = wolf_probabilities(r, o)
     gods = sorted(
         s
@@ -443,10 +438,9 @@ def dream(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     last = r.dreams[-1][1] if r.dreams and r.dreams[-1][0] == r.day - 1 else None
     legal = [s for s in option.targets if s != last] or list(option.targets)
     o = own_outlook(r)
-    cred = credibility(r, o)
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
-    if seers:
-        return Dream(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, o, legal)
+    if believed is not None:
+        return Dream(target=believed)
     if r.sheriff in legal and r.sheriff is not None:
         return Dream(target=r.sheriff)
     p = wolf_probabilities(r, o)
@@ -466,11 +460,9 @@ def swap(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
         return Pass()
     legal = [s for s in option.targets if s != r.me]
     o = own_outlook(r)
-    cred = credibility(r, o)
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in legal}
-    if not seers:
+    seer = believed_seer(r, o, legal)
+    if seer is None:
         return Pass()
-    seer = max(sorted(seers), key=lambda s: seers[s])
     p = wolf_probabilities(r, o)
     suspects = {s: p[s] for s in legal if s != seer and p.get(s, 0.0) >= SWAP_SUSPECT}
     target = top(suspects, rng)
@@ -491,10 +483,9 @@ def trade(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     if option is None or r.day < 2:
         return Pass()
     o = own_outlook(r)
-    cred = credibility(r, o)
-    seers = {s: c for s, c in cred.items() if c >= TRADE_SEER and s in option.targets}
-    if seers:
-        return Trade(target=max(sorted(seers), key=lambda s: seers[s]), gift=Gift.SHIELD)
+    believed = believed_seer(r, o, option.targets, TRADE_SEER)
+    if believed is not None:
+        return Trade(target=believed, gift=Gift.SHIELD)
     p = wolf_probabilities(r, o)
     clear = {s: p[s] for s in option.targets if p.get(s, 1.0) <= TRADE_CLEAR}
     target = bottom(clear, rng)
@@ -515,10 +506,9 @@ def lucky(r: Reading, request: DecisionRequest, rng: random.Random) -> Action:
     shield = request.option("protect")
     if shield is None:
         return Pass()
-    cred = credibility(r, o)
-    seers = {s: c for s, c in cred.items() if c >= 0.5 and s in shield.targets}
-    if seers:
-        return Protect(target=max(sorted(seers), key=lambda s: seers[s]))
+    believed = believed_seer(r, o, shield.targets)
+    if believed is not None:
+        return Protect(target=believed)
     return Pass()
 
 
