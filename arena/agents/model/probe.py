@@ -51,7 +51,7 @@ from arena.agents.model.tools import (
 from arena.llm.base import LEGAL_FORMATS, AnswerMode, Ask, LegalFormat, ProbeOutcome, ProviderError
 from arena.llm.tokens import estimate_tokens, request_tokens
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
-from arena.rules.actions import Pass, Speak, Vote
+from arena.rules.actions import Action, Pass, Speak, Vote
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.types import Role
@@ -64,39 +64,51 @@ PROBE_TRIES = 3
 ROLES = (Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD)
 """The roles of the probe's 12-seat board."""
 
-VOTE = DecisionRequest(
-    step=0,
-    seat=4,
-    kind=DecisionKind.VOTE,
-    day=1,
-    night=False,
-    options=(
-        ActionOption(action="vote", targets=(1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12)),
-        ActionOption(action="pass"),
-    ),
-    default=Pass(),
-)
+PROBE_SEAT = 4
+"""The probe's own seat: the system message, the questions and the beliefs speak as it."""
+
+
+def _day_question(
+    *, step: int, day: int, kind: DecisionKind, options: tuple[ActionOption, ...], default: Action
+) -> DecisionRequest:
+    """A daytime question to `PROBE_SEAT`, as the referee would ask it in a game."""
+    return DecisionRequest(
+        step=step,
+        seat=PROBE_SEAT,
+        kind=kind,
+        day=day,
+        night=False,
+        options=options,
+        default=default,
+    )
+
+
 BELIEVED = (1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12)
 """The seats the probe's vote reports beliefs over: every other seat, as a daily vote's."""
-ONLY_SEVEN = DecisionRequest(
+VOTE = _day_question(
     step=0,
-    seat=4,
-    kind=DecisionKind.VOTE,
     day=1,
-    night=False,
+    kind=DecisionKind.VOTE,
+    options=(ActionOption(action="vote", targets=BELIEVED), ActionOption(action="pass")),
+    default=Pass(),
+)
+"""The dialogue's exile vote: any other seat, or pass."""
+ONLY_SEVEN = _day_question(
+    step=0,
+    day=1,
+    kind=DecisionKind.VOTE,
     options=(ActionOption(action="vote", targets=(7,)),),
     default=Pass(),
 )
 """The enforcement check's schema: a vote for seat 7 is the only answer it admits."""
-SPEECH = DecisionRequest(
+SPEECH = _day_question(
     step=1,
-    seat=4,
-    kind=DecisionKind.SPEECH,
     day=2,
-    night=False,
+    kind=DecisionKind.SPEECH,
     options=(ActionOption(action="speak", max_chars=1200),),
     default=Speak(text=""),
 )
+"""The dialogue's day speech, asked once the vote was legal."""
 
 
 def probe_tool() -> ToolSpec:
@@ -107,8 +119,9 @@ def probe_tool() -> ToolSpec:
 def probe_messages(tokens: int = PROBE_PROMPT_TOKENS) -> list[ChatMessage]:
     """A system message and a game log of about `tokens` tokens, then the vote question."""
     system = (
-        "You are playing Werewolf as seat #4 at a table of 12 players. Answer every question "
-        f"by calling the tool `{TOOL_NAME}` with one of the legal answers listed."
+        f"You are playing Werewolf as seat #{PROBE_SEAT} at a table of 12 players. "
+        f"Answer every question by calling the tool `{TOOL_NAME}` with one of the legal "
+        "answers listed."
     )
     lines: list[str] = []
     size = request_tokens([], [probe_tool()])
