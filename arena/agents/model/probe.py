@@ -64,6 +64,8 @@ PROBE_TRIES = 3
 ROLES = (Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD)
 """The roles of the probe's 12-seat board."""
 
+SEAT_RANGE = "1|2|…|12"
+"""How the questions write "any seat" of the probe's table."""
 PROBE_SEAT = 4
 """The probe's own seat: the system message, the questions and the beliefs speak as it."""
 
@@ -141,7 +143,7 @@ def probe_messages(tokens: int = PROBE_PROMPT_TOKENS) -> list[ChatMessage]:
             "\n".join(lines),
             "The table agreed to exile seat 2. Vote for seat 2 (or pass).",
             lib.label("answers"),
-            *options_text(VOTE, lib.tools, "1|2|…|12"),
+            *options_text(VOTE, lib.tools, SEAT_RANGE),
             lib.label("with_beliefs", field=BELIEF_FIELD, seats=", ".join(map(str, BELIEVED))),
         ]
     )
@@ -231,14 +233,10 @@ async def probe_dialogue(
                 legal = True
                 break
             note = problem
-            again = [lib.label("refused", error=note), lib.label("answers")]
-            again += options_text(VOTE, lib.tools, "1|2|…|12")
-            messages += [ChatMessage(role="user", content="\n".join(again))]
+            messages += [_question(lib.label("refused", error=note), VOTE)]
         if not legal:
             return ProbeOutcome(mode, True, False, _all(as_calls), f"{mode}: {note}", usage)
-        speech = ["Accepted. Day 2: give your day speech.", lib.label("answers")]
-        speech += options_text(SPEECH, lib.tools, "1|2|…|12")
-        messages += [ChatMessage(role="user", content="\n".join(speech))]
+        messages += [_question("Accepted. Day 2: give your day speech.", SPEECH)]
         for _ in range(PROBE_TRIES):
             reply = await ask(messages, (tool,), tool.name, speech_schema, form)
             usage += reply.usage
@@ -246,16 +244,21 @@ async def probe_dialogue(
             problem = _speech_problem(raw)
             if problem is None:
                 break
-            again = [lib.label("refused", error=problem), lib.label("answers")]
-            again += options_text(SPEECH, lib.tools, "1|2|…|12")
             messages += [
                 ChatMessage(role="assistant", content=raw or "…"),
-                ChatMessage(role="user", content="\n".join(again)),
+                _question(lib.label("refused", error=problem), SPEECH),
             ]
     except ProviderError as exc:
         return ProbeOutcome(mode, False, False, None, f"{mode}: {exc}", usage)
     said = None if problem is None else f"{mode}: speech: {problem}"
     return ProbeOutcome(mode, True, problem is None, _all(as_calls), said, usage)
+
+
+def _question(lead: str, request: DecisionRequest) -> ChatMessage:
+    """`lead`, then the legal answers to `request` written out, as a game's question ends."""
+    lib = load_library("en")
+    lines = [lead, lib.label("answers"), *options_text(request, lib.tools, SEAT_RANGE)]
+    return ChatMessage(role="user", content="\n".join(lines))
 
 
 def _raw(reply: ModelReply) -> str:
