@@ -90,19 +90,22 @@ def test_the_schema_admits_exactly_the_legal_answers(board: str, seed: int) -> N
     assert checked > 15
 
 
+VOTE = DecisionRequest.model_validate(
+    {
+        "step": 0,
+        "seat": 1,
+        "kind": "vote",
+        "day": 1,
+        "night": False,
+        "options": [{"action": "vote", "targets": [2, 3]}, {"action": "pass"}],
+        "default": {"kind": "pass"},
+    }
+)
+"""Seat 1's exile vote: seat 2, seat 3, or pass."""
+
+
 def test_a_vote_carries_one_belief_row_per_seat_asked_and_a_report_nothing_else() -> None:
-    vote = DecisionRequest.model_validate(
-        {
-            "step": 0,
-            "seat": 1,
-            "kind": "vote",
-            "day": 1,
-            "night": False,
-            "options": [{"action": "vote", "targets": [2, 3]}, {"action": "pass"}],
-            "default": {"kind": "pass"},
-        }
-    )
-    schema = legal_answers(vote, 9, [], beliefs=[2, 3, 5])
+    schema = legal_answers(VOTE, 9, [], beliefs=[2, 3, 5])
     rng = random.Random(1)
     for _ in range(20):
         answer = sample(schema, rng)[ANSWER]
@@ -152,18 +155,7 @@ def not_objects(schema: Any, path: str = "#") -> list[str]:
 
 
 def test_every_subschema_is_an_object_as_llama_server_requires() -> None:
-    vote = DecisionRequest.model_validate(
-        {
-            "step": 0,
-            "seat": 1,
-            "kind": "vote",
-            "day": 1,
-            "night": False,
-            "options": [{"action": "vote", "targets": [2, 3]}, {"action": "pass"}],
-            "default": {"kind": "pass"},
-        }
-    )
     assert not_objects({"items": False}) == ["#/items"]
-    assert not_objects(legal_answers(vote, 9, [], beliefs=[2, 3, 5])) == []
+    assert not_objects(legal_answers(VOTE, 9, [], beliefs=[2, 3, 5])) == []
     assert not_objects(legal_answers(None, 9, [], beliefs=[2, 3])) == []
     assert not_objects(answer_tool(12, [], load_library("en").tools).parameters) == []
