@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,18 +51,25 @@ def test_model_seats_share_an_endpoint_are_probed_priced_and_limited(tmp_path: P
     assert spent.usd == pytest.approx(usd)
 
 
+def stub_requests(
+    server: StubServer, entry: dict[str, Any], tmp_path: Path
+) -> list[dict[str, Any]]:
+    """The request bodies contestant `stub` (`entry`) sent in one std9 game against random."""
+    jobs = make_jobs(
+        agents={"stub": entry, "bot": "random"},
+        boards=["std9"],
+        games_per_pairing=1,
+        limits={"beliefs": "off", "call_timeout_s": 30},
+    )[:1]
+    stats = asyncio.run(run_all(MemoryQueue(), jobs, tmp_path))
+    assert (stats.done, stats.failed) == (1, 0), stats.errors
+    return server.requests_for("stub")
+
+
 def test_tournament_seats_leave_the_slot_to_the_server(tmp_path: Path) -> None:
     """Games played at once share the server: pinned, their seats would share slots."""
     with StubServer(slots=12) as server:
-        jobs = make_jobs(
-            agents={"stub": {"spec": "openai:stub", "base_url": server.url}, "bot": "random"},
-            boards=["std9"],
-            games_per_pairing=1,
-            limits={"beliefs": "off", "call_timeout_s": 30},
-        )[:1]
-        stats = asyncio.run(run_all(MemoryQueue(), jobs, tmp_path))
-        sent = server.requests_for("stub")
-    assert (stats.done, stats.failed) == (1, 0), stats.errors
+        sent = stub_requests(server, {"spec": "openai:stub", "base_url": server.url}, tmp_path)
     assert sent and all("id_slot" not in body for body in sent)
 
 
@@ -74,13 +82,5 @@ def test_a_contestant_sets_its_request_limit_reply_tokens_and_temperature(tmp_pa
             "reply_tokens": 64,
             "temperature": 0,
         }
-        jobs = make_jobs(
-            agents={"stub": entry, "bot": "random"},
-            boards=["std9"],
-            games_per_pairing=1,
-            limits={"beliefs": "off", "call_timeout_s": 30},
-        )[:1]
-        stats = asyncio.run(run_all(MemoryQueue(), jobs, tmp_path))
-        sent = server.requests_for("stub")
-    assert (stats.done, stats.failed) == (1, 0), stats.errors
+        sent = stub_requests(server, entry, tmp_path)
     assert sent and all(b["max_tokens"] == 64 and b["temperature"] == 0 for b in sent)
