@@ -169,12 +169,15 @@ def test_an_alias_inside_its_own_anchor_is_refused() -> None:
         parse_yaml("a: &a [1, *a]", "t")
 
 
-@pytest.mark.parametrize("loader", ["libyaml", "python"])
-def test_deep_nesting_is_refused_with_either_loader(
-    monkeypatch: pytest.MonkeyPatch, loader: str
-) -> None:
-    if loader == "python":
+@pytest.fixture(params=["libyaml", "python"])
+def either_loader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run the test with libyaml's loader, then with the pure-Python one used without it."""
+    if request.param == "python":
         monkeypatch.setattr(userfile, "_Loader", userfile._yaml12_booleans(yaml.SafeLoader))
+
+
+@pytest.mark.usefixtures("either_loader")
+def test_deep_nesting_is_refused_with_either_loader() -> None:
     parse_yaml("[" * MAX_DEPTH + "]" * MAX_DEPTH, "t")
     for depth in (MAX_DEPTH + 1, 5000):
         with pytest.raises(ArenaError, match="^t(:1)?: (nested too deep|not valid YAML)"):
@@ -346,13 +349,9 @@ def test_a_replay_line_over_the_bound_is_refused_naming_it(
         read_replay(path)
 
 
-@pytest.mark.parametrize("loader", ["libyaml", "python"])
-def test_words_stay_words_and_only_true_false_are_booleans(
-    monkeypatch: pytest.MonkeyPatch, loader: str
-) -> None:
+@pytest.mark.usefixtures("either_loader")
+def test_words_stay_words_and_only_true_false_are_booleans() -> None:
     """YAML 1.2's booleans: a tournament file's `beliefs: off` is the word "off"."""
-    if loader == "python":
-        monkeypatch.setattr(userfile, "_Loader", userfile._yaml12_booleans(yaml.SafeLoader))
     text = "a: off\nb: yes\nc: no\nd: On\ne: true\nf: False\ng: TRUE\nh: 'true'\n"
     assert parse_yaml(text, "t") == {
         "a": "off",
