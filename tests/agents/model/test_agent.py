@@ -29,11 +29,12 @@ CONFIG = GameConfig(
 )
 
 
-def seer_request() -> tuple[Observation, DecisionRequest]:
+def first_request(kind: DecisionKind) -> tuple[Observation, DecisionRequest]:
+    """The first `kind` request of the `CONFIG` game played by defaults, and its seat's view."""
     referee = Referee(CONFIG, 1)
     while True:
         for request in referee.pending():
-            if request.kind is DecisionKind.SEER:
+            if request.kind is kind:
                 return observe(referee.events, SeatViewer(seat=request.seat)), request
             referee.submit(request.seat, request.default, defaulted="test")
 
@@ -54,7 +55,7 @@ def test_the_agent_is_an_agent_and_a_believer() -> None:
 
 
 def test_a_valid_answer_becomes_the_action_with_a_trace() -> None:
-    view, request = seer_request()
+    view, request = first_request(DecisionKind.SEER)
     target = request.options[0].targets[0]
     reply = act({"action": "inspect", "target": target}).model_copy(
         update={"usage": Usage(prompt_tokens=900, completion_tokens=12), "cost_usd": 0.002}
@@ -75,13 +76,8 @@ def test_a_valid_answer_becomes_the_action_with_a_trace() -> None:
 
 
 def test_the_one_tool_is_offered_whatever_the_options() -> None:
-    referee = Referee(CONFIG, 1)
-    while not any(r.kind is DecisionKind.RUN_FOR_SHERIFF for r in referee.pending()):
-        for request in referee.pending():
-            referee.submit(request.seat, request.default, defaulted="test")
-    request = referee.pending()[0]
+    view, request = first_request(DecisionKind.RUN_FOR_SHERIFF)
     llm, model = agent(act({"action": "run_for_sheriff"}))
-    view = observe(referee.events, SeatViewer(seat=request.seat))
     assert asyncio.run(llm.decide(view, request)).action == RunForSheriff()
     assert model.calls[0].tool_choice == "act"
     assert [t.name for t in model.calls[0].tools] == ["act"]
@@ -90,7 +86,7 @@ def test_the_one_tool_is_offered_whatever_the_options() -> None:
 
 
 def test_prose_and_malformed_json_are_errors_not_actions() -> None:
-    view, request = seer_request()
+    view, request = first_request(DecisionKind.SEER)
     llm, _ = agent(text_reply("I check seat 5."), act('{"answer": {"action": "inspect",, '))
     prose = asyncio.run(llm.decide(view, request))
     assert prose.action is None and "not valid JSON" in (prose.error or "")
@@ -100,7 +96,7 @@ def test_prose_and_malformed_json_are_errors_not_actions() -> None:
 
 
 def test_a_refusal_continues_the_conversation_in_text() -> None:
-    view, request = seer_request()
+    view, request = first_request(DecisionKind.SEER)
     legal = request.options[0].targets[0]
     llm, model = agent(
         act({"action": "inspect", "target": 99}), act({"action": "inspect", "target": legal})
@@ -119,7 +115,7 @@ def test_a_refusal_continues_the_conversation_in_text() -> None:
 
 
 def test_a_provider_failure_is_traced_and_the_model_only_hears_no_answer_came() -> None:
-    view, request = seer_request()
+    view, request = first_request(DecisionKind.SEER)
     llm, model = agent(
         ProviderError("ep@http://10.1.1.1/v1: HTTP 500 (after 4 tries)"), act({"action": "pass"})
     )
@@ -137,7 +133,7 @@ def test_a_provider_failure_is_traced_and_the_model_only_hears_no_answer_came() 
 
 
 def test_belief_reports_come_in_the_same_conversation_with_one_retry() -> None:
-    view, _ = seer_request()
+    view, _ = first_request(DecisionKind.SEER)
     others = [s for s in view.knowledge.present() if s != 1]
     good = [{"seat": s, "p": 0.25} for s in others]
     llm, model = agent(
@@ -156,19 +152,14 @@ def test_belief_reports_come_in_the_same_conversation_with_one_retry() -> None:
 
 
 def test_a_belief_that_stays_malformed_is_declined_and_its_calls_are_kept() -> None:
-    view, _ = seer_request()
+    view, _ = first_request(DecisionKind.SEER)
     llm, _ = agent(text_reply("no"), text_reply("still no"))
     assert asyncio.run(llm.believe(view)) is None
     assert len(llm.pending_traces()) == 2 and llm.pending_traces() == ()
 
 
 def test_a_vote_carries_the_daily_beliefs() -> None:
-    referee = Referee(CONFIG, 1)
-    while not any(r.kind is DecisionKind.VOTE for r in referee.pending()):
-        for request in referee.pending():
-            referee.submit(request.seat, request.default, defaulted="test")
-    request = referee.pending()[0]
-    view = observe(referee.events, SeatViewer(seat=request.seat))
+    view, request = first_request(DecisionKind.VOTE)
     others = [s for s in view.knowledge.present() if s != request.seat]
     target = request.options[0].targets[0]
     rows = [{"seat": s, "p": 0.5} for s in others]
@@ -182,7 +173,7 @@ def test_a_vote_carries_the_daily_beliefs() -> None:
 
 
 def test_usage_defaults_when_the_model_reports_none() -> None:
-    view, request = seer_request()
+    view, request = first_request(DecisionKind.SEER)
     llm, _ = agent(ModelReply(tool_calls=act({"action": "pass"}).tool_calls))
     answer = asyncio.run(llm.decide(view, request))
     assert answer.calls[0].usage == Usage() and answer.action == Pass()
