@@ -5,7 +5,9 @@ seat (`?game=ID&seat=N&lang=L&token=T`, in the creator's page language); the gam
 hosted in this process (single machine) or by a worker through Redis
 (`python -m arena.humans.worker`). A seat's page reads only
 through `arena.humans.access` with the link's token: its own `observe` projection, who is
-speaking, and its pending decision as a form built from the request's legal options.
+speaking, and its pending decision, drawn as the form `arena.humans.answer` builds from
+the request's legal options (which answers are offered, and the action each pick stands
+for, are decided there: this page draws the options and sends the action).
 The view refreshes twice a second; the decision form is redrawn when a new request comes.
 
 The page's own words come from the catalog (`arena.text`, area `play`) in the
@@ -25,7 +27,6 @@ from __future__ import annotations
 import html
 import os
 import time
-from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import streamlit as st
@@ -45,26 +46,25 @@ from arena.humans.access import (
     seat_page,
     submit,
 )
+from arena.humans.answer import (
+    ClaimForm,
+    Pick,
+    SpeechForm,
+    TradePick,
+    WhisperForm,
+    answer_form,
+    kept_window,
+    standing_offer,
+)
 from arena.humans.hosting import join_url, start_game
 from arena.rules import events as ev
-from arena.rules.actions import (
-    Action,
-    CheckClaim,
-    Claims,
-    Link,
-    Mist,
-    Speak,
-    Swap,
-    Trade,
-    Whisper,
-)
+from arena.rules.actions import Action, Claims
 from arena.rules.boards import BOARDS, Board, board
-from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.rules.decisions import DecisionKind
 from arena.rules.errors import ArenaError
 from arena.rules.roles import is_wolf
-from arena.rules.types import Gift, Role
+from arena.rules.types import Role
 from arena.storage.desk import Pace
-from arena.text.commands import build_menu, claim_roles, report_fields
 from arena.transcript import role_name
 
 REFRESH_S = 0.5
@@ -300,73 +300,62 @@ def join_box(lang: Lang) -> None:
             st.rerun()
 
 
-def claim_choices(page: SeatPage) -> list[Role | None]:
-    """The claim form's roles: none, then this board's cards (`claim_roles`).
+def claims_form(form: ClaimForm, lang: Lang, shown: Lang, key: str) -> Claims:
+    """The optional claims under a speech, as offered (page words in `lang`, roles in `shown`).
 
-    From the seat's own view (`GameStarted`'s public composition, the thief's bottom cards
-    and the wolf cards included), so a custom board offers its own cards and nothing else.
+    The lists are the board's own (`arena.humans.answer.ClaimForm`); the picks go back to
+    the form, which builds the claims.
     """
-    return [None, *claim_roles(page.observation.knowledge.role_counts)]
-
-
-def claims_form(page: SeatPage, lang: Lang, shown: Lang, key: str) -> Claims:
-    """Optional structured claims under a speech (page words in `lang`, roles in `shown`)."""
-    seats = [s for s in range(1, page.seats + 1) if s != page.seat]
     with st.expander(text("play.claims", lang)):
-        roles = claim_choices(page)
         role = st.selectbox(
             text("play.claim_role", lang),
-            roles,
+            form.roles,
             key=f"{key}_role",
             format_func=lambda r: text("play.none", lang) if r is None else role_text(r, shown),
         )
         cols = st.columns(2)
         check = cols[0].selectbox(
-            text("play.check_seat", lang), [None, *seats], key=f"{key}_check",
+            text("play.check_seat", lang), form.checks, key=f"{key}_check",
             format_func=lambda s: text("play.none", lang) if s is None else seat_label(s, shown),
         )  # fmt: skip
         wolf = cols[1].checkbox(text("play.check_wolf", lang), key=f"{key}_wolf")
-        card, acted = check_details(page, lang, shown, key)
+        card, acted = check_details(form, lang, shown, key)
 
         def named(s: int) -> str:
             return seat_label(s, shown)
 
         suspects = st.multiselect(
-            text("play.suspects", lang), seats, key=f"{key}_suspects", format_func=named
+            text("play.suspects", lang), form.seats, key=f"{key}_suspects", format_func=named
         )
         trusts = st.multiselect(
-            text("play.trusts", lang), seats, key=f"{key}_trusts", format_func=named
+            text("play.trusts", lang), form.seats, key=f"{key}_trusts", format_func=named
         )
-    checks = (
-        () if check is None else (CheckClaim(seat=check, is_wolf=wolf, role=card, acted=acted),)
-    )
-    return Claims(role=role, checks=checks, suspects=tuple(suspects), trusts=tuple(trusts))
+    return form.claims(
+        role=role, check=check, wolf=wolf, card=card, acted=acted, suspects=suspects,
+        trusts=trusts,
+    )  # fmt: skip
 
 
 def check_details(
-    page: SeatPage, lang: Lang, shown: Lang, key: str
+    form: ClaimForm, lang: Lang, shown: Lang, key: str
 ) -> tuple[Role | None, bool | None]:
-    """What the check adds beyond its verdict, where the board deals the role that learns it.
+    """What the check adds beyond its verdict, where the form offers it.
 
-    The card found on the body (a coroner dealt; the board's cards to choose from) and
-    whether the seat acted that night (a watchman dealt), as the terminal's
-    `check=5:good:seer` and `check=5:wolf:acted` (`report_fields`). Any seat may report
-    either, since any seat may claim the role; a board without that role offers neither.
+    The card found on the body (a coroner dealt) and whether the seat acted that night (a
+    watchman dealt), as the terminal's `check=5:good:seer` and `check=5:wolf:acted`.
     """
-    cards = claim_roles(page.observation.knowledge.role_counts)
-    fields = report_fields(cards)
     card: Role | None = None
     acted: bool | None = None
     cols = st.columns(2)
-    if "role" in fields:
+    if form.cards:
         card = cols[0].selectbox(
-            text("play.check_card", lang), [None, *cards], key=f"{key}_card",
+            text("play.check_card", lang), form.cards, key=f"{key}_card",
             format_func=lambda r: text("play.none", lang) if r is None else role_text(r, shown),
         )  # fmt: skip
-    if "acted" in fields:
+    if form.acted:
         words = {None: "play.none", True: "claim.acted", False: "claim.idle"}
         acted = cols[1].selectbox(
-            text("play.check_acted", lang), [None, True, False], key=f"{key}_acted",
+            text("play.check_acted", lang), form.acted, key=f"{key}_acted",
             format_func=lambda a: text(words[a], lang),
         )  # fmt: skip
     return card, acted
@@ -394,42 +383,45 @@ def send(page: SeatPage, token: str, action: Action, lang: Lang) -> None:
 def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
     """The pending decision as a form of its legal options, with its countdown.
 
-    The window after a speech (a wolf's self-explosion, a knight's duel) is not asked:
-    it is the standing action (`standing`), and the person's silence is their "no".
+    The form is `arena.humans.answer`'s: this draws its options and sends the action it
+    builds from the person's picks. The window after a speech (a wolf's self-explosion, a
+    knight's duel) is not asked: it is the standing action (`standing`), and the person's
+    silence is their "no".
     """
-    pending = page.pending
-    if pending is None or pending.request.kind is DecisionKind.INTERRUPT:
+    form = answer_form(page, game_lang(shown))
+    if form is None or page.pending is None:
         return
-    request = pending.request
+    request = form.request
     moment = "phase.night" if request.night else "play.day"
-    left = max(0, round(pending.deadline - time.time()))
+    left = max(0, round(page.pending.deadline - time.time()))
     st.subheader(f"🗳 {text(f'ask.{request.kind}', shown)}")
     st.caption(f"{text(moment, shown, day=request.day)} · ⏳ {text('play.left', lang, n=left)}")
     if request.kind is DecisionKind.KNIFE and (n := knife_round(page)) > 1:
         st.warning(text("play.knife_round", lang, n=n))
-    if pending.feedback:
-        st.warning(escape(text("play.refused_answer", lang, why=pending.feedback)))
+    if page.pending.feedback:
+        st.warning(escape(text("play.refused_answer", lang, why=page.pending.feedback)))
     if st.session_state.get("play_sent") == request.step:
         st.success(text("play.sent", lang))
         return
-    menu = build_menu(request, game_lang(shown))
     key = f"req{request.step}"
-    if menu.text_kind == "speak":
-        said = st.text_area(text("play.speech", lang), key=f"{key}_text", max_chars=_limit(request))
-        claims = claims_form(page, lang, shown, key)
+    if isinstance(form.text, SpeechForm):
+        said = st.text_area(
+            text("play.speech", lang), key=f"{key}_text", max_chars=form.text.max_chars
+        )
+        claims = claims_form(form.text.claims, lang, shown, key)
         if st.button(text("play.say", lang), key=f"{key}_say", type="primary"):
-            send(page, token, Speak(text=said, claims=claims), lang)
+            send(page, token, form.text.action(said, claims), lang)
             st.rerun()
-    elif menu.text_kind == "whisper":
+    elif isinstance(form.text, WhisperForm):
         said = st.text_input(
-            text("play.whisper", lang), key=f"{key}_text", max_chars=_limit(request)
+            text("play.whisper", lang), key=f"{key}_text", max_chars=form.text.max_chars
         )
         if st.button(text("play.send", lang), key=f"{key}_send", type="primary"):
-            send(page, token, Whisper(text=said), lang)
+            send(page, token, form.text.action(said), lang)
             st.rerun()
-    _pick_forms(page, token, request, lang, shown, key)
+    pick_forms(page, token, form.picks, lang, shown, key)
     with st.container(horizontal=True):
-        for choice in menu.choices:
+        for choice in form.buttons:
             if st.button(localize(choice.label, shown), key=f"{key}_{choice.key}"):
                 send(page, token, choice.action, lang)
                 st.rerun()
@@ -449,27 +441,21 @@ def knife_round(page: SeatPage) -> int:
 def standing(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
     """The window's actions as a standing offer through the day's speeches.
 
-    The options come from the window after a speech (`DecisionKind.INTERRUPT`): once a
-    window offered this seat an action, the page keeps it offered while the speeches go
-    on. Pressed while a window is open, it is the answer; pressed during a speech, it is
-    armed on the desk (`access.arm`) and the next window takes it at once. Every window
-    lasts the same (`window_s`), so nothing here changes what the others can time. A
-    seat that is out (a wolf that has exploded) is offered nothing more.
+    `arena.humans.answer` decides what is offered (`kept_window`, `standing_offer`): once
+    a window offered this seat an action, the page keeps it (in the session) while the
+    speeches go on; nothing to a seat that is out. Pressed while a window is open, a
+    choice is the answer; pressed during a speech, it is armed on the desk (`access.arm`)
+    and the next window takes it at once.
     """
     key = f"standing_{page.game_id}_{page.seat}"
-    if page.seat not in page.observation.knowledge.present():
+    kept = kept_window(page, st.session_state.get(key))
+    if kept is None:
         st.session_state.pop(key, None)
+    else:
+        st.session_state[key] = kept
+    offer = standing_offer(page, kept, game_lang(shown))
+    if offer is None:
         return
-    pending = page.pending
-    window = pending.request if pending and pending.request.kind is DecisionKind.INTERRUPT else None
-    if window is not None:
-        st.session_state[key] = (window.day, window)
-    kept = st.session_state.get(key)
-    speeches_on = window is not None or page.status.speaking is not None
-    if kept is None or not speeches_on or kept[0] != page.observation.knowledge.day:
-        return
-    offer: DecisionRequest = kept[1]
-    menu = build_menu(offer, game_lang(shown))
     armed: str | None = st.session_state.get(f"{key}_armed")
     with st.container(border=True):
         st.caption(f"⚡ {text('play.standing', lang)}")
@@ -481,11 +467,9 @@ def standing(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
                 st.rerun()
             return
         with st.container(horizontal=True):
-            for choice in menu.choices:
-                if choice.action == offer.default:
-                    continue  # silence is the "no"
+            for choice in offer.choices:
                 if st.button(f"💥 {localize(choice.label, shown)}", key=f"{key}_{choice.key}"):
-                    if window is not None:
+                    if offer.answers:
                         send(page, token, choice.action, lang)
                     else:
                         arm(desk(), page.game_id, page.seat, token, choice.action)
@@ -493,66 +477,50 @@ def standing(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
                     st.rerun()
 
 
-def _pick_forms(
-    page: SeatPage, token: str, request: Any, lang: Lang, shown: Lang, key: str
-) -> None:
-    """Forms for the answers the menu lists no button for: two seats, the trade, the mist.
+PICK_WORDS = {"swap": "swap", "link": "lovers", "mist": "mist"}
+# the catalog's name of each seat pick: `play.NAME` its button, `play.NAME_seats` its list
 
-    The magician (a swap) and cupid (the lovers) pick two seats, the miracle merchant a
-    seat and a gift, the alchemist witch three seats (the terminal types them: `3 5`,
-    `trade 3 check`, `2 5 9`).
+
+def pick_forms(
+    page: SeatPage, token: str, picks: tuple[Pick, ...], lang: Lang, shown: Lang, key: str
+) -> None:
+    """The form's picks, for the answers its menu lists no button for.
+
+    The magician (a swap) and cupid (the lovers) pick two seats, the alchemist witch three
+    (a button is enabled once that many are picked), the miracle merchant a seat and a
+    gift (the terminal types them: `3 5`, `2 5 9`, `trade 3 check`).
     """
-    pairs: tuple[tuple[str, type[Swap] | type[Link], str], ...] = (
-        ("swap", Swap, "swap"),
-        ("link", Link, "lovers"),
-    )
-    for kind, model, words in pairs:
-        option = request.option(kind)
-        if option is None:
+    for pick in picks:
+        if isinstance(pick, TradePick):
+            target = st.selectbox(
+                text("play.trade_seat", lang),
+                pick.seats,
+                format_func=lambda s: seat_label(s, shown),
+                key=f"{key}_trade_seat",
+            )
+            gift = st.selectbox(
+                text("play.trade_gift", lang),
+                pick.gifts,
+                format_func=lambda g: text(f"gift.{g.value}", shown),
+                key=f"{key}_trade_gift",
+            )
+            go = text("play.trade", lang)
+            if st.button(go, key=f"{key}_trade_go", disabled=not pick.ready(target, gift)):
+                send(page, token, pick.action(target, gift), lang)
+                st.rerun()
             continue
+        words = PICK_WORDS[pick.kind]
         seats = st.multiselect(
             text(f"play.{words}_seats", lang),
-            option.targets,
-            max_selections=2,
+            pick.seats,
+            max_selections=pick.count,
             format_func=lambda s: seat_label(s, shown),
-            key=f"{key}_{kind}",
+            key=f"{key}_{pick.kind}",
         )
-        if st.button(text(f"play.{words}", lang), key=f"{key}_{kind}_go", disabled=len(seats) != 2):
-            send(page, token, model(targets=tuple(seats)), lang)
+        go = text(f"play.{words}", lang)
+        if st.button(go, key=f"{key}_{pick.kind}_go", disabled=not pick.ready(seats)):
+            send(page, token, pick.action(seats), lang)
             st.rerun()
-    trade = request.option("trade")
-    if trade is not None:
-        target = st.selectbox(
-            text("play.trade_seat", lang),
-            trade.targets,
-            format_func=lambda s: seat_label(s, shown),
-            key=f"{key}_trade_seat",
-        )
-        gift = st.selectbox(
-            text("play.trade_gift", lang),
-            list(Gift),
-            format_func=lambda g: text(f"gift.{g.value}", shown),
-            key=f"{key}_trade_gift",
-        )
-        if st.button(text("play.trade", lang), key=f"{key}_trade_go"):
-            send(page, token, Trade(target=target, gift=gift), lang)
-            st.rerun()
-    mist = request.option("mist")
-    if mist is not None:
-        chosen = st.multiselect(
-            text("play.mist_seats", lang),
-            mist.targets,
-            max_selections=3,
-            format_func=lambda s: seat_label(s, shown),
-            key=f"{key}_mist",
-        )
-        if st.button(text("play.mist", lang), key=f"{key}_mist_go", disabled=len(chosen) != 3):
-            send(page, token, Mist(targets=tuple(chosen)), lang)
-            st.rerun()
-
-
-def _limit(request: Any) -> int | None:
-    return next((o.max_chars for o in request.options if o.max_chars), None)
 
 
 def marks(page: SeatPage, lang: Lang, shown: Lang) -> dict[int, list[str]]:
