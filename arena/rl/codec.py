@@ -26,6 +26,7 @@ policy says and what it claims never disagree, and other seats read it as a spee
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -119,6 +120,17 @@ SPEECHES: tuple[SpeechTemplate, ...] = (
 """The `speak` block, in order: nothing of note, a role claim per role, a seer's check of
 each seat as good, then as wolf, a suspicion of each seat, trust in each seat."""
 _SPEECH_INDEX = {template: i for i, template in enumerate(SPEECHES)}
+_NOTHING_SPEECH = _SPEECH_INDEX[SpeechTemplate()]
+_ROLE_SPEECH = {role: _SPEECH_INDEX[SpeechTemplate(role=role)] for role in ROLES}
+_CHECK_SPEECH = {
+    (seat, wolf): _SPEECH_INDEX[SpeechTemplate(check=(seat, wolf))]
+    for seat in range(1, N + 1)
+    for wolf in (False, True)
+}
+_SUSPECT_SPEECH = {seat: _SPEECH_INDEX[SpeechTemplate(suspect=seat)] for seat in range(1, N + 1)}
+_TRUST_SPEECH = {seat: _SPEECH_INDEX[SpeechTemplate(trust=seat)] for seat in range(1, N + 1)}
+"""Each template's offset in the `speak` block by what it claims: plain keys, hashed in C
+(a template's own hash and equality are Python, and `to_index` runs once a step)."""
 
 
 def _sizes() -> list[tuple[str, int]]:
@@ -162,17 +174,22 @@ def block_of(index: int) -> tuple[str, int]:
 def legal_mask(
     request: DecisionRequest, seats: int, claimable: Sequence[Role] = ROLES
 ) -> npt.NDArray[np.int8]:
-    """1 at every index `request` allows, 0 elsewhere.
+    """1 at every index `request` allows, 0 elsewhere (a new array).
 
     `seats` bounds the seats a speech or a whisper may name (the board's), and `claimable`
     the roles a speech may claim (the board's cards; every role by default).
     """
+    return np.frombuffer(bytearray(mask_bytes(request, seats, claimable)), dtype=np.int8)
+
+
+def mask_bytes(request: DecisionRequest, seats: int, claimable: Sequence[Role] = ROLES) -> bytes:
+    """`legal_mask` as bytes, one per index: cheap to keep, to index and to join."""
     mask = bytearray(ACTION_COUNT)  # set entry by entry: cheaper than numpy for a few dozen
     claim = tuple(claimable)
     for option in request.options:
         for index in _option_indices(option, request.seat, seats, claim):
             mask[index] = 1
-    return np.frombuffer(mask, dtype=np.int8)
+    return bytes(mask)
 
 
 def mask_key(request: DecisionRequest) -> tuple[object, ...]:
@@ -180,7 +197,11 @@ def mask_key(request: DecisionRequest) -> tuple[object, ...]:
 
     Plain tuples hash and compare in C; the options' own models would run Python for each.
     """
-    return (request.seat, *[(o.action, o.targets, o.target_required) for o in request.options])
+    return (request.seat, *map(_OPTION_KEY, request.options))
+
+
+_OPTION_KEY = operator.attrgetter("action", "targets", "target_required")
+"""What an option's part of a mask depends on (read in C: no Python frame per option)."""
 
 
 def _option_indices(
@@ -238,7 +259,7 @@ def to_action(index: int, request: DecisionRequest, lang: Lang = "en") -> Action
         IllegalActionError: `index` is outside the space.
     """
     index = int(index)
-    if 0 <= index < ACTION_COUNT and (known := _BY_INDEX[index]) is not None:
+    if 0 <= index < ACTION_COUNT and (known := FIXED_ACTIONS[index]) is not None:
         return known
     kind, offset = block_of(index)
     if kind == "speak":
@@ -249,13 +270,14 @@ def to_action(index: int, request: DecisionRequest, lang: Lang = "en") -> Action
         option = request.option("whisper")
         limit = option.max_chars if option is not None else None
         return _whisper(offset + 1, lang, limit)
-    action = _BY_INDEX[index] = _action(kind, offset)
+    action = FIXED_ACTIONS[index] = _action(kind, offset)
     return action
 
 
-_BY_INDEX: list[Action | None] = [None] * ACTION_COUNT
+FIXED_ACTIONS: list[Action | None] = [None] * ACTION_COUNT
 """The action of each index whose action is the same for every request (not a speech or a
-whisper, whose text depends on the request), once it has been asked for."""
+whisper, whose text depends on the request), once `to_action` has built it; None before.
+A list, so a caller in a hot loop (the environment's `step`) reads it without a call."""
 
 
 @cache
@@ -321,6 +343,9 @@ def to_index(action: Action, *, nearest: bool = False) -> int | None:
         target = getattr(action, "target", None)
         return start + target - 1 if isinstance(target, int) else None
     match action:
+        case Speak(claims=claims):
+            offset = _nearest(claims) if nearest else _template_of(claims)
+            return None if offset is None else start + offset
         case SelfExplode(target=seat):
             return start + (seat or 0)
         case ChooseOrder(direction=direction, start=first):
@@ -336,9 +361,6 @@ def to_index(action: Action, *, nearest: bool = False) -> int | None:
         case Mist(targets=seats):
             a, b, c = sorted(seats)
             return start + _TRIPLE_INDEX[(a, b, c)]
-        case Speak(claims=claims):
-            template = _nearest(claims) if nearest else _template_of(claims)
-            return None if template is None else start + _SPEECH_INDEX[template]
         case Whisper(text=text):
             seat = _whispers().get(text)
             return None if seat is None else start + seat - 1
@@ -360,34 +382,33 @@ def _sorted_pair(seats: tuple[SeatId, ...]) -> tuple[SeatId, SeatId]:
     return a, b
 
 
-def _template_of(claims: Claims) -> SpeechTemplate | None:
-    """The template whose claims equal `claims`, if one does."""
+def _template_of(claims: Claims) -> int | None:
+    """The offset of the template whose claims equal `claims`, if one does."""
     if claims.checks:
         c = claims.checks[0]
         exact = Claims(role=Role.SEER, checks=(CheckClaim(seat=c.seat, is_wolf=c.is_wolf),))
-        return SpeechTemplate(check=(c.seat, c.is_wolf)) if claims == exact else None
+        return _CHECK_SPEECH[c.seat, c.is_wolf] if claims == exact else None
     named = [
-        SpeechTemplate(role=claims.role) if claims.role is not None else None,
-        *(SpeechTemplate(suspect=s) for s in claims.suspects),
-        *(SpeechTemplate(trust=s) for s in claims.trusts),
+        *([_ROLE_SPEECH[claims.role]] if claims.role is not None else []),
+        *(_SUSPECT_SPEECH[s] for s in claims.suspects),
+        *(_TRUST_SPEECH[s] for s in claims.trusts),
     ]
-    present = [t for t in named if t is not None]
-    if not present:
-        return SpeechTemplate()
-    return present[0] if len(present) == 1 else None
+    if not named:
+        return _NOTHING_SPEECH
+    return named[0] if len(named) == 1 else None
 
 
-def _nearest(claims: Claims) -> SpeechTemplate:
-    """The template of the speech's first claim, in the order check, role, suspect, trust."""
+def _nearest(claims: Claims) -> int:
+    """The offset of the speech's first claim's template: check, role, suspect, then trust."""
     if claims.checks:
-        return SpeechTemplate(check=(claims.checks[0].seat, claims.checks[0].is_wolf))
+        return _CHECK_SPEECH[claims.checks[0].seat, claims.checks[0].is_wolf]
     if claims.role is not None:
-        return SpeechTemplate(role=claims.role)
+        return _ROLE_SPEECH[claims.role]
     if claims.suspects:
-        return SpeechTemplate(suspect=claims.suspects[0])
+        return _SUSPECT_SPEECH[claims.suspects[0]]
     if claims.trusts:
-        return SpeechTemplate(trust=claims.trusts[0])
-    return SpeechTemplate()
+        return _TRUST_SPEECH[claims.trusts[0]]
+    return _NOTHING_SPEECH
 
 
 def describe(index: int) -> str:

@@ -30,8 +30,8 @@ from pettingzoo import AECEnv
 
 from arena.board_file import board_ref
 from arena.rl.chat import SeatChat
-from arena.rl.codec import ACTION_COUNT, legal_mask, mask_key, to_action
-from arena.rl.observation import HIGH, LOW, SIZE, Tracker
+from arena.rl.codec import ACTION_COUNT, FIXED_ACTIONS, mask_bytes, mask_key, to_action
+from arena.rl.observation import HIGH, LOW, SIZE, Tracker, question
 from arena.rl.reward import seat_rewards
 from arena.rules.boards import Board, PresetName
 from arena.rules.config import GameConfig
@@ -120,7 +120,10 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed: int | None = None
         self.referee: Referee | None = None
         self._tracker = Tracker(range(1, self.seats + 1))
-        self._known_masks: dict[tuple[object, ...], npt.NDArray[np.int8]] = {}
+        self._known_masks: dict[tuple[object, ...], bytes] = {}
+        self._request: DecisionRequest | None = None
+        """The selected seat's open request (None before `reset` and once the game is over)."""
+        self._asked, self._mask = _NOTHING_ASKED, _NO_ACTIONS
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same `Dict` space for every seat."""
@@ -139,7 +142,6 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.referee = Referee(self.config, self.game_seed)
         self._tracker.clear()
         self._chats: dict[SeatId, SeatChat] = {}
-        self._shown: tuple[DecisionRequest, npt.NDArray[np.int8]] | None = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -147,25 +149,28 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self._queue: list[SeatId] = []
-        self._step = -1
-        self._select()
+        self._queue: list[DecisionRequest] = []
+        self._select(self.referee)
 
     def observe(self, agent: str) -> Observation:
-        """`agent`'s observation now: its vector and the mask of its open request."""
+        """`agent`'s observation now: its vector and the mask of its open request.
+
+        Both arrays are views of one new buffer (the vector's bytes, then the mask's),
+        built by one join: the game never changes an observation handed out.
+        """
         referee = self.referee if self.referee is not None else self._game()
-        seat = self._seat_of[agent]
         tracker = self._tracker
         events = referee.events
         if tracker.read != len(events):
             tracker.feed(events)
-        request = referee.request_for(seat)
-        if request is None:
-            return {"observation": tracker.vector(seat, None), "action_mask": _NO_ACTIONS.copy()}
-        return {
-            "observation": tracker.vector(seat, request),
-            "action_mask": self._mask(request).copy(),
-        }
+        seat = self._seat_of[agent]
+        if agent == self.agent_selection:
+            asked, mask = self._asked, self._mask
+        else:
+            request = referee.request_for(seat)
+            asked, mask = (_NOTHING_ASKED, _NO_ACTIONS) if request is None else self._shown(request)
+        both = np.frombuffer(tracker.row(seat, asked, mask), np.int8)
+        return {"observation": both[:SIZE], "action_mask": both[SIZE:]}
 
     def step(self, action: int | None) -> None:
         """Answer the selected seat's request with `action` (None once it is terminated).
@@ -179,28 +184,30 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalActionError(f"{agent} must answer its request; None is for the done")
-        referee = self.referee if self.referee is not None else self._game()
-        seat = self._seat_of[agent]
-        request = referee.request_for(seat)
-        assert request is not None
+        request, referee = self._request, self.referee
+        if request is None or referee is None:
+            raise IllegalActionError("call reset() before using the environment")
         index = int(action)
-        if not 0 <= index < ACTION_COUNT or not self._mask(request)[index]:
+        if not 0 <= index < ACTION_COUNT or not self._mask[index]:
             legal = ", ".join(o.action for o in request.options)
             raise IllegalActionError(
                 f"action {index} is not legal for {agent} now ({request.kind}; legal: {legal}); "
                 "choose among the action mask"
             )
-        answer = to_action(index, request, self.lang)
+        answer = FIXED_ACTIONS[index]
+        if answer is None:
+            answer = to_action(index, request, self.lang)
         self._cumulative_rewards[agent] = 0.0
+        seat = request.seat
         referee.submit(seat, answer)
-        if seat in self._chats:
+        if self.text:
             self._chats[seat].answer(answer)
             self.infos[agent] = {}
         if referee.finished:
             self._finish()
             self._accumulate_rewards()  # rewards are 0 until the end: nothing to add before
         else:
-            self._select()
+            self._select(referee)
 
     def chat(self, agent: str) -> SeatChat | None:
         """`agent`'s chat so far (with `text=True`; None before its first question)."""
@@ -224,36 +231,38 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise IllegalActionError("call reset() before using the environment")
         return self.referee
 
-    def _mask(self, request: DecisionRequest) -> npt.NDArray[np.int8]:
-        """The mask of `request` (the env's own: never handed out uncopied).
+    def _shown(self, request: DecisionRequest) -> tuple[bytes, bytes]:
+        """The question part of the vector for `request`, and its mask, as bytes.
 
-        Looked up once a step (`observe`, then `step`), from masks kept by seat and
-        options: the same ones come back all game and every game (a vote over the same
-        living seats, a night's pick or pass), so most steps build none.
+        Masks are kept by seat and options: the same ones come back all game and every
+        game (a vote over the same living seats, a night's pick or pass), so most requests
+        build none.
         """
-        shown = self._shown
-        if shown is not None and shown[0] is request:
-            return shown[1]
         key = mask_key(request)
         mask = self._known_masks.get(key)
         if mask is None:
             if len(self._known_masks) >= _KNOWN_MASKS:
                 self._known_masks.clear()
-            mask = self._known_masks[key] = legal_mask(request, self.seats, self.claimable)
-        self._shown = (request, mask)
-        return mask
+            mask = self._known_masks[key] = mask_bytes(request, self.seats, self.claimable)
+        return question(request), mask
 
-    def _select(self) -> None:
-        """Hand the turn to the lowest seat of the batch still to answer."""
-        referee = self.referee if self.referee is not None else self._game()
-        while self._queue:  # the rest of the current batch, in seat order
-            request = referee.request_for(self._queue.pop())
-            if request is not None and request.step == self._step:
+    def _select(self, referee: Referee) -> None:
+        """Hand the turn to the lowest seat of the batch still to answer.
+
+        The selected seat's request, its question and its mask are kept (`_request`,
+        `_asked`, `_mask`): `observe` and `step` read them instead of looking them up.
+        """
+        queue = self._queue
+        while queue:  # the rest of the current batch, in seat order
+            request = queue.pop()
+            if referee.request_for(request.seat) is request:
                 break
         else:
             batch = referee.pending()
-            request, self._step = batch[0], batch[0].step
-            self._queue = [r.seat for r in reversed(batch[1:])]
+            request = batch[0]
+            self._queue = list(batch[:0:-1])
+        self._request = request
+        self._asked, self._mask = self._shown(request)
         self.agent_selection = self._name_of[request.seat]
         if self.text:
             self._ask_in_text(request)
@@ -273,8 +282,11 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self.rewards[agent_name(seat)] = reward
         self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.agents[0]
+        self._request = None
+        self._asked, self._mask = _NOTHING_ASKED, _NO_ACTIONS
 
 
-_NO_ACTIONS = np.zeros(ACTION_COUNT, dtype=np.int8)
+_NO_ACTIONS = bytes(ACTION_COUNT)
+_NOTHING_ASKED = question(None)
 _KNOWN_MASKS = 4096
 """How many distinct masks an environment keeps (about 9 MB); it starts over past that."""

@@ -44,7 +44,7 @@ The question:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -55,7 +55,7 @@ from arena.rules import events as ev
 from arena.rules.composition import MAX_SEATS
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.types import Phase, Role, SeatId, SpeechContext
-from arena.rules.visibility import Public, ToSeats, ToTeam
+from arena.rules.visibility import Public, RefereeOnly
 
 N = MAX_SEATS
 ROLES: tuple[Role, ...] = tuple(Role)
@@ -140,16 +140,35 @@ def fields(vector: npt.NDArray[np.int8]) -> dict[str, npt.NDArray[np.int8]]:
     return {f.name: vector[SLICES[f.name]].reshape(f.shape) for f in FIELDS}
 
 
-_Views = dict[str, npt.NDArray[np.int8]]
-"""Named, shaped views into one buffer (the public facts, or one seat's own)."""
+def _at(name: str, base: int = 0) -> int:
+    """Where field `name` starts in its buffer (the public one, or a seat's own at `base`)."""
+    return int(SLICES[name].start) - base
 
 
-def _views(buffer: npt.NDArray[np.int8], scope: Scope, base: int) -> _Views:
-    return {
-        f.name: buffer[SLICES[f.name].start - base : SLICES[f.name].stop - base].reshape(f.shape)
-        for f in FIELDS
-        if f.scope == scope
-    }
+_SEATS, _OUT, _SHERIFF, _DAY = _at("seats"), _at("out"), _at("sheriff"), _at("day")
+_PHASE, _CANDIDATES = _at("phase"), _at("candidates")
+_CLAIMED_ROLES, _CLAIMED_CHECKS = _at("claimed_roles"), _at("claimed_checks")
+_SUSPECTS, _TRUSTS = _at("suspects"), _at("trusts")
+_VOTES, _VOTE_COUNTS = _at("votes"), _at("vote_counts")
+_ME, _ROLE, _KNOWN = _at("me", _PUBLIC), _at("role", _PUBLIC), _at("known_roles", _PUBLIC)
+_CHECKS, _LOVERS = _at("checks", _PUBLIC), _at("lovers", _PUBLIC)
+_PARTNER, _POTIONS = _at("partner_wolf", _PUBLIC), _at("potions", _PUBLIC)
+_NOMINATIONS = _at("nominations", _PUBLIC)
+
+_YES, _NO = 1, 0xFF
+"""+1 and -1 as bytes: the buffers are bytearrays read back as int8 (two's complement)."""
+_ZERO_ROW = bytes(N)
+_ZERO_VOTES = bytes(N * N)
+_ROLE_ROWS: dict[Role, bytes] = {
+    role: bytes(int(i == j) for j in range(R)) for i, role in enumerate(ROLES)
+}
+"""Each role's one-hot row of R entries."""
+_PHASE_ROWS: dict[Phase, bytes] = {
+    phase: bytes(int(i == j) for j in range(len(PHASES))) for i, phase in enumerate(PHASES)
+}
+
+Write = tuple[int, int, bytes]
+"""A write to a seat's own buffer: `own[start:stop] = data`."""
 
 
 class Tracker:
@@ -159,151 +178,275 @@ class Tracker:
     seat may see it: public events go to every seat, a seat's or team's event to the seats
     it names. The environment tracks every seat from the full log; a policy seat at a real
     table tracks itself from its `Observation` (which holds only what it may see).
+
+    The facts live in bytearrays (the public ones, and each seat's own), read back as int8:
+    a byte written in Python costs a few dozen nanoseconds where a write into a numpy
+    array costs a few hundred, and a fold writes a handful of them per event. An event
+    that reaches several seats is turned into its writes once and copied into each.
     """
 
     def __init__(self, tracked: Iterable[SeatId]) -> None:
-        self._public = np.zeros(_PUBLIC, dtype=np.int8)
-        self._p = _views(self._public, "public", 0)
-        self._own: dict[SeatId, npt.NDArray[np.int8]] = {}
-        self._o: dict[SeatId, _Views] = {}
-        for seat in tracked:
-            buffer = np.zeros(_OWN, dtype=np.int8)
-            self._own[seat], self._o[seat] = buffer, _views(buffer, "own", _PUBLIC)
+        self._public = bytearray(_PUBLIC)
+        self._own: dict[SeatId, bytearray] = {seat: bytearray(_OWN) for seat in tracked}
+        self._nominating: set[SeatId] = set()
+        """Seats whose `nominations` are not all 0 (cleared when a night starts)."""
         self.read = 0
         """How many events of the log have been fed."""
         self.clear()
 
     def clear(self) -> None:
         """Forget every event: ready for a new game of the same seats (no reallocation)."""
-        self._public[:] = 0
-        for seat, buffer in self._own.items():
-            buffer[:] = 0
-            self._o[seat]["me"][seat - 1] = 1
+        self._public[:] = bytes(_PUBLIC)
+        for seat, own in self._own.items():
+            own[:] = bytes(_OWN)
+            own[_ME + seat - 1] = 1
+        self._nominating.clear()
         self._last_vote = False
         self.read = 0
 
     def feed(self, events: Sequence[ev.Event]) -> None:
         """Fold `events[self.read:]`: the log (or a seat's visible events) so far."""
+        fold = self._fold
         for i in range(self.read, len(events)):
-            self._fold(events[i])
+            fold(events[i])
         self.read = len(events)
 
     def vector(self, seat: SeatId, request: DecisionRequest | None) -> npt.NDArray[np.int8]:
-        """The observation vector of `seat` now, answering `request` (None: nothing asked)."""
-        if request is None:
-            question = _NOTHING_ASKED
-        else:
-            question = _question(request.kind, request.context, request.night)
-        return np.concatenate((self._public, self._own[seat], question))
+        """The observation vector of `seat` now, answering `request` (None: nothing asked).
+
+        A new array each call (its own bytes): later events never change one handed out.
+        """
+        return np.frombuffer(self.row(seat, question(request)), np.int8)
+
+    def row(self, seat: SeatId, asked: bytes, tail: bytes = b"") -> bytearray:
+        """The vector of `seat` as int8 bytes, then `tail`: a new bytearray.
+
+        `asked` is the question part (`question(request)`); the environment appends the
+        mask as `tail`, so one join builds both.
+        """
+        return bytearray().join((self._public, self._own[seat], asked, tail))
 
     def _fold(self, event: ev.Event) -> None:
-        v = event.visibility
         kind = type(event)
+        public, own = _FOLDS.get(kind, _NO_FOLD)
+        v = event.visibility
         if isinstance(v, Public):
-            public = _PUBLIC_FOLDS.get(kind)
             if public is not None:
-                public(self._p, event)
-            elif isinstance(event, ev.VoteCast):
-                _vote(self._p, event, new_ballot=not self._last_vote)
-            self._last_vote = kind is ev.VoteCast
-            seats: Iterable[SeatId] = self._o
-        elif isinstance(v, ToSeats | ToTeam):
-            seats = [s for s in v.seats if s in self._o]
-        else:
+                public(self, event)
+            if kind is not ev.VoteCast:
+                self._last_vote = False
+            if own is None:
+                return
+            seats: Collection[SeatId] = self._own.keys()
+        elif own is None or isinstance(v, RefereeOnly):
             return
-        own = _OWN_FOLDS.get(kind)
-        if own is not None:
-            for seat in seats:
-                own(self._o[seat], seat, event)
-        if isinstance(event, ev.PhaseStarted) and event.phase is Phase.NIGHT:
-            for views in self._o.values():
-                views["nominations"][:] = 0
+        else:
+            seats = v.seats
+        writes = own(event)
+        buffers = self._own
+        for seat in seats:
+            buffer = buffers.get(seat)
+            if buffer is not None:
+                for start, stop, data in writes:
+                    buffer[start:stop] = data
+        if kind is ev.RoleAssigned:
+            _role_assigned(buffers, seats, event)  # type: ignore[arg-type]
+        elif kind is ev.KnifeNominated:
+            self._nominating.update(seats)
 
 
-_NOTHING_ASKED = np.zeros(SIZE - _QUESTION, dtype=np.int8)
+_NOTHING_ASKED = bytes(SIZE - _QUESTION)
+
+
+def question(request: DecisionRequest | None) -> bytes:
+    """The question part of the vector for `request` (None: nothing asked), as bytes."""
+    if request is None:
+        return _NOTHING_ASKED
+    return _question(request.kind, request.context, request.night)
 
 
 @functools.cache
-def _question(
-    kind: DecisionKind, context: SpeechContext | None, night: bool
-) -> npt.NDArray[np.int8]:
+def _question(kind: DecisionKind, context: SpeechContext | None, night: bool) -> bytes:
     """The question part of the vector (a few dozen distinct ones: built once each)."""
-    question = np.zeros(SIZE - _QUESTION, dtype=np.int8)
+    question = bytearray(SIZE - _QUESTION)
     question[_DECISION_INDEX[kind]] = 1
     if context is not None:
         question[len(DECISIONS) + _CONTEXT_INDEX[context]] = 1
     question[-1] = int(night)
-    question.flags.writeable = False
-    return question
-
-
-def _one_hot_row(matrix: npt.NDArray[np.int8], row: int, column: int) -> None:
-    matrix[row] = 0
-    matrix[row, column] = 1
-
-
-def _set_role(o: _Views, seat: SeatId, role: Role) -> None:
-    _one_hot_row(o["known_roles"], seat - 1, _ROLE_INDEX[role])
+    return bytes(question)
 
 
 # -- public facts -------------------------------------------------------------------------
 
 
-def _game_started(p: _Views, e: ev.GameStarted) -> None:
-    p["seats"][: e.seats] = 1
+def _game_started(t: Tracker, e: ev.GameStarted) -> None:
+    p = t._public
+    p[_SEATS : _SEATS + e.seats] = b"\x01" * e.seats
 
 
-def _phase_started(p: _Views, e: ev.PhaseStarted) -> None:
-    p["day"][0] = min(e.day, 127)
-    p["phase"][:] = 0
-    p["phase"][_PHASE_INDEX[e.phase]] = 1
+def _phase_started(t: Tracker, e: ev.PhaseStarted) -> None:
+    p = t._public
+    p[_DAY] = min(e.day, 127)
+    p[_PHASE : _PHASE + len(PHASES)] = _PHASE_ROWS[e.phase]
+    if e.phase is Phase.NIGHT:  # a new night's knife: last night's nominations are gone
+        for seat in t._nominating:
+            buffer = t._own.get(seat)
+            if buffer is not None:
+                buffer[_NOMINATIONS : _NOMINATIONS + N * N] = _ZERO_VOTES
+        t._nominating.clear()
 
 
-def _deaths(p: _Views, e: ev.DeathsAnnounced) -> None:
+def _deaths(t: Tracker, e: ev.DeathsAnnounced) -> None:
+    p = t._public
     for seat in e.seats:
-        p["out"][seat - 1] = 1
+        p[_OUT + seat - 1] = 1
 
 
-def _sheriff(p: _Views, e: ev.SheriffElected | ev.BadgePassed | ev.BadgeLost) -> None:
-    p["sheriff"][:] = 0
+def _sheriff(t: Tracker, e: ev.SheriffElected | ev.BadgePassed | ev.BadgeLost) -> None:
+    p = t._public
+    p[_SHERIFF : _SHERIFF + N] = _ZERO_ROW
     seat = e.seat if isinstance(e, ev.SheriffElected) else getattr(e, "to", None)
     if seat is not None:
-        p["sheriff"][seat - 1] = 1
+        p[_SHERIFF + seat - 1] = 1
 
 
-def _candidates(p: _Views, e: ev.SheriffCandidates) -> None:
-    p["candidates"][:] = 0
+def _candidates(t: Tracker, e: ev.SheriffCandidates) -> None:
+    p = t._public
+    p[_CANDIDATES : _CANDIDATES + N] = _ZERO_ROW
     for seat in e.seats:
-        p["candidates"][seat - 1] = 1
+        p[_CANDIDATES + seat - 1] = 1
 
 
-def _spoke(p: _Views, e: ev.Spoke) -> None:
-    row, claims = e.seat - 1, e.claims
+def _spoke(t: Tracker, e: ev.Spoke) -> None:
+    p = t._public
+    row, claims = (e.seat - 1) * N, e.claims
     if claims.role is not None:
-        _one_hot_row(p["claimed_roles"], row, _ROLE_INDEX[claims.role])
+        at = _CLAIMED_ROLES + (e.seat - 1) * R
+        p[at : at + R] = _ROLE_ROWS[claims.role]
     for check in claims.checks:
-        p["claimed_checks"][row, check.seat - 1] = 1 if check.is_wolf else -1
-    p["suspects"][row] = 0
+        p[_CLAIMED_CHECKS + row + check.seat - 1] = _YES if check.is_wolf else _NO
+    at = _SUSPECTS + row
+    p[at : at + N] = _ZERO_ROW
     for seat in claims.suspects:
-        p["suspects"][row, seat - 1] = 1
-    p["trusts"][row] = 0
+        p[at + seat - 1] = 1
+    at = _TRUSTS + row
+    p[at : at + N] = _ZERO_ROW
     for seat in claims.trusts:
-        p["trusts"][row, seat - 1] = 1
+        p[at + seat - 1] = 1
 
 
-def _vote(p: _Views, e: ev.VoteCast, *, new_ballot: bool) -> None:
-    """A ballot's votes are revealed together: the first of them replaces the last ballot."""
-    if new_ballot:
-        p["votes"][:] = 0
+def _vote(t: Tracker, e: ev.VoteCast) -> None:
+    """A ballot's votes are revealed together: the first of them replaces the last ballot.
+
+    A ballot's votes follow each other in the log with no other public event between them.
+    """
+    p = t._public
+    if not t._last_vote:
+        p[_VOTES : _VOTES + N * N] = _ZERO_VOTES
+        t._last_vote = True
     if e.target is None:
         return
-    p["votes"][e.voter - 1, e.target - 1] = 1
+    cell = (e.voter - 1) * N + e.target - 1
+    p[_VOTES + cell] = 1
     if e.ballot in EXILE_BALLOTS:
-        counts = p["vote_counts"]
-        counts[e.voter - 1, e.target - 1] = min(int(counts[e.voter - 1, e.target - 1]) + 1, 127)
+        p[_VOTE_COUNTS + cell] = min(p[_VOTE_COUNTS + cell] + 1, 127)
 
 
-_PUBLIC_FOLDS: dict[type, Callable[[_Views, ev.Event], None]] = {
+# -- the seat's own knowledge: each event's writes, the same for every seat it reaches ----
+
+
+def _role_write(seat: SeatId, role: Role) -> Write:
+    at = _KNOWN + (seat - 1) * R
+    return at, at + R, _ROLE_ROWS[role]
+
+
+def _known_role(e: ev.RoleAssigned) -> tuple[Write, ...]:
+    return (_role_write(e.seat, e.role),)
+
+
+def _role_assigned(
+    own: dict[SeatId, bytearray], seats: Collection[SeatId], e: ev.RoleAssigned
+) -> None:
+    """The seat told its own card (one of `seats`, the event's) also holds it as its `role`."""
+    buffer = own.get(e.seat)
+    if buffer is not None and e.seat in seats:
+        buffer[_ROLE : _ROLE + R] = _ROLE_ROWS[e.role]
+
+
+def _roles_revealed(e: ev.RolesRevealed) -> tuple[Write, ...]:
+    return ((_KNOWN, _KNOWN + N * R, _every_card(e.roles)),)
+
+
+@functools.lru_cache(maxsize=256)
+def _every_card(roles: tuple[Role, ...]) -> bytes:
+    """`known_roles` once every card is face up (built once per deal, for every seat)."""
+    matrix = bytearray(N * R)
+    for seat, role in enumerate(roles, start=1):
+        matrix[(seat - 1) * R + _ROLE_INDEX[role]] = 1
+    return bytes(matrix)
+
+
+def _wolves(e: ev.WolvesMet | ev.ClawUnsealed) -> tuple[Write, ...]:
+    seats = e.seats if isinstance(e, ev.WolvesMet) else e.wolves
+    return tuple(_role_write(seat, role) for seat, role in zip(seats, e.roles, strict=True))
+
+
+def _checked(e: ev.SeerChecked | ev.GiftUsed) -> tuple[Write, ...]:
+    if not isinstance(e.is_wolf, bool):
+        return ()
+    at = _CHECKS + e.target - 1
+    return ((at, at + 1, bytes((_YES if e.is_wolf else _NO,))),)
+
+
+def _card_shown(
+    e: ev.PlayerShot | ev.CardRevealed | ev.RoleChecked | ev.KnightDuelled | ev.IdiotRevealed,
+) -> tuple[Write, ...]:
+    match e:
+        case ev.PlayerShot(seat=seat, role=role) | ev.CardRevealed(seat=seat, role=role):
+            return (_role_write(seat, role),)
+        case ev.RoleChecked(target=seat, role=role):
+            return (_role_write(seat, role),)
+        case ev.KnightDuelled(seat=seat):
+            return (_role_write(seat, Role.KNIGHT),)
+        case ev.IdiotRevealed(seat=seat):
+            return (_role_write(seat, Role.IDIOT),)
+    return ()
+
+
+_ONE = b"\x01"
+
+
+def _witch(e: ev.WitchActed) -> tuple[Write, ...]:
+    saved = ((_POTIONS, _POTIONS + 1, _ONE),) if e.saved is not None else ()
+    poisoned = ((_POTIONS + 1, _POTIONS + 2, _ONE),) if e.poisoned is not None else ()
+    return saved + poisoned
+
+
+def _lovers(e: ev.LoversLinked | ev.LoverMet) -> tuple[Write, ...]:
+    row = bytearray(N)
+    if isinstance(e, ev.LoversLinked):
+        pair: Iterable[SeatId] = e.lovers
+        partner: tuple[Write, ...] = ()
+    else:
+        pair = (e.seat, e.partner)
+        side = bytes((_YES if e.partner_is_wolf else _NO,))
+        partner = ((_PARTNER, _PARTNER + 1, side),)
+    for seat in pair:
+        row[seat - 1] = 1
+    return ((_LOVERS, _LOVERS + N, bytes(row)), *partner)
+
+
+def _nominated(e: ev.KnifeNominated) -> tuple[Write, ...]:
+    at = _NOMINATIONS + (e.seat - 1) * N
+    row = bytearray(N)
+    if e.target is not None:
+        row[e.target - 1] = 1
+    return ((at, at + N, bytes(row)),)
+
+
+PublicFold = Callable[[Tracker, ev.Event], None]
+OwnFold = Callable[[ev.Event], tuple[Write, ...]]
+_PUBLIC_FOLDS: dict[type, PublicFold] = {
     ev.GameStarted: _game_started,  # type: ignore[dict-item]
     ev.PhaseStarted: _phase_started,  # type: ignore[dict-item]
     ev.DeathsAnnounced: _deaths,  # type: ignore[dict-item]
@@ -312,85 +455,10 @@ _PUBLIC_FOLDS: dict[type, Callable[[_Views, ev.Event], None]] = {
     ev.BadgeLost: _sheriff,  # type: ignore[dict-item]
     ev.SheriffCandidates: _candidates,  # type: ignore[dict-item]
     ev.Spoke: _spoke,  # type: ignore[dict-item]
+    ev.VoteCast: _vote,  # type: ignore[dict-item]
 }
-
-
-# -- the seat's own knowledge -------------------------------------------------------------
-
-
-def _role_assigned(o: _Views, me: SeatId, e: ev.RoleAssigned) -> None:
-    _set_role(o, e.seat, e.role)
-    if e.seat == me:
-        o["role"][:] = 0
-        o["role"][_ROLE_INDEX[e.role]] = 1
-
-
-def _roles_revealed(o: _Views, me: SeatId, e: ev.RolesRevealed) -> None:
-    o["known_roles"][:] = _every_card(e.roles)
-
-
-@functools.lru_cache(maxsize=256)
-def _every_card(roles: tuple[Role, ...]) -> npt.NDArray[np.int8]:
-    """`known_roles` once every card is face up (built once per deal, for every seat)."""
-    matrix = np.zeros((N, R), dtype=np.int8)
-    for seat, role in enumerate(roles, start=1):
-        matrix[seat - 1, _ROLE_INDEX[role]] = 1
-    return matrix
-
-
-def _wolves(o: _Views, me: SeatId, e: ev.WolvesMet | ev.ClawUnsealed) -> None:
-    seats = e.seats if isinstance(e, ev.WolvesMet) else e.wolves
-    for seat, role in zip(seats, e.roles, strict=True):
-        _set_role(o, seat, role)
-
-
-def _checked(o: _Views, me: SeatId, e: ev.SeerChecked | ev.GiftUsed) -> None:
-    if isinstance(e.is_wolf, bool):
-        o["checks"][e.target - 1] = 1 if e.is_wolf else -1
-
-
-def _card_shown(
-    o: _Views,
-    me: SeatId,
-    e: ev.PlayerShot | ev.CardRevealed | ev.RoleChecked | ev.KnightDuelled | ev.IdiotRevealed,
-) -> None:
-    match e:
-        case ev.PlayerShot(seat=seat, role=role) | ev.CardRevealed(seat=seat, role=role):
-            _set_role(o, seat, role)
-        case ev.RoleChecked(target=seat, role=role):
-            _set_role(o, seat, role)
-        case ev.KnightDuelled(seat=seat):
-            _set_role(o, seat, Role.KNIGHT)
-        case ev.IdiotRevealed(seat=seat):
-            _set_role(o, seat, Role.IDIOT)
-
-
-def _witch(o: _Views, me: SeatId, e: ev.WitchActed) -> None:
-    if e.saved is not None:
-        o["potions"][0] = 1
-    if e.poisoned is not None:
-        o["potions"][1] = 1
-
-
-def _lovers(o: _Views, me: SeatId, e: ev.LoversLinked | ev.LoverMet) -> None:
-    o["lovers"][:] = 0
-    if isinstance(e, ev.LoversLinked):
-        pair: Iterable[SeatId] = e.lovers
-    else:
-        pair = (e.seat, e.partner)
-        o["partner_wolf"][0] = 1 if e.partner_is_wolf else -1
-    for seat in pair:
-        o["lovers"][seat - 1] = 1
-
-
-def _nominated(o: _Views, me: SeatId, e: ev.KnifeNominated) -> None:
-    o["nominations"][e.seat - 1] = 0
-    if e.target is not None:
-        o["nominations"][e.seat - 1, e.target - 1] = 1
-
-
-_OWN_FOLDS: dict[type, Callable[[_Views, SeatId, ev.Event], None]] = {
-    ev.RoleAssigned: _role_assigned,  # type: ignore[dict-item]
+_OWN_FOLDS: dict[type, OwnFold] = {
+    ev.RoleAssigned: _known_role,  # type: ignore[dict-item]
     ev.RolesRevealed: _roles_revealed,  # type: ignore[dict-item]
     ev.WolvesMet: _wolves,  # type: ignore[dict-item]
     ev.ClawUnsealed: _wolves,  # type: ignore[dict-item]
@@ -406,3 +474,9 @@ _OWN_FOLDS: dict[type, Callable[[_Views, SeatId, ev.Event], None]] = {
     ev.LoverMet: _lovers,  # type: ignore[dict-item]
     ev.KnifeNominated: _nominated,  # type: ignore[dict-item]
 }
+_FOLDS: dict[type, tuple[PublicFold | None, OwnFold | None]] = {
+    kind: (_PUBLIC_FOLDS.get(kind), _OWN_FOLDS.get(kind)) for kind in {*_PUBLIC_FOLDS, *_OWN_FOLDS}
+}
+"""Each event kind's fold of the public facts (public events only) and of a seat's own
+writes (for every seat the event reaches); kinds that change neither are absent."""
+_NO_FOLD: tuple[None, None] = (None, None)
