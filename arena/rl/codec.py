@@ -192,16 +192,9 @@ def mask_bytes(request: DecisionRequest, seats: int, claimable: Sequence[Role] =
     return bytes(mask)
 
 
-def mask_key(request: DecisionRequest) -> tuple[object, ...]:
-    """What a request's mask depends on, in plain values (on one board): its seat and options.
-
-    Plain tuples hash and compare in C; the options' own models would run Python for each.
-    """
-    return (request.seat, *map(_OPTION_KEY, request.options))
-
-
-_OPTION_KEY = operator.attrgetter("action", "targets", "target_required")
-"""What an option's part of a mask depends on (read in C: no Python frame per option)."""
+OPTION_KEY = operator.attrgetter("action", "targets", "target_required")
+"""What an option's part of a mask depends on, as a plain tuple read in C: plain tuples hash
+and compare in C, where the options' own models would run Python for each."""
 
 
 def _option_indices(

@@ -21,6 +21,7 @@ folded from does not change until the batch is complete.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -30,13 +31,14 @@ from pettingzoo import AECEnv
 
 from arena.board_file import board_ref
 from arena.rl.chat import SeatChat
-from arena.rl.codec import ACTION_COUNT, FIXED_ACTIONS, mask_bytes, mask_key, to_action
+from arena.rl.codec import ACTION_COUNT, FIXED_ACTIONS, OPTION_KEY, mask_bytes, to_action
 from arena.rl.observation import HIGH, LOW, SIZE, Tracker, question
 from arena.rl.reward import seat_rewards
 from arena.rules.boards import Board, PresetName
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ConfigError, IllegalActionError
+from arena.rules.events import Event
 from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.types import Role, SeatId
@@ -120,7 +122,10 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed: int | None = None
         self.referee: Referee | None = None
         self._tracker = Tracker(range(1, self.seats + 1))
-        self._known_masks: dict[tuple[object, ...], bytes] = {}
+        self._shown: dict[tuple[object, ...], tuple[bytes, bytes]] = {}
+        """Question parts and masks kept by request kind, seat and options (`_show`)."""
+        self._events: Sequence[Event] = ()
+        """The referee's log: the list the referee appends to, read without its property."""
         self._request: DecisionRequest | None = None
         """The selected seat's open request (None before `reset` and once the game is over)."""
         self._asked, self._mask = _NOTHING_ASKED, _NO_ACTIONS
@@ -140,6 +145,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed = self._next_seed
         self._next_seed += 1
         self.referee = Referee(self.config, self.game_seed)
+        self._events = self.referee.events
         self._tracker.clear()
         self._chats: dict[SeatId, SeatChat] = {}
         self.agents = list(self.possible_agents)
@@ -152,24 +158,36 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self._queue: list[DecisionRequest] = []
         self._select(self.referee)
 
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """Yield the selected agent until the game is over and every seat has stepped out.
+
+        PettingZoo's own iterator, as a generator: a generator resumes without making a
+        frame, and this runs once a step.
+        """
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
+
     def observe(self, agent: str) -> Observation:
         """`agent`'s observation now: its vector and the mask of its open request.
 
         Both arrays are views of one new buffer (the vector's bytes, then the mask's),
         built by one join: the game never changes an observation handed out.
         """
-        referee = self.referee if self.referee is not None else self._game()
+        if self.referee is None:
+            self._game()
         tracker = self._tracker
-        events = referee.events
+        events = self._events
         if tracker.read != len(events):
             tracker.feed(events)
         seat = self._seat_of[agent]
         if agent == self.agent_selection:
             asked, mask = self._asked, self._mask
         else:
-            request = referee.request_for(seat)
-            asked, mask = (_NOTHING_ASKED, _NO_ACTIONS) if request is None else self._shown(request)
-        both = np.frombuffer(tracker.row(seat, asked, mask), np.int8)
+            request = self._game().request_for(seat)
+            asked, mask = (_NOTHING_ASKED, _NO_ACTIONS) if request is None else self._show(request)
+        row = bytearray().join((tracker.public, tracker.own[seat], asked, mask))
+        both = np.frombuffer(row, np.int8)
         return {"observation": both[:SIZE], "action_mask": both[SIZE:]}
 
     def step(self, action: int | None) -> None:
@@ -203,11 +221,9 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.text:
             self._chats[seat].answer(answer)
             self.infos[agent] = {}
-        if referee.finished:
+        if not self._select(referee):
             self._finish()
             self._accumulate_rewards()  # rewards are 0 until the end: nothing to add before
-        else:
-            self._select(referee)
 
     def chat(self, agent: str) -> SeatChat | None:
         """`agent`'s chat so far (with `text=True`; None before its first question)."""
@@ -231,23 +247,24 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             raise IllegalActionError("call reset() before using the environment")
         return self.referee
 
-    def _shown(self, request: DecisionRequest) -> tuple[bytes, bytes]:
+    def _show(self, request: DecisionRequest) -> tuple[bytes, bytes]:
         """The question part of the vector for `request`, and its mask, as bytes.
 
-        Masks are kept by seat and options: the same ones come back all game and every
+        Kept by what they depend on (`_key`): the same ones come back all game and every
         game (a vote over the same living seats, a night's pick or pass), so most requests
-        build none.
+        build neither.
         """
-        key = mask_key(request)
-        mask = self._known_masks.get(key)
-        if mask is None:
-            if len(self._known_masks) >= _KNOWN_MASKS:
-                self._known_masks.clear()
-            mask = self._known_masks[key] = mask_bytes(request, self.seats, self.claimable)
-        return question(request), mask
+        key = _key(request)
+        shown = self._shown.get(key)
+        if shown is None:
+            if len(self._shown) >= _KNOWN_SHOWN:
+                self._shown.clear()
+            mask = mask_bytes(request, self.seats, self.claimable)
+            shown = self._shown[key] = (question(request), mask)
+        return shown
 
-    def _select(self, referee: Referee) -> None:
-        """Hand the turn to the lowest seat of the batch still to answer.
+    def _select(self, referee: Referee) -> bool:
+        """Hand the turn to the lowest seat of the batch still to answer (False: game over).
 
         The selected seat's request, its question and its mask are kept (`_request`,
         `_asked`, `_mask`): `observe` and `step` read them instead of looking them up.
@@ -259,13 +276,20 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 break
         else:
             batch = referee.pending()
+            if not batch:
+                return False
             request = batch[0]
             self._queue = list(batch[:0:-1])
         self._request = request
-        self._asked, self._mask = self._shown(request)
+        options = map(OPTION_KEY, request.options)  # `_key(request)`, inline: once a step
+        shown = self._shown.get(
+            (request.kind, request.context, request.night, request.seat, *options)
+        )
+        self._asked, self._mask = shown if shown is not None else self._show(request)
         self.agent_selection = self._name_of[request.seat]
         if self.text:
             self._ask_in_text(request)
+        return True
 
     def _ask_in_text(self, request: DecisionRequest) -> None:
         referee = self._game()
@@ -288,5 +312,19 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
 _NO_ACTIONS = bytes(ACTION_COUNT)
 _NOTHING_ASKED = question(None)
-_KNOWN_MASKS = 4096
+_KNOWN_SHOWN = 4096
 """How many distinct masks an environment keeps (about 9 MB); it starts over past that."""
+
+
+def _key(request: DecisionRequest) -> tuple[object, ...]:
+    """What a request's question part and mask depend on, in plain values (on one board).
+
+    Plain tuples hash and compare in C; the options' own models would run Python for each.
+    """
+    return (
+        request.kind,
+        request.context,
+        request.night,
+        request.seat,
+        *map(OPTION_KEY, request.options),
+    )

@@ -186,8 +186,10 @@ class Tracker:
     """
 
     def __init__(self, tracked: Iterable[SeatId]) -> None:
-        self._public = bytearray(_PUBLIC)
-        self._own: dict[SeatId, bytearray] = {seat: bytearray(_OWN) for seat in tracked}
+        self.public = bytearray(_PUBLIC)
+        """The public facts, as int8 bytes: the vector's first part (read them only)."""
+        self.own: dict[SeatId, bytearray] = {seat: bytearray(_OWN) for seat in tracked}
+        """Each tracked seat's own knowledge, as int8 bytes: the vector's second part."""
         self._nominating: set[SeatId] = set()
         """Seats whose `nominations` are not all 0 (cleared when a night starts)."""
         self.read = 0
@@ -196,8 +198,8 @@ class Tracker:
 
     def clear(self) -> None:
         """Forget every event: ready for a new game of the same seats (no reallocation)."""
-        self._public[:] = bytes(_PUBLIC)
-        for seat, own in self._own.items():
+        self.public[:] = bytes(_PUBLIC)
+        for seat, own in self.own.items():
             own[:] = bytes(_OWN)
             own[_ME + seat - 1] = 1
         self._nominating.clear()
@@ -215,16 +217,10 @@ class Tracker:
         """The observation vector of `seat` now, answering `request` (None: nothing asked).
 
         A new array each call (its own bytes): later events never change one handed out.
+        The vector is `public`, then `own[seat]`, then `question(request)`.
         """
-        return np.frombuffer(self.row(seat, question(request)), np.int8)
-
-    def row(self, seat: SeatId, asked: bytes, tail: bytes = b"") -> bytearray:
-        """The vector of `seat` as int8 bytes, then `tail`: a new bytearray.
-
-        `asked` is the question part (`question(request)`); the environment appends the
-        mask as `tail`, so one join builds both.
-        """
-        return bytearray().join((self._public, self._own[seat], asked, tail))
+        row = bytearray().join((self.public, self.own[seat], question(request)))
+        return np.frombuffer(row, np.int8)
 
     def _fold(self, event: ev.Event) -> None:
         kind = type(event)
@@ -237,13 +233,13 @@ class Tracker:
                 self._last_vote = False
             if own is None:
                 return
-            seats: Collection[SeatId] = self._own.keys()
+            seats: Collection[SeatId] = self.own.keys()
         elif own is None or isinstance(v, RefereeOnly):
             return
         else:
             seats = v.seats
         writes = own(event)
-        buffers = self._own
+        buffers = self.own
         for seat in seats:
             buffer = buffers.get(seat)
             if buffer is not None:
@@ -280,30 +276,30 @@ def _question(kind: DecisionKind, context: SpeechContext | None, night: bool) ->
 
 
 def _game_started(t: Tracker, e: ev.GameStarted) -> None:
-    p = t._public
+    p = t.public
     p[_SEATS : _SEATS + e.seats] = b"\x01" * e.seats
 
 
 def _phase_started(t: Tracker, e: ev.PhaseStarted) -> None:
-    p = t._public
+    p = t.public
     p[_DAY] = min(e.day, 127)
     p[_PHASE : _PHASE + len(PHASES)] = _PHASE_ROWS[e.phase]
     if e.phase is Phase.NIGHT:  # a new night's knife: last night's nominations are gone
         for seat in t._nominating:
-            buffer = t._own.get(seat)
+            buffer = t.own.get(seat)
             if buffer is not None:
                 buffer[_NOMINATIONS : _NOMINATIONS + N * N] = _ZERO_VOTES
         t._nominating.clear()
 
 
 def _deaths(t: Tracker, e: ev.DeathsAnnounced) -> None:
-    p = t._public
+    p = t.public
     for seat in e.seats:
         p[_OUT + seat - 1] = 1
 
 
 def _sheriff(t: Tracker, e: ev.SheriffElected | ev.BadgePassed | ev.BadgeLost) -> None:
-    p = t._public
+    p = t.public
     p[_SHERIFF : _SHERIFF + N] = _ZERO_ROW
     seat = e.seat if isinstance(e, ev.SheriffElected) else getattr(e, "to", None)
     if seat is not None:
@@ -311,14 +307,14 @@ def _sheriff(t: Tracker, e: ev.SheriffElected | ev.BadgePassed | ev.BadgeLost) -
 
 
 def _candidates(t: Tracker, e: ev.SheriffCandidates) -> None:
-    p = t._public
+    p = t.public
     p[_CANDIDATES : _CANDIDATES + N] = _ZERO_ROW
     for seat in e.seats:
         p[_CANDIDATES + seat - 1] = 1
 
 
 def _spoke(t: Tracker, e: ev.Spoke) -> None:
-    p = t._public
+    p = t.public
     row, claims = (e.seat - 1) * N, e.claims
     if claims.role is not None:
         at = _CLAIMED_ROLES + (e.seat - 1) * R
@@ -340,7 +336,7 @@ def _vote(t: Tracker, e: ev.VoteCast) -> None:
 
     A ballot's votes follow each other in the log with no other public event between them.
     """
-    p = t._public
+    p = t.public
     if not t._last_vote:
         p[_VOTES : _VOTES + N * N] = _ZERO_VOTES
         t._last_vote = True
