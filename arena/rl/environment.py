@@ -46,6 +46,8 @@ from arena.rules.visibility import PublicViewer, SeatViewer
 from arena.transcript import Lang, transcript
 
 Observation = dict[str, npt.NDArray[np.int8]]
+Last = tuple[Observation | None, float, bool, bool, dict[str, Any]]
+"""What `last` returns: observation, cumulative reward, terminated, truncated, info."""
 
 
 def agent_name(seat: SeatId) -> str:
@@ -167,6 +169,31 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         while self.agents and max_iter > 0:
             max_iter -= 1
             yield self.agent_selection
+
+    def last(self, observe: bool = True) -> Last:
+        """PettingZoo's `last`: the selected agent's observation, reward, done flags, info.
+
+        The observation is built here as `observe` builds it for the selected agent,
+        inline: `last` runs once a step, and a call less there is a step measurably faster.
+        """
+        agent = self.agent_selection
+        obs = None
+        if observe:
+            tracker = self._tracker
+            events = self._events
+            if tracker.read != len(events):
+                tracker.feed(events)
+            own = tracker.own[self._seat_of[agent]]
+            row = bytearray().join((tracker.public, own, self._asked, self._mask))
+            both = np.frombuffer(row, np.int8)
+            obs = {"observation": both[:SIZE], "action_mask": both[SIZE:]}
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> Observation:
         """`agent`'s observation now: its vector and the mask of its open request.

@@ -207,10 +207,40 @@ class Tracker:
         self.read = 0
 
     def feed(self, events: Sequence[ev.Event]) -> None:
-        """Fold `events[self.read:]`: the log (or a seat's visible events) so far."""
-        fold = self._fold
+        """Fold `events[self.read:]`: the log (or a seat's visible events) so far.
+
+        An event reaches the public facts when it is public, and a seat's own when the
+        seat may see it; its own writes are made once and copied into each such seat.
+        (One loop, no call per event: the environment feeds once a step.)
+        """
+        buffers = self.own
         for i in range(self.read, len(events)):
-            fold(events[i])
+            event = events[i]
+            kind = type(event)
+            public, own = _FOLDS.get(kind, _NO_FOLD)
+            v = event.visibility
+            if isinstance(v, Public):
+                if public is not None:
+                    public(self, event)
+                if kind is not ev.VoteCast:
+                    self._last_vote = False
+                if own is None:
+                    continue
+                seats: Collection[SeatId] = buffers.keys()
+            elif own is None or isinstance(v, RefereeOnly):
+                continue
+            else:
+                seats = v.seats
+            writes = own(event)
+            for seat in seats:
+                buffer = buffers.get(seat)
+                if buffer is not None:
+                    for start, stop, data in writes:
+                        buffer[start:stop] = data
+            if kind is ev.RoleAssigned:
+                _role_assigned(buffers, seats, event)  # type: ignore[arg-type]
+            elif kind is ev.KnifeNominated:
+                self._nominating.update(seats)
         self.read = len(events)
 
     def vector(self, seat: SeatId, request: DecisionRequest | None) -> npt.NDArray[np.int8]:
@@ -221,34 +251,6 @@ class Tracker:
         """
         row = bytearray().join((self.public, self.own[seat], question(request)))
         return np.frombuffer(row, np.int8)
-
-    def _fold(self, event: ev.Event) -> None:
-        kind = type(event)
-        public, own = _FOLDS.get(kind, _NO_FOLD)
-        v = event.visibility
-        if isinstance(v, Public):
-            if public is not None:
-                public(self, event)
-            if kind is not ev.VoteCast:
-                self._last_vote = False
-            if own is None:
-                return
-            seats: Collection[SeatId] = self.own.keys()
-        elif own is None or isinstance(v, RefereeOnly):
-            return
-        else:
-            seats = v.seats
-        writes = own(event)
-        buffers = self.own
-        for seat in seats:
-            buffer = buffers.get(seat)
-            if buffer is not None:
-                for start, stop, data in writes:
-                    buffer[start:stop] = data
-        if kind is ev.RoleAssigned:
-            _role_assigned(buffers, seats, event)  # type: ignore[arg-type]
-        elif kind is ev.KnifeNominated:
-            self._nominating.update(seats)
 
 
 _NOTHING_ASKED = bytes(SIZE - _QUESTION)

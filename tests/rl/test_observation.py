@@ -99,3 +99,24 @@ def test_the_incremental_vector_is_the_one_folded_from_scratch(board: str) -> No
         play(env, seed, probe=probe)
     assert len(handed) > 100
     assert all(np.array_equal(given, kept) for given, kept in handed)
+
+
+@pytest.mark.parametrize("board", ["wwk_guard", "cupid12"])
+def test_last_shows_what_observe_shows(board: str) -> None:
+    """`last` builds the selected seat's observation itself (inline, once a step): it is
+    the one `observe` gives, writable, and later steps never change it."""
+    env = arena.rl.env(board=example_boards().get(board, board))
+    handed: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def probe(env: WerewolfEnv, agent: str) -> None:
+        shown, *_ = env.last()
+        seen = env.observe(agent)
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(shown[key], seen[key])
+            assert shown[key].dtype == np.int8 and shown[key].flags.writeable
+            handed.append((shown[key], shown[key].copy()))
+
+    for seed in range(2):
+        play(env, seed, probe=probe)
+    assert len(handed) > 100
+    assert all(np.array_equal(given, kept) for given, kept in handed)
