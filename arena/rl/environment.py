@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +46,7 @@ from arena.rules.visibility import PublicViewer, SeatViewer
 from arena.transcript import Lang, transcript
 
 Observation = dict[str, npt.NDArray[np.int8]]
-Last = tuple[Observation | None, float, bool, bool, dict[str, Any]]
+Last = tuple[Observation, float, bool, bool, dict[str, Any]]
 """What `last` returns: observation, cumulative reward, terminated, truncated, info."""
 
 
@@ -170,25 +170,35 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             max_iter -= 1
             yield self.agent_selection
 
-    def last(self, observe: bool = True) -> Last:
+    @overload
+    def last(self, observe: Literal[True] = True) -> Last: ...
+    @overload
+    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, dict[str, Any]]: ...
+    def last(self, observe: bool = True) -> Last | tuple[None, float, bool, bool, dict[str, Any]]:
         """PettingZoo's `last`: the selected agent's observation, reward, done flags, info.
 
-        The observation is built here as `observe` builds it for the selected agent,
-        inline: `last` runs once a step, and a call less there is a step measurably faster.
+        The observation is the one `observe` gives the selected agent, built here inline
+        (PettingZoo's `last` calls `observe`: one Python call more on every step).
         """
         agent = self.agent_selection
-        obs = None
-        if observe:
-            tracker = self._tracker
-            events = self._events
-            if tracker.read != len(events):
-                tracker.feed(events)
-            own = tracker.own[self._seat_of[agent]]
-            row = bytearray().join((tracker.public, own, self._asked, self._mask))
-            both = np.frombuffer(row, np.int8)
-            obs = {"observation": both[:SIZE], "action_mask": both[SIZE:]}
+        if not observe:
+            return (
+                None,
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
+        tracker = self._tracker
+        events = self._events
+        if tracker.read != len(events):
+            tracker.feed(events)
+        own = tracker.own[self._seat_of[agent]]
+        both = np.frombuffer(
+            bytearray().join((tracker.public, own, self._asked, self._mask)), np.int8
+        )
         return (
-            obs,
+            {"observation": both[:SIZE], "action_mask": both[SIZE:]},
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],

@@ -109,7 +109,8 @@ def test_last_shows_what_observe_shows(board: str) -> None:
     handed: list[tuple[np.ndarray, np.ndarray]] = []
 
     def probe(env: WerewolfEnv, agent: str) -> None:
-        shown, *_ = env.last()
+        shown, *rest = env.last()
+        assert env.last(observe=False) == (None, *rest)
         seen = env.observe(agent)
         for key in ("observation", "action_mask"):
             assert np.array_equal(shown[key], seen[key])
