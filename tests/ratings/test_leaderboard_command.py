@@ -201,6 +201,8 @@ def test_planted_tournament_written_as_replays_is_recovered(
             "0",
             "--json",
             str(out),
+            "--jobs",  # verify in this process, where the stubs above apply: a spawned
+            "1",  # verifier (chosen when any thread runs, e.g. a pytest plug-in's) re-imports
         ]
     )
 
