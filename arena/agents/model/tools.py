@@ -37,8 +37,7 @@ from pydantic import BaseModel
 
 from arena.agents.model.library import ToolTexts
 from arena.llm.types import ToolSpec
-from arena.rules.actions import EXCLUSIVE, OWN_SEAT_BARRED, ClaimList, Claims
-from arena.rules.actions import action_models as action_models  # re-exported for remote
+from arena.rules.actions import EXCLUSIVE, OWN_SEAT_BARRED, ClaimList, Claims, action_models
 from arena.rules.decisions import ActionOption, DecisionRequest
 from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role

@@ -36,6 +36,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.json_schema import models_json_schema
 
+from arena.rules.actions import action_models
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from arena.rules.types import Role
@@ -267,7 +268,7 @@ def act_schema() -> dict[str, Any]:
     What is legal for one decision is in its `request.options`; the referee checks it.
     """
     from arena.agents.model.library import load_library
-    from arena.agents.model.tools import ANSWER, BELIEF_ACTION, action_models, answer_tool
+    from arena.agents.model.tools import ANSWER, BELIEF_ACTION, answer_tool
 
     texts = load_library("en").tools
     tool = answer_tool(_SEATS, list(Role), texts)
