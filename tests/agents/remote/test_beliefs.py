@@ -54,6 +54,24 @@ def play(agent: InProcess, path: Path, beliefs: str = "daily", **options: Any) -
     return read_replay(path)
 
 
+def play_greeted(remote: dict[int, RemoteAgent], path: Path) -> Replay:
+    """Greet `remote`'s seats (the real preflight), then play them among random seats,
+    beliefs asked after every speech."""
+    agents = {**{s: RandomAgent(s) for s in range(1, 13)}, **remote}
+
+    async def go() -> None:
+        try:
+            await preflight_remote(agents)
+            header = new_header("proc", CONFIG, 11, agents)
+            await run_game(header, agents, path, limits=Limits(beliefs="per_speech"))
+        finally:
+            for seat in remote.values():
+                await seat.aclose()
+
+    asyncio.run(go())
+    return read_replay(path)
+
+
 def belief_traces(replay: Replay, seat: int) -> list[Any]:
     return [t for t in replay.traces if t.seat == seat and t.step == -1]
 
@@ -129,20 +147,7 @@ def test_the_example_process_answers_beliefs_over_http(tmp_path: Path) -> None:
     remote_seats = (2, 5, 9)
     with example_process() as url:
         remote = {s: RemoteAgent(url, game_id="proc", limit_s=30) for s in remote_seats}
-        agents = {**{s: RandomAgent(s) for s in range(1, 13)}, **remote}
-
-        async def go() -> None:
-            try:
-                await preflight_remote(agents)
-                header = new_header("proc", CONFIG, 11, agents)
-                limits = Limits(beliefs="per_speech")
-                await run_game(header, agents, tmp_path / "g.jsonl", limits=limits)
-            finally:
-                for seat in remote.values():
-                    await seat.aclose()
-
-        asyncio.run(go())
-    replay = read_replay(tmp_path / "g.jsonl")
+        replay = play_greeted(remote, tmp_path / "g.jsonl")
     assert all(seat.answers_beliefs for seat in remote.values())
     assert replay.header.result is not None and not replay.header.result.void
     assert not [e for e in replay.events if isinstance(e, ev.ActionDefaulted)]
@@ -158,19 +163,7 @@ def test_the_example_process_answers_beliefs_over_http(tmp_path: Path) -> None:
 def test_the_example_process_without_beliefs_is_never_asked(tmp_path: Path) -> None:
     with example_process("--no-beliefs") as url:
         remote = RemoteAgent(url, game_id="proc")
-        agents = {**{s: RandomAgent(s) for s in range(1, 13)}, 4: remote}
-
-        async def go() -> None:
-            try:
-                await preflight_remote(agents)
-                header = new_header("proc", CONFIG, 11, agents)
-                limits = Limits(beliefs="per_speech")
-                await run_game(header, agents, tmp_path / "g.jsonl", limits=limits)
-            finally:
-                await remote.aclose()
-
-        asyncio.run(go())
-    replay = read_replay(tmp_path / "g.jsonl")
+        replay = play_greeted({4: remote}, tmp_path / "g.jsonl")
     assert not remote.answers_beliefs
     assert not replay.beliefs and not [t for t in replay.traces if t.step == -1]
     assert {t.seat for t in replay.traces} == {4}
