@@ -177,13 +177,14 @@ def per_seat(maker: AgentMaker) -> SeatBuilder:
 async def preflight(agents: Mapping[int, Agent]) -> dict[str, Any]:
     """Probe the model endpoints among `agents` (none: no probe).
 
-    Returns the replay header's `endpoints` record.
+    Returns the replay header's `endpoints` record. Remote agents are greeted once
+    (`preflight_remote`, which `seats.preflight` ends with when it probes).
 
     Raises:
         ArenaError: a missing key or an endpoint that does not answer properly.
     """
-    await preflight_remote(agents)
     if not any(hasattr(agent, "chat") for agent in agents.values()):
+        await preflight_remote(agents)
         return {}
     return await seats.preflight(agents)
 

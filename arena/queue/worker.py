@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.agents.base import Agent
+from arena.agents.remote.seat import preflight_remote
 from arena.match import GameVoided, new_header, play, result_of
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
@@ -347,7 +348,11 @@ class Worker:
             self.stats.skipped += 1
             return
         agents = self.seat_builder(job)
-        endpoints = await preflight(agents) if logged is None else {}
+        if logged is None:
+            endpoints = await preflight(agents)
+        else:  # the logged header keeps the endpoints; remote agents must be greeted again
+            endpoints = {}
+            await preflight_remote(agents)
         agents = self._throttled(job, agents)
         if logged is not None:
             self.stats.resumed += 1

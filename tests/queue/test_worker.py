@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from arena.agents.base import Agent, AgentReply
 from arena.agents.random_agent import RandomAgent
+from arena.agents.remote import RemoteAgent
 from arena.commands.tournament import progress_lines
 from arena.queue.jobs import AgentEntry, GameState, MatchJob, MatchResult, Spend
 from arena.queue.results import replay_path
@@ -17,7 +19,11 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ConfigError
 from arena.rules.observation import Observation
 from arena.storage.replay_file import read_header, read_replay
+from tests.agents.remote.support import InProcess
 from tests.queue.conftest import QueueMaker, clean_events, make_jobs, replay_events, run_all
+
+REMOTE = "http://agent.test/agent"
+"""The example remote agent's URL, served in-process (`InProcess`)."""
 
 
 def test_every_game_is_played_once_as_a_clean_run_would(
@@ -111,6 +117,54 @@ def test_stalled_worker_is_taken_over_resumed_and_fenced(
     assert replay_events(path) == clean_events(job)
     seqs = [line for line in path.read_text().splitlines() if '"type":"event"' in line]
     assert len(seqs) == len(set(seqs)) == len(clean_events(job))
+
+
+def test_a_resumed_game_greets_its_remote_agents_again(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    """A takeover resumes from the log, whose header keeps the endpoints, so nothing is
+    probed again; but the remote agent is greeted again, once for all its seats (a health
+    check, and how a seat learns the features the hello lists): one that answers beliefs
+    goes on being asked them."""
+    job = make_jobs()[0]
+    example = InProcess()
+
+    async def scenario() -> None:
+        heartbeat = 2.0
+        queue = new_queue(heartbeat)
+        await queue.submit([job])
+        gate, counter = asyncio.Event(), [0]
+
+        def stalling(entry: AgentEntry, seat: int, seed: int) -> Agent:
+            return Stalling(seed, 15, gate, counter)
+
+        def remote(entry: AgentEntry, seat: int, seed: int) -> Agent:
+            return RemoteAgent(REMOTE, game_id=job.game_id, transport=example.transport())
+
+        stale = FrozenWorker(queue, tmp_path, consumer="stale", seat_builder=per_seat(stalling))
+        lease = await queue.claim("stale")
+        assert lease is not None
+        task = asyncio.create_task(stale.run_match(lease))
+        for _ in range(3000):  # at most 30 s
+            if counter[0] > 15 or task.done():
+                break
+            await asyncio.sleep(0.01)
+        assert not task.done() and counter[0] > 15
+        await asyncio.sleep(heartbeat + 0.3)
+        fresh = Worker(queue, tmp_path, consumer="fresh", seat_builder=per_seat(remote))
+        takeover = await queue.claim("fresh")
+        assert takeover is not None
+        await fresh.run_match(takeover)
+        assert (fresh.stats.resumed, fresh.stats.done) == (1, 1)
+        gate.set()
+        await task
+
+    asyncio.run(scenario())
+    kinds = [json.loads(body)["type"] for body in example.bodies]
+    assert kinds[0] == "hello" and kinds.count("hello") == 1
+    assert "believe" in kinds, kinds
+    replay = read_replay(replay_path(tmp_path, job.game_id))
+    assert replay.beliefs  # the reports the resumed game recorded
 
 
 def test_a_failing_match_goes_to_the_dead_letters(new_queue: QueueMaker, tmp_path: Path) -> None:

@@ -177,6 +177,14 @@ class RemoteAgent:
         return self._limit_s + self._overage_s + GRACE_S
 
     @property
+    def transport(self) -> httpx.AsyncBaseTransport | None:
+        """The httpx transport its calls go through (None: the network).
+
+        The preflight's `hello` takes the same way.
+        """
+        return self._transport
+
+    @property
     def answers_beliefs(self) -> bool:
         """Whether the agent's hello listed `beliefs`: only then is it asked (revision 1)."""
         return BELIEFS in self._features

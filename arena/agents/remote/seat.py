@@ -105,7 +105,9 @@ async def preflight_remote(agents: Mapping[int, object], *, timeout_s: float = 5
 
     async def hello(url: str, token: str | None, at: list[tuple[int, RemoteAgent]]) -> None:
         try:
-            reply = await check_health(url, token, timeout_s=timeout_s)
+            reply = await check_health(
+                url, token, timeout_s=timeout_s, transport=at[0][1].transport
+            )
         except ArenaError as exc:
             raise ArenaError(f"seats {','.join(str(s) for s, _ in at)}: {exc}") from None
         for _, remote in at:
