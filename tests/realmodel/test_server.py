@@ -40,7 +40,8 @@ def game_shapes() -> list[Schema]:
     """One legal schema per distinct structure met in random games on every board.
 
     Seat numbers and probabilities are blanked to tell structures apart; each decision's
-    schema is taken with and without a belief report over every other seat, and the
+    schema is taken with and without a belief report over every other seat, as a re-ask
+    after a self-contradicting speech (`split_claims`: nothing left to trust), and the
     belief question's too.
     """
     shapes: dict[str, Schema] = {}
@@ -53,6 +54,7 @@ def game_shapes() -> list[Schema]:
             legal_answers(request, seats, roles),
             legal_answers(request, seats, roles, beliefs=others),
             legal_answers(None, seats, roles, beliefs=others),
+            legal_answers(request, seats, roles, trusted=()),  # a split re-ask's speech
         ):
             key = re.sub(r"\[[0-9, .]*\]", "[]", json.dumps(schema, sort_keys=True))
             shapes.setdefault(key, schema)

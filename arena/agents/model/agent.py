@@ -32,14 +32,14 @@ from arena.agents.model.conversation import (
 from arena.agents.model.library import DEFAULT_VERSION, load_library
 from arena.agents.model.overflow import is_overflow, refit_budget
 from arena.agents.model.parsing import Parsed, check_beliefs, parse_answer
-from arena.agents.model.tools import TOOL_NAME, answer_tool, legal_answers
+from arena.agents.model.tools import TOOL_NAME, answer_tool, legal_answers, split_claims
 from arena.llm.base import ChatModel, ProviderError, Schema, Shared
 from arena.llm.retry import FailedTry, failed_tries
 from arena.llm.tokens import TokenGauge
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolSpec, Usage
 from arena.records import BeliefReport
 from arena.rules import events as ev
-from arena.rules.actions import Pass
+from arena.rules.actions import Claims, Pass, Speak
 from arena.rules.config import RuleSet
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.errors import ArenaError, InvalidActionError
@@ -111,6 +111,8 @@ class LLMAgent:
         self._gave_action = False
         self._last_failed_call = False
         """Whether the last call got no reply (a provider error: not for the model's eyes)."""
+        self._spoken: Claims | None = None
+        """The claims of the last speech answered: a re-ask after its refusal reads them."""
 
     @property
     def name(self) -> str:
@@ -142,15 +144,19 @@ class LLMAgent:
             seat = _seat(view)
             others = _others(view) if self.folds_beliefs and is_exile_vote(request) else []
             before: Conversation | None = None
+            trusted: tuple[int, ...] | None = None
             if feedback is not None and self._asking == request.step:
                 self._attempts += 1
                 self.conversation.refuse(self._safe(feedback), self._reminder(request, view))
+                trusted = split_claims(self._spoken) if self._spoken is not None else None
             else:
                 self._open(view, request.step)
                 question = decision_question(view, request, self.library, beliefs=others)
                 before = self.conversation.snapshot()
                 self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
-            legal = legal_answers(request, view.knowledge.seats, self._roles(view), beliefs=others)
+            legal = legal_answers(
+                request, view.knowledge.seats, self._roles(view), beliefs=others, trusted=trusted
+            )
             earlier, record, reply = await self._call(view, seat, request.step, legal)
             if reply is None and before is not None and self._refit(before, view, question, record):
                 refused = record
@@ -167,6 +173,7 @@ class LLMAgent:
                 return AgentReply(action=None, error=str(exc), calls=(*earlier, record))
             assert parsed.action is not None
             self._gave_action = True
+            self._spoken = parsed.action.claims if isinstance(parsed.action, Speak) else None
             record = record.model_copy(
                 update={
                     "parsed_action": parsed.action.model_dump(mode="json"),

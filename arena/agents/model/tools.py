@@ -37,7 +37,14 @@ from pydantic import BaseModel
 
 from arena.agents.model.library import ToolTexts
 from arena.llm.types import ToolSpec
-from arena.rules.actions import EXCLUSIVE, OWN_SEAT_BARRED, ClaimList, Claims, action_models
+from arena.rules.actions import (
+    EXCLUSIVE,
+    OWN_SEAT_BARRED,
+    ClaimList,
+    Claims,
+    action_models,
+    claimed_seats,
+)
 from arena.rules.decisions import ActionOption, DecisionRequest
 from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role
@@ -79,6 +86,7 @@ def legal_answers(
     roles: Sequence[Role],
     *,
     beliefs: Sequence[int] = (),
+    trusted: Sequence[int] | None = None,
 ) -> Schema:
     """The `act` arguments that answer this one request legally, as a JSON schema.
 
@@ -88,9 +96,10 @@ def legal_answers(
     action the referee would refuse. Seat fields list only the option's legal seats; a
     speech's claims hold together as the referee requires (`OWN_SEAT_BARRED` lists leave
     the speaker out, `_claim_rule`). `request` None is the private belief question
-    over `beliefs`; a vote carries a report over `beliefs` when they are given. No field
-    descriptions: the words are in the tool and the question, and the schema is not
-    part of the prompt.
+    over `beliefs`; a vote carries a report over `beliefs` when they are given.
+    `trusted` splits a speech's claim lists for a re-ask (`split_claims`): `trusts` may
+    name only those seats and `suspects` only the others. No field descriptions: the words
+    are in the tool and the question, and the schema is not part of the prompt.
     """
     table = list(range(1, seats + 1))
     if request is None:
@@ -108,6 +117,7 @@ def legal_answers(
             required=o.target_required,
             report=beliefs,
             speaker=request.seat,
+            trusted=trusted,
         )
         for o in request.options
     ]
@@ -126,13 +136,14 @@ def _shape(
     required: bool = False,
     report: Sequence[int] = (),
     speaker: int | None = None,
+    trusted: Sequence[int] | None = None,
 ) -> Schema:
     """One action's shape; `legal` narrows its seat fields (None: any seat of the table).
 
     `required` makes a narrowed optional seat one that must be given. A vote of the tool
     may carry a belief report (nullable); a narrowed vote carries one exactly when
     `report` names the seats it is over. A narrowed speech's claims (`speaker` given)
-    hold together as the referee requires.
+    hold together as the referee requires, and `trusted` splits its lists.
     """
     properties: dict[str, Schema] = {"action": _const(kind)}
     rule: Schema = {}
@@ -140,7 +151,7 @@ def _shape(
         if name == "kind":
             continue
         if field.annotation is Claims:
-            properties |= _claims(seats, roles, texts, speaker)
+            properties |= _claims(seats, roles, texts, speaker, trusted)
             rule = _claim_rule(seats, speaker) if speaker is not None else {}
         else:
             described = _words(texts, f"{kind}.{name}") or _words(texts, name)
@@ -224,13 +235,24 @@ CLAIM_FIELDS: dict[ClaimList, str] = {
 
 
 def _claims(
-    seats: list[int], roles: Sequence[Role], texts: ToolTexts | None, speaker: int | None = None
+    seats: list[int],
+    roles: Sequence[Role],
+    texts: ToolTexts | None,
+    speaker: int | None = None,
+    trusted: Sequence[int] | None = None,
 ) -> dict[str, Schema]:
-    """A speech's claim fields; with `speaker`, lists that may not name him leave him out."""
+    """A speech's claim fields.
+
+    With `speaker`, lists that may not name him leave him out; with `trusted`, `trusts`
+    names only those seats and `suspects` only the others (`split_claims`).
+    """
 
     def claimable(name: ClaimList) -> list[int]:
         barred = speaker is not None and name in OWN_SEAT_BARRED
-        return [s for s in seats if not (barred and s == speaker)]
+        allowed = [s for s in seats if not (barred and s == speaker)]
+        if trusted is None or name == "checks":
+            return allowed
+        return [s for s in allowed if (s in trusted) == (name == "trusts")]
 
     check: dict[str, Schema] = {
         "seat": {"type": "integer", "enum": claimable("checks")},
@@ -253,14 +275,36 @@ def _claims(
             **_named(texts, "claimed_checks"),
         },
         **{
-            CLAIM_FIELDS[name]: {
-                "type": "array",
-                "items": {"type": "integer", "enum": claimable(name)},
-                **_named(texts, name),
-            }
+            CLAIM_FIELDS[name]: _seat_list(claimable(name)) | _named(texts, name)
             for name in ("suspects", "trusts")
         },
     }
+
+
+def _seat_list(seats: list[int]) -> Schema:
+    """An array of seats among `seats`; none to choose from: the empty array only."""
+    if not seats:
+        return {"type": "array", "maxItems": 0}
+    return {"type": "array", "items": {"type": "integer", "enum": seats}}
+
+
+def split_claims(refused: Claims) -> tuple[int, ...] | None:
+    """The seats a re-asked speech may trust, when its refused answer contradicted itself.
+
+    A grammar-constrained server cannot enforce `EXCLUSIVE` (`_claim_rule`), and a small
+    model asked again tends to repeat a speech that both suspects and trusts a seat. The
+    re-ask's schema then splits the table instead: `trusts` may name only the seats the
+    refused speech trusted and did not suspect, `suspects` every other seat. The lists
+    cannot share a seat, and a seat named in both stays a suspect, as the bots read it
+    (`arena.agents.bot.speech.consistent`). None when the lists shared no seat (a
+    refusal for another reason leaves the schema as it was).
+    """
+    first, second = EXCLUSIVE
+    suspected = set(claimed_seats(refused, first))
+    trusted = set(claimed_seats(refused, second))
+    if not suspected & trusted:
+        return None
+    return tuple(sorted(trusted - suspected))
 
 
 def _claim_rule(seats: list[int], speaker: int) -> Schema:

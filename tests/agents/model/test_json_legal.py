@@ -11,7 +11,10 @@ through the stable tool it makes many.
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,10 +23,19 @@ from arena.agents.model.parsing import parse_answer
 from arena.agents.model.probe import SPEECH
 from arena.agents.seats import preflight
 from arena.llm.endpoint import ProbedEndpoint
-from arena.rules.actions import Speak
+from arena.rules.actions import EXCLUSIVE, Speak
 from tests.llm.helpers import langchain_model, openai_model
 from tests.support.seats import ACT, QUESTION, check_extensions, defaults, play_game, raw_answer
-from tests.support.stub_policy import Text, first, uniform
+from tests.support.stub_policy import (
+    CallTool,
+    Policy,
+    StubReply,
+    StubRequest,
+    Text,
+    first,
+    sample,
+    uniform,
+)
 from tests.support.stub_server import StubModel, StubServer
 
 PROVIDERS = {"openai": openai_model, "langchain": langchain_model}
@@ -132,3 +144,54 @@ def test_a_reply_cut_by_max_tokens_in_json_legal_is_kept_up_to_the_cut(provider:
     assert reply.finish_reason == "length"
     assert parse_answer(raw_answer(reply), SPEECH).action == Speak(text="I am the se")
     assert body["response_format"]["json_schema"]["schema"] == ACT.parameters
+
+
+def _speech_shape(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The speech among a legal-answers schema's shapes, if it offers one."""
+    answer = schema.get("properties", {}).get("answer", {})
+    for shape in answer.get("anyOf", [answer]):
+        if shape.get("properties", {}).get("action", {}).get("enum") == ["speak"]:
+            return shape
+    return None
+
+
+def stubborn(then: Policy, seed: int = 0) -> Policy:
+    """A small model's habit on a grammar-constrained server: every speech suspects and
+    trusts one seat whenever the schema's properties let it (a grammar reads no `allOf`,
+    so llama.cpp's never stops it); other questions are answered by `then`."""
+    rng = random.Random(seed)
+
+    def policy(request: StubRequest) -> StubReply:
+        shape = _speech_shape(request.tools[0].parameters) if request.tools else None
+        if shape is None:
+            return then(request)
+        answer = sample({k: v for k, v in shape.items() if k != "allOf"}, rng)
+        enums = [shape["properties"][f].get("items", {}).get("enum", []) for f in EXCLUSIVE]
+        both = [s for s in enums[0] if s in enums[1]][:1]
+        answer |= {"suspects": both or enums[0][:1], "trusts": both}
+        return CallTool(request.tools[0].name, json.dumps({"answer": answer}))
+
+    return policy
+
+
+def test_a_speech_refused_for_contradicting_claims_is_asked_again_split(tmp_path: Path) -> None:
+    """The re-ask's schema splits the table (`split_claims`), so the grammar itself keeps
+    the model from naming a seat in both lists again: no speech defaults."""
+    with StubServer(stubborn(uniform(2)), capabilities={"m": VLLM}) as server:
+        model = openai_model(server.url, "m", mode="json_legal")
+        agents = {seat: LLMAgent(model, lang="en") for seat in (1, 4)}
+        referee, replay = play_game(agents, tmp_path / "split.jsonl")
+        bodies = server.requests_for("m")
+    speeches = [t for t in replay.traces if t.seat in (1, 4) and t.step >= 0]
+    assert any(t.attempt == 2 for t in speeches), "no speech was refused: the test proves nothing"
+    assert all(t.attempt <= 2 for t in speeches), "a split re-ask was refused again"
+    assert not defaults(referee, 1) and not defaults(referee, 4)
+    split = [
+        shape
+        for body in bodies
+        if (shape := _speech_shape(body["response_format"]["json_schema"]["schema"]))
+        and "items" not in shape["properties"]["trusts"]
+    ]
+    assert split and all(
+        s["properties"]["trusts"] == {"type": "array", "maxItems": 0} for s in split
+    )

@@ -25,11 +25,12 @@ from arena.agents.model.tools import (
     answer_tool,
     legal_answers,
     reported_fields,
+    split_claims,
 )
 from arena.agents.random_agent import build
-from arena.rules.actions import Action, Speak
+from arena.rules.actions import Action, Claims, Pass, Speak
 from arena.rules.config import GameConfig
-from arena.rules.decisions import DecisionRequest, check_legal
+from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
 from arena.rules.referee import Referee
 from tests.conftest import BOARD_REFS, play_random
 from tests.support.stub_policy import sample
@@ -159,3 +160,34 @@ def test_every_subschema_is_an_object_as_llama_server_requires() -> None:
     assert not_objects(legal_answers(VOTE, 9, [], beliefs=[2, 3, 5])) == []
     assert not_objects(legal_answers(None, 9, [], beliefs=[2, 3])) == []
     assert not_objects(answer_tool(12, [], load_library("en").tools).parameters) == []
+
+
+def test_a_split_speech_schema_keeps_the_lists_apart_as_the_refused_speech_meant() -> None:
+    """After a speech that suspected and trusted seat 3 (and trusted 5, suspected 7), the
+    re-ask's `trusts` may name only 5 and `suspects` every other seat: a
+    seat in both stays a suspect, and the properties alone (all a grammar reads) exclude
+    the contradiction."""
+    refused = Claims(suspects=(3, 7), trusts=(3, 5))
+    assert split_claims(refused) == (5,)
+    assert split_claims(Claims(suspects=(3,), trusts=(5,))) is None
+    speech = DecisionRequest(
+        step=10,
+        seat=2,
+        kind=DecisionKind.SPEECH,
+        day=1,
+        night=False,
+        options=(ActionOption(action="speak"),),
+        default=Pass(),
+    )
+    schema = legal_answers(speech, 9, [], trusted=split_claims(refused))
+    shape = schema["properties"][ANSWER]
+    properties = {k: v for k, v in shape.items() if k != "allOf"}
+    lists = {f: shape["properties"][f]["items"]["enum"] for f in ("suspects", "trusts")}
+    assert lists == {"suspects": [1, 2, 3, 4, 6, 7, 8, 9], "trusts": [5]}
+    rng = random.Random(0)
+    for _ in range(200):
+        answer = sample(properties, rng)
+        assert not set(answer["suspects"]) & set(answer["trusts"])
+        jsonschema.validate({ANSWER: answer}, schema)
+    nothing = legal_answers(speech, 9, [], trusted=())["properties"][ANSWER]["properties"]
+    assert nothing["trusts"] == {"type": "array", "maxItems": 0}
