@@ -254,7 +254,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             answer = to_action(index, request, self.lang)
         self._cumulative_rewards[agent] = 0.0
         seat = request.seat
-        referee.submit(seat, answer)
+        referee.submit_legal(request, answer)  # legal: `answer` is an index of its mask
         if self.text:
             self._chats[seat].answer(answer)
             self.infos[agent] = {}

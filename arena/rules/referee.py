@@ -118,6 +118,27 @@ class Referee:
         if len(self._received) == len(self._pending):
             self._complete_batch()
 
+    def submit_legal(self, request: DecisionRequest, action: Action) -> None:
+        """Answer the open `request` with an action known legal: `submit` without its check.
+
+        For the RL environment only (`arena.rl.environment`). Its answers are built from the
+        request's own options: an index outside the action mask is refused before it gets
+        here, and every index of a mask decodes to an action `check_legal` accepts (a test
+        checks every index of every mask met in games on every board). Re-checking each
+        step cost about a seventh of the referee's time a decision. Agents, remote seats
+        and replays give answers nobody has checked: they go through `submit`.
+
+        Raises:
+            IllegalActionError: `request` is not its seat's open request (nothing changes).
+        """
+        seat = request.seat
+        if self._pending.get(seat) is not request or seat in self._received:
+            raise IllegalActionError(f"seat {seat} has no such decision pending")
+        self._received[seat] = action  # `submit`'s steps after the check, inline: once a step
+        self.answers.append(Answer(step=request.step, seat=seat, action=action))
+        if len(self._received) == len(self._pending):
+            self._complete_batch()
+
     def _complete_batch(self) -> None:
         for seat in sorted(self._defaulted):
             self._table.emit(

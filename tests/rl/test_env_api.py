@@ -96,6 +96,27 @@ def test_an_action_outside_the_mask_raises_and_changes_nothing() -> None:
     assert env.agent_selection == selected
 
 
+def test_an_action_outside_the_mask_never_reaches_the_referee(monkeypatch) -> None:
+    """The referee takes the environment's answers unchecked: the mask is the only check."""
+    env = arena.rl.env(board="std9", seed=1)
+    env.reset()
+
+    def reached(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the referee was handed an action outside the mask")
+
+    monkeypatch.setattr(env.referee, "submit", reached)
+    monkeypatch.setattr(env.referee, "submit_legal", reached)
+    for _ in range(30):
+        obs, *_ = env.last()
+        for illegal in (*np.flatnonzero(obs["action_mask"] == 0)[:40], -1, len(obs["action_mask"])):
+            with pytest.raises(IllegalActionError, match="choose among the action mask"):
+                env.step(int(illegal))
+        monkeypatch.undo()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        monkeypatch.setattr(env.referee, "submit", reached)
+        monkeypatch.setattr(env.referee, "submit_legal", reached)
+
+
 def test_unknown_board_is_a_config_error() -> None:
     with pytest.raises(ConfigError):
         arena.rl.env(board="nope")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from arena.agents.random_agent import random_action
 from arena.rules.actions import Inspect, Pass, Protect, Speak, Vote, parse_action
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind
@@ -103,3 +106,30 @@ def test_a_defaulted_answer_is_accepted_and_recorded() -> None:
     defaulted = [e for e in referee.events if e.kind == "action_defaulted"]
     assert len(defaulted) == 1 and defaulted[0].seat == 1
     assert defaulted[0].visibility.to == "seats"
+
+
+def test_submit_legal_takes_only_the_seats_open_request() -> None:
+    referee = _referee()
+    seer = referee.request_for(1)
+    assert seer is not None
+    stale = seer.model_copy()  # equal, but not the request the referee issued
+    with pytest.raises(IllegalActionError, match="no such decision pending"):
+        referee.submit_legal(stale, Inspect(target=9))
+    referee.submit_legal(seer, Inspect(target=9))
+    assert referee.answers[-1].action == Inspect(target=9) and referee.request_for(1) is None
+    with pytest.raises(IllegalActionError, match="no such decision pending"):
+        referee.submit_legal(seer, Inspect(target=10))
+    assert len(referee.answers) == 1
+
+
+def test_submit_legal_plays_the_same_game_as_submit() -> None:
+    checked, trusted, rng = _referee(), _referee(), random.Random(3)
+    while not checked.finished:
+        for request in checked.pending():
+            action = random_action(request, rng)
+            checked.submit(request.seat, action)
+            mine = trusted.request_for(request.seat)
+            assert mine == request
+            trusted.submit_legal(mine, action)
+    assert trusted.finished and trusted.events == checked.events
+    assert trusted.answers == checked.answers
