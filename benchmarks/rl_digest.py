@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+from collections.abc import Callable
 
 import numpy as np
 
@@ -23,8 +24,8 @@ from arena.board_file import example_boards
 from arena.rules.boards import BOARDS
 
 
-def digest(board: str, games: int, into: hashlib._Hash) -> int:
-    """Feed `games` games of `board` into `into`; the number of steps played."""
+def digest(board: str, games: int, update: Callable[[bytes], None]) -> int:
+    """Feed `games` games of `board` to a hash's `update`; the number of steps played."""
     env = arena.rl.env(board=board)
     steps = 0
     for seed in range(games):
@@ -33,17 +34,17 @@ def digest(board: str, games: int, into: hashlib._Hash) -> int:
         for agent in env.agent_iter():
             for other in env.agents:
                 seen = env.observe(other)
-                into.update(seen["observation"].tobytes())
-                into.update(seen["action_mask"].tobytes())
+                update(seen["observation"].tobytes())
+                update(seen["action_mask"].tobytes())
             obs, reward, terminated, truncated, _ = env.last()
-            into.update(obs["observation"].tobytes() + obs["action_mask"].tobytes())
-            into.update(f"{agent} {reward} {terminated} {truncated};".encode())
+            update(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+            update(f"{agent} {reward} {terminated} {truncated};".encode())
             if terminated or truncated:
                 env.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
             action = int(legal[rng.integers(len(legal))])
-            into.update(f"{action},".encode())
+            update(f"{action},".encode())
             env.step(action)
             steps += 1
     return steps
@@ -56,7 +57,7 @@ def main() -> None:
     total = hashlib.sha256()
     steps = 0
     for board in [*BOARDS, *example_boards()]:
-        steps += digest(board, args.games, total)
+        steps += digest(board, args.games, total.update)
     print(f"{total.hexdigest()} ({steps} steps)")
 
 
