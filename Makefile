@@ -5,7 +5,7 @@
 #   make test   — add the dev tools, start Redis if needed, install Debian chromium if
 #                 missing, install the real small model and llama.cpp's own server
 #                 (scripts/real-model.sh and scripts/llama-server.sh: llama-server built
-#                 once from source, ~16 min on two cores, then cached), then run ruff, mypy
+#                 once from source, ~4 min on two idle cores, then cached), then run ruff, mypy
 #                 and the whole pytest suite on every core (pytest-xdist; the browser and
 #                 real-model tests, which start their own servers, share one worker)
 #                 (lint: ruff check, ruff format --check, mypy, and lint-imports: the

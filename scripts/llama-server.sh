@@ -9,7 +9,7 @@
 # (`--jinja`), which does not HTML-escape the prompt. See ../shared/real-models.md.
 #
 # The build is portable (GGML_NATIVE=OFF: a native build traps on some of these CPUs with
-# SIGILL) and static (one file to cache); about 16 minutes on two cores. It holds the same
+# SIGILL) and static (one file to cache); about 4 minutes on two idle cores (16 under load). It holds the same
 # lock as scripts/real-model.sh's wheel build, so two runs (two clones' CI, two helpers)
 # never build side by side on the same cores: the second waits and then finds the binary.
 set -euo pipefail
@@ -22,7 +22,7 @@ mkdir -p "$CACHE/bin" "$LOCKS"
 exec 9>"$LOCKS/.build.lock"
 flock 9
 if [ ! -x "$BIN" ]; then
-  echo "building llama-server from llama-cpp-python $LLAMA's sources (portable, once; ~16 min on two cores)…" >&2
+  echo "building llama-server from llama-cpp-python $LLAMA's sources (portable, once; ~4 min on two idle cores)…" >&2
   work=$(mktemp -d "$CACHE/llama-build.XXXXXX")
   trap 'rm -rf "$work"' EXIT
   sdist="$CACHE/sdist"

