@@ -3,10 +3,10 @@
 Every word comes from the one display-text catalog (`arena.text`; the dashboard's own
 words are its `dashboard` section), so a missing translation is a test failure there.
 The catalog's Chinese is written once, in Traditional characters (the rules seeds'
-script). Simplified Chinese is derived from it character by character
-(`arena.text.hans`), so there is one text to maintain. A Simplified page shows every
-Chinese line in Simplified characters, speeches included (`arena.text.script`): one
-script per page.
+script). Simplified Chinese is derived from it (`arena.text.hans`: the mainland's words
+for Taiwan's, then character by character), so there is one text to maintain. A
+Simplified page shows every Chinese line in Simplified characters, speeches included
+(`arena.text.script`): one script per page.
 
 Languages in the URL (`?lang=`): `en`, `zh-Hans` (简体), `zh-Hant` (繁體); a bare `zh`
 (and `zh-CN`, `zh-SG`) means Simplified, `zh-TW`, `zh-HK`, `zh-MO` mean Traditional.

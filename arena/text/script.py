@@ -2,10 +2,12 @@
 
 The catalog's Chinese is written once, in Traditional characters (the rules seeds'
 script), and so are the bots' speeches; a Simplified reader gets every Chinese line
-converted character by character (`arena.text.hans`): the arena's own words, bot and
-model speech, a person's speech, the transcript. Converting a person's own words changes
-no meaning (a Simplified text is left as it is), and leaving them would mix two scripts
-on one page or terminal. What is stored (replays, prompts) is never converted.
+converted (`arena.text.hans`, OpenCC's tables): Taiwan's words for the mainland's
+(資料夾 → 文件夹, 連結 → 链接), then character by character. That holds for the arena's
+own words, bot and model speech, a person's speech, the transcript. Converting a
+person's own words changes no meaning (a Simplified text is left as it is), and leaving
+them would mix two scripts on one page or terminal. What is stored (replays, prompts)
+is never converted.
 
 Display languages (`--lang` on the CLI, `?lang=` on the dashboard): `en`, `zh-Hans`
 (简体), `zh-Hant` (繁體); on the CLI a bare `zh` is Traditional, as it always was.
@@ -57,7 +59,7 @@ class HansStream(io.TextIOBase):
         self.inner = inner
 
     def write(self, text: str) -> int:
-        """Write `text` converted; the count is of the characters given (one for one)."""
+        """Write `text` converted; the count is of the characters given, as `write` promises."""
         self.inner.write(to_hans(text))
         return len(text)
 
