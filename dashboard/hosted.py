@@ -22,17 +22,17 @@ def memory_desk() -> MemoryDesk:
 
 
 @st.cache_resource(show_spinner=False)
-def redis_desk(url: str) -> Desk:
-    """The desk on the Redis server at `url` (connects lazily)."""
+def redis_desk(url: str, prefix: str) -> Desk:
+    """The desk on the Redis server at `url`, keys under `prefix` (connects lazily)."""
     from arena.storage.redis_desk import RedisDesk
 
-    return RedisDesk.from_url(url)
+    return RedisDesk.from_url(url, prefix)
 
 
 def desk() -> Desk:
     """Redis when the dashboard has a Redis URL, else this process's desk."""
-    url = settings().redis_url
-    return redis_desk(url) if url else memory_desk()
+    known = settings()
+    return redis_desk(known.redis_url, known.redis_prefix) if known.redis_url else memory_desk()
 
 
 @st.cache_resource(show_spinner=False)

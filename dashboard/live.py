@@ -1,11 +1,13 @@
 """Live games read from Redis: the index of running games and each game's line stream.
 
 The queue's workers (`arena.queue.redis_queue`) publish every replay line of a running
-game to the stream `arena:live:{game_id}` (field `line`: the JSONL line, field `seq`: its
-position; the finished header comes last) and keep the ids of running games in the
-sorted set `arena:live:index`. A `Tail` is one session's
-copy of a stream, extended by `poll` with only the entries it has not read yet; the lines
-are parsed by the replay file's own parser, so a live game is just a growing replay.
+game to the stream `{prefix}:live:{game_id}` (field `line`: the JSONL line, field `seq`:
+its position; the finished header comes last) and keep the ids of running games in the
+sorted set `{prefix}:live:index`; the prefix is the workers' `--prefix` (`arena` unless
+they were given another), and the dashboard's own `--prefix` must match it. A `Tail` is
+one session's copy of a stream, extended by `poll` with only the entries it has not read
+yet; the lines are parsed by the replay file's own parser, so a live game is just a
+growing replay.
 """
 
 from __future__ import annotations
@@ -17,24 +19,32 @@ from arena.storage.replay_file import parse_replay_lines
 
 from .loading import Loaded, trace_steps
 
-INDEX_KEY = "arena:live:index"
+PREFIX = "arena"
+"""The key namespace of the queue's workers unless they were given another `--prefix`."""
+INDEX_KEY = f"{PREFIX}:live:index"
 """Sorted set of running game ids (score: when the game started, as Unix seconds)."""
 POLL_BATCH = 1000
 """Stream entries read per request."""
 
 
-def stream_key(game_id: str) -> str:
+def index_key(prefix: str = PREFIX) -> str:
+    """The sorted set of running game ids in the namespace `prefix`."""
+    return f"{prefix}:live:index"
+
+
+def stream_key(game_id: str, prefix: str = PREFIX) -> str:
     """The stream holding a running game's replay lines."""
-    return f"arena:live:{game_id}"
+    return f"{prefix}:live:{game_id}"
 
 
 def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
-def running(client: Any) -> list[tuple[str, float]]:
+def running(client: Any, prefix: str = PREFIX) -> list[tuple[str, float]]:
     """(game id, start time) of every running game, oldest first."""
-    return [(_text(m), float(s)) for m, s in client.zrange(INDEX_KEY, 0, -1, withscores=True)]
+    index = client.zrange(index_key(prefix), 0, -1, withscores=True)
+    return [(_text(m), float(s)) for m, s in index]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +54,8 @@ class Tail:
     game_id: str
     lines: tuple[str, ...] = ()
     last_id: str = "0-0"
+    prefix: str = PREFIX
+    """The key namespace the game's stream is in."""
 
 
 def poll(client: Any, tail: Tail) -> Tail:
@@ -59,7 +71,7 @@ def poll(client: Any, tail: Tail) -> Tail:
     """
     lines = list(tail.lines)
     last = tail.last_id
-    key = stream_key(tail.game_id)
+    key = stream_key(tail.game_id, tail.prefix)
     while True:
         batch = client.xrange(key, min=f"({last}", count=POLL_BATCH)
         for entry_id, fields in batch:
@@ -67,7 +79,7 @@ def poll(client: Any, tail: Tail) -> Tail:
             place(lines, {_text(k): _text(v) for k, v in fields.items()}, f"{key} entry {last}")
         if len(batch) < POLL_BATCH:
             break
-    return Tail(game_id=tail.game_id, lines=tuple(lines), last_id=last)
+    return Tail(game_id=tail.game_id, lines=tuple(lines), last_id=last, prefix=tail.prefix)
 
 
 def place(lines: list[str], fields: dict[str, str], where: str) -> None:
@@ -96,5 +108,5 @@ def loaded(tail: Tail) -> Loaded:
         ReplayError: the stream's lines are not a readable replay.
     """
     lines = [line.rstrip("\n") for line in tail.lines]
-    replay = parse_replay_lines(lines, source=stream_key(tail.game_id))
+    replay = parse_replay_lines(lines, source=stream_key(tail.game_id, tail.prefix))
     return Loaded(replay=replay, trace_steps=trace_steps(lines) if replay.traces else ())

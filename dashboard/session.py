@@ -6,7 +6,7 @@ session, which is safe precisely because no projection is ever stored in them.
 
 Settings come from the script's arguments (`streamlit run dashboard/app.py -- --replays
 DIR --redis URL`, which is what `arena dashboard` runs), else from the environment
-(`ARENA_REPLAYS`, `ARENA_REDIS_URL`), else the defaults.
+(`ARENA_REPLAYS`, `ARENA_REDIS_URL`, `ARENA_REDIS_PREFIX`), else the defaults.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ class Settings:
     replays: Path
     redis_url: str | None
     public_url: str | None = None
+    redis_prefix: str = "arena"
+    """The Redis key namespace: the workers' `--prefix`, which the Live page reads."""
     """The dashboard's address as people outside reach it (behind a proxy), for join links."""
 
 
@@ -40,11 +42,15 @@ def settings(argv: list[str] | None = None) -> Settings:
     parser.add_argument("--replays", default=None)
     parser.add_argument("--redis", default=None)
     parser.add_argument("--public-url", default=None)
+    parser.add_argument("--prefix", default=None)
     known, _ = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
     replays = known.replays or os.environ.get("ARENA_REPLAYS") or "replays"
     redis_url = known.redis or os.environ.get("ARENA_REDIS_URL") or None
     public = known.public_url or os.environ.get("ARENA_PUBLIC_URL") or None
-    return Settings(replays=Path(replays), redis_url=redis_url, public_url=public)
+    prefix = known.prefix or os.environ.get("ARENA_REDIS_PREFIX") or "arena"
+    return Settings(
+        replays=Path(replays), redis_url=redis_url, public_url=public, redis_prefix=prefix
+    )
 
 
 @st.cache_resource(show_spinner=False)

@@ -45,6 +45,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--redis", default=None, metavar="URL", help="Redis URL for live games (default: none)"
     )
     dash.add_argument(
+        "--prefix",
+        default=None,
+        help="Redis key namespace: the workers' --prefix, for the Live page, and the Play "
+        "page's worker's (default: arena)",
+    )
+    dash.add_argument(
         "--address", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)"
     )
     dash.add_argument(
@@ -81,6 +87,12 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
     ]  # fmt: skip
     if args.redis is not None:
         command += ["--redis", args.redis]
+    if args.prefix is not None:
+        if args.redis is None:
+            raise ArenaError("--prefix names keys on a Redis server: give --redis URL too")
+        if not args.prefix.strip():
+            raise ArenaError("--prefix must not be empty")
+        command += ["--prefix", args.prefix]
     if args.public_url is not None:
         if not args.public_url.startswith(("http://", "https://")):
             raise ArenaError(

@@ -43,6 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--redis", required=True, help="e.g. redis://127.0.0.1:6379/0")
     parser.add_argument("--replays", type=Path, default=Path("replays"))
     parser.add_argument(
+        "--prefix",
+        default="arena",
+        help="Redis key namespace: the dashboard's --prefix (default: arena)",
+    )
+    parser.add_argument(
         "--live", type=Path, default=None, help="where running games are written (not shown)"
     )
     args = parser.parse_args(argv)
@@ -52,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     live = args.live or live_folder(args.replays)
     try:
-        serve(RedisDesk.from_url(args.redis), args.replays, live, threading.Event())
+        serve(RedisDesk.from_url(args.redis, args.prefix), args.replays, live, threading.Event())
     except KeyboardInterrupt:
         return 130
     return 0

@@ -45,7 +45,7 @@ def known_games(conn: Any, games: list[tuple[str, float]]) -> dict[str, float]:
     known: dict[str, float] = st.session_state.setdefault("live_known", {})
     running_now = dict(games)
     for game in [g for g in known if g not in running_now]:
-        if not conn.exists(stream_key(game)):
+        if not conn.exists(stream_key(game, settings().redis_prefix)):
             del known[game]
     known.update(running_now)
     return dict(sorted(known.items(), key=lambda item: item[1]))
@@ -74,7 +74,8 @@ def pick_game(games: dict[str, float], lang: Lang) -> str:
 def watched(conn: Any, game: str) -> Tail:
     """This session's tail of the game's stream, brought up to date."""
     tails: dict[str, Tail] = st.session_state.setdefault("live_tails", {})
-    tail = tails[game] = poll(conn, tails.get(game, Tail(game_id=game)))
+    fresh = Tail(game_id=game, prefix=settings().redis_prefix)
+    tail = tails[game] = poll(conn, tails.get(game, fresh))
     return tail
 
 
@@ -86,7 +87,7 @@ def header_of(tail: Tail) -> ReplayHeader:
     """
     if not tail.lines:
         raise ArenaError("the game has published nothing yet")
-    return parse_replay_lines([tail.lines[0]], source=stream_key(tail.game_id)).header
+    return parse_replay_lines([tail.lines[0]], source=stream_key(tail.game_id, tail.prefix)).header
 
 
 def is_guarded(header: ReplayHeader) -> bool:
@@ -111,7 +112,7 @@ def follow(conn: Any, game: str, running_ids: set[str], lang: Lang) -> None:
 
     def body() -> None:
         try:
-            if {g for g, _ in running(conn)} != running_ids:
+            if {g for g, _ in running(conn, settings().redis_prefix)} != running_ids:
                 st.rerun(scope="app")
             tail = watched(conn, game)
             if not tail.lines:
@@ -139,7 +140,7 @@ def wait_for_games(conn: Any) -> None:
 
     def body() -> None:
         try:
-            if running(conn):
+            if running(conn, settings().redis_prefix):
                 st.rerun(scope="app")
         except redis.RedisError:
             return
@@ -182,7 +183,7 @@ def main() -> None:
         return
     conn = client(url)
     try:
-        games = running(conn)
+        games = running(conn, settings().redis_prefix)
         shown = known_games(conn, games)
     except redis.RedisError as exc:
         error(t("redis_down", lang, error=exc))

@@ -25,6 +25,10 @@ def test_command_runs_streamlit_on_the_entry_file_with_the_folder(tmp_path: Path
     assert command[command.index("--") :] == ["--", "--replays", str(tmp_path.resolve())]
     with_redis = streamlit_command(args("--replays", str(tmp_path), "--redis", "redis://h:1/2"))
     assert with_redis[-2:] == ["--redis", "redis://h:1/2"]
+    named = streamlit_command(
+        args("--replays", str(tmp_path), "--redis", "redis://h:1/2", "--prefix", "team1")
+    )
+    assert named[-4:] == ["--redis", "redis://h:1/2", "--prefix", "team1"]
     assert app_path() == Path(arena.dashboard.__file__).parent / "app.py"
 
 
@@ -33,6 +37,8 @@ def test_command_runs_streamlit_on_the_entry_file_with_the_folder(tmp_path: Path
     [
         (["--port", "0"], "--port must be between"),
         (["--redis", "http://x"], "--redis must be a redis://"),
+        (["--prefix", "team1"], "--prefix names keys on a Redis server: give --redis URL too"),
+        (["--redis", "redis://h:1/2", "--prefix", " "], "--prefix must not be empty"),
     ],
 )
 def test_command_rejects_bad_arguments(tmp_path: Path, extra: list[str], message: str) -> None:

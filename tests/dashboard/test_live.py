@@ -21,11 +21,13 @@ from tests.dashboard.leaks import leaks
 from tests.support.redis_db import LIVE_URL
 
 
-def publish(client: Any, game_id: str, lines: list[str], first_seq: int = 0) -> None:
+def publish(
+    client: Any, game_id: str, lines: list[str], first_seq: int = 0, prefix: str = "arena"
+) -> None:
     """What a worker does while a game runs: one stream entry per replay line."""
-    client.zadd(INDEX_KEY, {game_id: 1_700_000_000.0})
+    client.zadd(f"{prefix}:live:index", {game_id: 1_700_000_000.0})
     for seq, line in enumerate(lines, start=first_seq):
-        client.xadd(stream_key(game_id), {"seq": seq, "line": line})
+        client.xadd(f"{prefix}:live:{game_id}", {"seq": seq, "line": line})
 
 
 def game_lines(replay_dir: Path) -> list[str]:
@@ -48,6 +50,18 @@ def test_poll_reads_only_new_entries_and_parses_the_game_so_far(replay_dir: Path
     assert whole.trace_steps == load(replay_dir / MARKED).trace_steps
     assert 0 < len(first.replay.events) < len(whole.replay.events)
     assert poll(client, tail) == tail
+
+
+def test_workers_with_their_own_prefix_are_read_under_it(replay_dir: Path) -> None:
+    client = fakeredis.FakeRedis()
+    lines = game_lines(replay_dir)
+    publish(client, "g3", lines, prefix="team1")
+    assert running(client) == []
+    assert running(client, "team1") == [("g3", 1_700_000_000.0)]
+    assert poll(client, Tail(game_id="g3")).lines == ()
+    tail = poll(client, Tail(game_id="g3", prefix="team1"))
+    assert loaded(tail).replay == read_replay(replay_dir / MARKED)
+    assert poll(client, tail).prefix == "team1"
 
 
 def test_a_stream_that_is_not_a_replay_is_a_clear_error() -> None:
@@ -97,6 +111,33 @@ def test_live_page_follows_a_running_game_for_each_viewer(
     at.run()
     total = len(read_replay(replay_dir / MARKED).events)
     assert f"{total} events" in page_text(at)
+
+
+@pytest.mark.redis
+def test_the_live_page_reads_the_prefix_it_is_given(
+    replay_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = redis.Redis.from_url(LIVE_URL)
+    prefix, game_id = f"team-{uuid.uuid4().hex[:8]}", "g-prefixed"
+    publish(client, game_id, game_lines(replay_dir)[:60], prefix=prefix)
+    try:
+        monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
+        monkeypatch.setenv("ARENA_REDIS_URL", LIVE_URL)
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.run()
+        at.switch_page("screens/live.py").run()
+        assert not at.exception
+        assert game_id not in page_text(at)  # the default namespace has no such game
+        monkeypatch.setenv("ARENA_REDIS_PREFIX", prefix)
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.run()
+        at.switch_page("screens/live.py").run()
+        assert not at.exception
+        assert at.selectbox(key="live_game").value == game_id
+        steps = len(loaded(Tail(game_id, tuple(game_lines(replay_dir)[:60]))).replay.events)
+        assert f"{steps} events" in page_text(at)
+    finally:
+        client.delete(f"{prefix}:live:index", f"{prefix}:live:{game_id}")
 
 
 def test_the_finished_header_replaces_the_first_line(replay_dir: Path) -> None:
