@@ -366,12 +366,23 @@ def role_text(role: Role, lang: Lang) -> str:
     return localize(role_name(role, game_lang(lang)), lang)
 
 
+def sent_key(page: SeatPage) -> tuple[str, int, int, str | None]:
+    """What an answer sent from this page answered: game, seat, step, the refusal shown.
+
+    The step alone is not enough: a tab that plays a second game meets the same steps
+    again, and a re-ask after the host refused the answer keeps its step with a new
+    refusal; either must show the form again.
+    """
+    assert page.pending is not None
+    return page.game_id, page.seat, page.pending.request.step, page.pending.feedback
+
+
 def send(page: SeatPage, token: str, action: Action, lang: Lang) -> None:
     """Post the answer to the pending request through the access layer."""
     assert page.pending is not None
     try:
         submit(desk(), page.game_id, page.seat, token, page.pending.request.step, action)
-        st.session_state["play_sent"] = page.pending.request.step
+        st.session_state["play_sent"] = sent_key(page)
     except StaleAnswer:
         st.warning(text("play.stale", lang))
     except AccessDenied:
@@ -400,7 +411,7 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
         st.warning(text("play.knife_round", lang, n=n))
     if page.pending.feedback:
         st.warning(escape(text("play.refused_answer", lang, why=page.pending.feedback)))
-    if st.session_state.get("play_sent") == request.step:
+    if st.session_state.get("play_sent") == sent_key(page):
         st.success(text("play.sent", lang))
         return
     key = f"req{request.step}"

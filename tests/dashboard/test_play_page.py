@@ -270,7 +270,7 @@ def test_a_seat_page_shows_other_players_text_as_plain_text(
 
     server = fakeredis.FakeServer()
     desk = RedisDesk(fakeredis.FakeRedis(server=server, decode_responses=True))
-    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url, prefix: desk))
     monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")  # the page caches per URL
     seats = {s: SeatPlan(kind="bot") for s in range(1, 10)}
     seats[1] = SeatPlan(kind="human", name="**ann** [x](http://evil.example)")
@@ -301,7 +301,7 @@ def test_a_worker_game_whose_preflight_fails_there_shows_the_reason_not_its_link
     from arena.storage.redis_desk import RedisDesk
 
     desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
-    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url, prefix: desk))
     monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")  # the page caches per URL
     at = dash(PLAY)
     query = create(at, "en", {4: "openai:gone"}, where="worker")
@@ -358,6 +358,45 @@ def test_a_seat_page_offers_the_swap_and_the_trade_as_forms(
     assert answer is not None and parse_action(answer) == expected
 
 
+def test_an_answer_sent_in_one_game_leaves_the_same_step_of_the_next_open(
+    dash: Dash, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One browser tab, two games: the first game's answer to its step 0 does not mark
+    the second game's step 0 as answered (the page would hide its form until the clock
+    ran out); nor does an answer the host refused after it was sent."""
+    from arena.rules.actions import Pass
+    from arena.storage.desk import Pending
+
+    options = (
+        ActionOption(action="swap", targets=(2, 3, 5), target_required=True),
+        ActionOption(action="pass"),
+    )
+    request = DecisionRequest(
+        step=0, seat=1, kind=DecisionKind.SWAP, day=1, night=True, options=options, default=Pass()
+    )
+    at, desk, first = asked_page(dash, monkeypatch, "std9", request)
+    sent, button = text("play.sent", "en"), text("play.swap", "en")
+
+    def answer() -> None:
+        at.multiselect(key="req0_swap").set_value([3, 5]).run()
+        next(b for b in at.main.button if b.label == button).click().run()
+        assert not at.exception, at.exception
+        assert [s.value for s in at.success] == [sent]
+
+    answer()
+    second, token = asked_game(desk, "std9", request)
+    at.query_params.update(game=second, seat="1", token=token)
+    at.run()
+    assert not at.exception, at.exception
+    assert sent not in [s.value for s in at.success]
+    answer()
+    refused = Pending(request=request, deadline=time.time() + 600, feedback="not that pair")
+    desk.set_pending(second, 1, refused)  # as the host does when the rules refuse it
+    at.run()
+    assert sent not in [s.value for s in at.success]
+    assert at.multiselect(key="req0_swap") is not None
+
+
 def redis_page(dash: Dash, monkeypatch: pytest.MonkeyPatch) -> tuple[AppTest, Any]:
     """The Play page on a fake Redis desk shared with the test."""
     import fakeredis
@@ -365,7 +404,7 @@ def redis_page(dash: Dash, monkeypatch: pytest.MonkeyPatch) -> tuple[AppTest, An
     from arena.storage.redis_desk import RedisDesk
 
     desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
-    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url, prefix: desk))
     monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")  # the page caches per URL
     return dash(PLAY), desk
 
@@ -473,19 +512,30 @@ def asked_page(
     Redis desk, the game id)."""
     import fakeredis
 
+    from arena.storage.redis_desk import RedisDesk
+
+    desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
+    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url, prefix: desk))
+    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
+    game, token = asked_game(desk, ref, request)
+    at = dash(PLAY)
+    at.query_params.update(game=game, seat="1", token=token)
+    at.run()
+    assert not at.exception, at.exception
+    return at, desk, game
+
+
+def asked_game(desk: Any, ref: str, request: DecisionRequest) -> tuple[str, str]:
+    """A game on `desk` as `asked_page` sets it up: (its id, seat 1's token)."""
     from arena.humans.access import seen_line
     from arena.humans.lobby import create_game
     from arena.rules import events as ev
     from arena.rules.boards import board
     from arena.rules.visibility import PUBLIC
     from arena.storage.desk import Pending, SeatPlan, Status
-    from arena.storage.redis_desk import RedisDesk
 
     chosen = board_ref(ref)
     b = board(chosen)
-    desk = RedisDesk(fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True))
-    monkeypatch.setattr(RedisDesk, "from_url", classmethod(lambda cls, url: desk))
-    monkeypatch.setenv("ARENA_REDIS_URL", f"redis://fake/{id(desk)}")
     seats = {s: SeatPlan(kind="bot") for s in range(1, b.seats + 1)}
     seats[1] = SeatPlan(kind="human", name="ann")
     game, tokens = create_game(desk, chosen, seats, lang="en")
@@ -495,11 +545,7 @@ def asked_page(
     desk.append_view(game, 1, [seen_line(0, start)])
     desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
     desk.set_status(game, Status(state="running", events=1))
-    at = dash(PLAY)
-    at.query_params.update(game=game, seat="1", token=tokens[1])
-    at.run()
-    assert not at.exception, at.exception
-    return at, desk, game
+    return game, tokens[1]
 
 
 def speech_page(dash: Dash, monkeypatch: pytest.MonkeyPatch, ref: str) -> tuple[AppTest, Any, str]:
