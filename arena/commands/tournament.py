@@ -1,4 +1,4 @@
-"""`arena tournament run|submit|status` and `arena worker`: many games, on one or many machines.
+"""`arena tournament run|submit|status|forget` and `arena worker`: many games, many machines.
 
 `run` plays a tournament in this process (an in-process queue and `--workers` match
 slots); `submit` queues it on Redis for `arena worker` processes on any machines;
@@ -8,7 +8,9 @@ check (the file, the agents, the boards, the server) happens before anything is 
 Workers hand every finished replay to Redis with its result (`arena.queue.results`):
 `status --collect`, and `submit` before it queues, write those the replay folder lacks
 into it, so the submitting machine holds every finished game whatever machine played it,
-and a resubmit never queues a game already finished.
+and a resubmit never queues a game already finished. `forget` does the same, then drops
+from Redis every finished game whose replay the folder holds (its result, its packed
+replay, its keys), so a long-lived server does not keep every game it ever played.
 
 `submit` warns when the server does not keep its data across a restart, and leaves a
 receipt of what it queued under the replay folder (`.arena/submitted.json`), so
@@ -45,7 +47,13 @@ from arena.queue.jobs import (
 )
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
-from arena.queue.results import Collected, collect, finished_replay, replay_path
+from arena.queue.results import (
+    Collected,
+    collect,
+    finished_replay,
+    forget_collected,
+    replay_path,
+)
 from arena.queue.seating import build_seats, is_model, is_remote, preflight
 from arena.queue.worker import Worker
 from arena.rules.errors import ArenaError
@@ -110,6 +118,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _add_prefix(status)
     status.set_defaults(handler=_status)
+
+    forget = actions.add_parser(
+        "forget", help="drop finished games from Redis once their replays are in --replays"
+    )
+    forget.add_argument("spec", type=Path, help="tournament file (YAML)")
+    forget.add_argument(
+        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
+    )
+    forget.add_argument(
+        "--replays",
+        type=Path,
+        default=Path("replays"),
+        help="the folder that keeps the games (gathered from Redis first)",
+    )
+    _add_prefix(forget)
+    forget.set_defaults(handler=_forget)
 
     worker = sub.add_parser("worker", help="play queued matches from Redis")
     worker.add_argument(
@@ -418,6 +442,38 @@ def _status(args: argparse.Namespace) -> int:
         hint = f"arena leaderboard {args.replays} --tournament {args.spec}"
         print("\n".join(summary_lines(jobs, statuses, args.replays, hint)))
     return 0
+
+
+def _forget(args: argparse.Namespace) -> int:
+    spec = load_spec(args.spec)
+    jobs = schedule(spec)
+    pending_jobs(spec, args.replays)  # another game under one of these ids: say so first
+    collected, forgotten, kept = asyncio.run(
+        _forget_finished(args.redis, args.prefix, jobs, args.replays)
+    )
+    print(collect_lines(collected))
+    print(
+        f"forgot {len(forgotten)} finished games of {spec.name} on Redis; "
+        f"their replays are in {args.replays}"
+    )
+    counts = Counter(status.state.value for status in kept if status.state is not GameState.UNKNOWN)
+    if counts:
+        parts = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
+        print(f"kept {sum(counts.values())} on Redis: {parts}")
+    return 0
+
+
+async def _forget_finished(
+    url: str, prefix: str, jobs: list[MatchJob], replays: Path
+) -> tuple[Collected, tuple[str, ...], list[GameStatus]]:
+    queue = await RedisQueue.connect(url, prefix=prefix)
+    try:
+        collected, forgotten = await forget_collected(queue, jobs, replays)
+        gone = set(forgotten)
+        kept = await queue.statuses([job.game_id for job in jobs if job.game_id not in gone])
+        return collected, forgotten, kept
+    finally:
+        await queue.close()
 
 
 async def _collect(url: str, prefix: str, spec: TournamentSpec, replays: Path) -> Collected:

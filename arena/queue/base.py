@@ -16,6 +16,10 @@ in-process twin for `arena tournament run`). The contract, in words:
   the finished replay's packed bytes, which `replays` hands back on any machine
   (`arena.queue.results`); `offer_replay` keeps one only where none is held. `fail`
   re-queues a job, or dead-letters it once it has been started `max_attempts` times.
+- `forget` drops finished games (`done`, `skipped`) and their replays, never a queued,
+  running or failed one; a tournament's spend goes with its last game. A forgotten
+  game is unknown to the queue: submitted again, it is played again, so the caller
+  forgets only games whose replays it holds.
 - A backend that loses its data (a Redis restarted without persistence) says so once,
   with `StateLost` from `check_state` or `claim`, and works again, empty.
 """
@@ -103,6 +107,10 @@ class JobQueue(Protocol):
 
     async def offer_replay(self, game_id: str, packed: str) -> bool:
         """Keep `packed` as the game's finished replay unless one is held; True if kept."""
+        ...
+
+    async def forget(self, jobs: Sequence[MatchJob]) -> tuple[str, ...]:
+        """Drop every trace of the finished games among `jobs`; the ids dropped."""
         ...
 
     async def fail(self, lease: Lease, error: str) -> bool:

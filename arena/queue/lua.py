@@ -149,6 +149,21 @@ redis.call('XCLAIM', KEYS[3], ARGV[2], ARGV[3], 0, ARGV[4], 'IDLE', ARGV[5], 'JU
 return 1
 """
 
+FORGET = """
+-- KEYS: game hash, lease counter, heartbeat, log list, live stream, replay string,
+--       tournament set, live index, tournament spend hash
+-- ARGV: game id
+-- Only a finished game ('done' or 'skipped') is forgotten; the tournament's spend goes
+-- with its last game.
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'done' and state ~= 'skipped' then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+redis.call('SREM', KEYS[7], ARGV[1])
+redis.call('ZREM', KEYS[8], ARGV[1])
+if redis.call('SCARD', KEYS[7]) == 0 then redis.call('DEL', KEYS[9]) end
+return 1
+"""
+
 TRY_SLOT = """
 -- KEYS: endpoint slots sorted set (member: holder, score: expiry ms)
 -- ARGV: limit, holder, ttl ms

@@ -141,9 +141,9 @@ class MemoryQueue:
                     return lease
         while self._pending:
             game_id, message = self._pending.popleft()
-            game = self._games[game_id]
-            if game.message == message and game.state is GameState.QUEUED:
-                lease = self._start(game, consumer)
+            queued = self._games.get(game_id)  # None: forgotten since
+            if queued and queued.message == message and queued.state is GameState.QUEUED:
+                lease = self._start(queued, consumer)
                 if lease is not None:
                     return lease
         return None
@@ -237,6 +237,20 @@ class MemoryQueue:
             return False
         self._replays[game_id] = packed
         return True
+
+    async def forget(self, jobs: Sequence[MatchJob]) -> tuple[str, ...]:
+        """Drop the finished games among `jobs`; the ids forgotten (see `JobQueue`)."""
+        forgotten = []
+        for job in jobs:
+            game = self._games.get(job.game_id)
+            if game is not None and game.state in (GameState.DONE, GameState.SKIPPED):
+                del self._games[job.game_id]
+                self._replays.pop(job.game_id, None)
+                forgotten.append(job.game_id)
+        for name in {job.tournament for job in jobs}:
+            if not any(g.job.tournament == name for g in self._games.values()):
+                self._spend.pop(name, None)
+        return tuple(forgotten)
 
     async def fail(self, lease: Lease, error: str) -> bool:
         """Re-queue, or dead-letter after `max_attempts` starts; True if dead."""

@@ -19,6 +19,9 @@ Key layout (prefix `arena` by default; the dashboard reads the two `live` keys):
 | `{p}:epoch` | string | a random id made by the first client of an empty server |
 | `{p}:lost` | hash | `at`, `by`, `epoch`: the last loss of state a worker noticed |
 
+A finished game's keys stay until `forget` (`arena tournament forget`) deletes them, the
+tournament's set and spend with its last game; the live stream expires on its own.
+
 A server that restarts without its data (no append-only file, no snapshot) comes back
 empty: the epoch key is gone. Every client remembers the epoch it saw; a worker's claim
 compares it first, so the loss is noticed within one claim cycle even when another
@@ -110,6 +113,7 @@ class RedisQueue:
                 "COMPLETE",
                 "FAIL",
                 "ABANDON",
+                "FORGET",
                 "TRY_SLOT",
             )
         }
@@ -409,6 +413,29 @@ class RedisQueue:
     async def offer_replay(self, game_id: str, packed: str) -> bool:
         """Keep `packed` as the game's replay unless one is held (SET NX)."""
         return bool(await self._r.set(self._k("replay", game_id), packed, nx=True))
+
+    async def forget(self, jobs: Sequence[MatchJob]) -> tuple[str, ...]:
+        """Delete every key of the finished games among `jobs`; the ids forgotten."""
+        forgotten = []
+        for job in jobs:
+            keys = self._game_keys(job.game_id)
+            gone = await self._scripts["FORGET"](
+                keys=[
+                    keys["game"],
+                    keys["lease"],
+                    keys["hb"],
+                    keys["log"],
+                    keys["live"],
+                    keys["replay"],
+                    self._k("tournament", job.tournament),
+                    self._k("live", "index"),
+                    self._k("spend", job.tournament),
+                ],
+                args=[job.game_id],
+            )
+            if gone:
+                forgotten.append(job.game_id)
+        return tuple(forgotten)
 
     async def fail(self, lease: Lease, error: str) -> bool:
         """Re-queue, or dead-letter after `max_attempts` starts; True if dead."""

@@ -10,6 +10,9 @@ and:
   every finished replay of a tournament the submitter's folder lacks, each checked to be
   that job's game and moved into place atomically, so `--replays` there holds every
   finished game and `submit` skips them;
+- `forget_collected` (`arena tournament forget`) collects, then drops from the queue
+  the finished games whose replays the folder now holds, so a server that outlives
+  its tournaments does not keep every game it ever played;
 - a worker that notices a loss offers its folder's finished replays of the tournaments
   it served back to the emptied queue (`offer_replays`), and before playing a job it
   takes the job's finished replay from the queue if one is there (`take_finished`): a
@@ -151,6 +154,34 @@ async def collect(queue: ReplayHolder, jobs: Sequence[MatchJob], replays: Path) 
             continue
         written.append(job.game_id)
     return Collected(tuple(written), tuple(refused))
+
+
+class Forgetful(ReplayHolder, Protocol):
+    """A replay holder that can drop finished games (`JobQueue.forget`)."""
+
+    async def forget(self, jobs: Sequence[MatchJob]) -> tuple[str, ...]:
+        """Drop every trace of the finished games among `jobs`; the ids dropped."""
+        ...
+
+
+async def forget_collected(
+    queue: Forgetful, jobs: Sequence[MatchJob], replays: Path
+) -> tuple[Collected, tuple[str, ...]]:
+    """`collect`, then forget the finished games whose replay `replays` holds.
+
+    A game is forgotten only once its finished replay is in the folder, checked to be
+    that job's game: the folder, not the queue, is then the record of it, and a resubmit
+    from it skips the game. What the queue still plays or failed stays.
+    """
+    collected = await collect(queue, jobs, replays)
+    held = []
+    for job in jobs:
+        try:
+            if finished_replay(replay_path(replays, job.game_id), job) is not None:
+                held.append(job)
+        except ArenaError:
+            continue  # another game under this id here: not this job's record
+    return collected, await queue.forget(held)
 
 
 async def take_finished(queue: ReplayHolder, job: MatchJob, path: Path) -> bool:

@@ -201,6 +201,58 @@ def test_a_finished_replay_is_held_with_the_acknowledgement(make_queue: MakeQueu
     run(scenario())
 
 
+def test_forget_drops_finished_games_only_and_spend_with_the_last(make_queue: MakeQueue) -> None:
+    async def scenario() -> None:
+        queue = await make_queue()
+        done, failed, running, queued = jobs(games=2, max_attempts=1)[:4]
+        await queue.submit([done, failed, running, queued])
+        leases = {}
+        for _ in range(3):
+            lease = await queue.claim("w")
+            assert lease is not None
+            leases[lease.job.game_id] = lease
+        assert set(leases) == {done.game_id, failed.game_id, running.game_id}
+        spend = {"a": Spend(tokens=7, games=1)}
+        result = MatchResult(game_id=done.game_id, spend=spend)
+        await queue.complete(leases[done.game_id], result, "final", "packed")
+        assert await queue.fail(leases[failed.game_id], "boom")
+        everything = [done, failed, running, queued]
+        assert await queue.forget(everything) == (done.game_id,)
+        states = [s.state for s in await queue.statuses([j.game_id for j in everything])]
+        assert states == [GameState.UNKNOWN, GameState.FAILED, GameState.RUNNING, GameState.QUEUED]
+        assert await queue.replays([done.game_id]) == {}
+        assert (await queue.spend("contract"))["a"].tokens == 7  # games of it remain
+        assert await queue.forget(everything) == ()
+        last = MatchResult(game_id=running.game_id)
+        await queue.complete(leases[running.game_id], last, "final", "packed too")
+        assert await queue.forget(everything) == (running.game_id,)
+        assert (await queue.spend("contract"))["a"].tokens == 7
+        assert (await queue.claim("w")) is not None  # the queued game is still handed out
+        assert (await queue.submit([done])).queued == (done.game_id,)  # unknown: new again
+        await queue.close()
+
+    run(scenario())
+
+
+def test_forgetting_a_whole_tournament_drops_its_spend(make_queue: MakeQueue) -> None:
+    async def scenario() -> None:
+        queue = await make_queue()
+        batch = jobs(games=1)[:2]
+        await queue.submit(batch)
+        for _ in batch:
+            lease = await queue.claim("w")
+            assert lease is not None
+            spend = {"a": Spend(tokens=3, games=1)}
+            result = MatchResult(game_id=lease.job.game_id, spend=spend)
+            await queue.complete(lease, result, "final", "packed")
+        assert (await queue.spend("contract"))["a"].tokens == 6
+        assert sorted(await queue.forget(batch)) == sorted(j.game_id for j in batch)
+        assert await queue.spend("contract") == {}
+        await queue.close()
+
+    run(scenario())
+
+
 def test_failures_requeue_then_dead_letter(make_queue: MakeQueue) -> None:
     async def scenario() -> None:
         queue = await make_queue()

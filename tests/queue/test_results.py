@@ -127,6 +127,45 @@ def test_status_collect_gathers_a_remote_workers_signed_replays(
 
 
 @pytest.mark.redis
+def test_forget_drops_finished_games_from_redis_once_the_folder_holds_them(
+    prefix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec, jobs = tournament(tmp_path, prefix)
+    submitter, machine = tmp_path / "submitter", tmp_path / "worker-machine"
+    cli("submit", spec, prefix, submitter)
+    capsys.readouterr()
+    cli("forget", spec, prefix, submitter)  # nothing played yet: nothing to forget
+    out = capsys.readouterr().out
+    assert f"forgot 0 finished games of {prefix}" in out
+    assert f"kept {len(jobs)} on Redis: {len(jobs)} queued" in out
+    client: Any = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    worker = start_worker(prefix, machine, tmp_path / "worker.log")
+    try:
+        wait_for(all_done(client, prefix, jobs), "every game to finish")
+    finally:
+        stop(worker)
+    capsys.readouterr()
+
+    cli("forget", spec, prefix, submitter)
+
+    out = capsys.readouterr().out
+    assert f"collected {len(jobs)} finished replays" in out
+    assert f"forgot {len(jobs)} finished games of {prefix} on Redis" in out and "kept" not in out
+    assert same_files(jobs, submitter, machine)
+    left = sorted(client.scan_iter(f"{prefix}:*"))
+    per_game = [k for k in left if any(j.game_id in k for j in jobs)]
+    assert per_game == [] and f"{prefix}:tournament:{prefix}" not in left
+    assert f"{prefix}:spend:{prefix}" not in left
+    cli("status", spec, prefix, submitter)
+    assert f"done {len(jobs)}" in capsys.readouterr().out  # the folder is the record now
+    cli("submit", spec, prefix, submitter)
+    assert f"queued 0, re-queued 0 failed, 0 already known, {len(jobs)} finished here" in (
+        capsys.readouterr().out
+    )
+    client.close()
+
+
+@pytest.mark.redis
 def test_a_resubmit_after_a_loss_plays_no_finished_game_again(
     prefix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
