@@ -85,9 +85,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     submit = actions.add_parser("submit", help="queue a tournament on Redis")
     submit.add_argument("spec", type=Path, help="tournament file (YAML)")
-    submit.add_argument(
-        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
-    )
+    _add_queue(submit)
     submit.add_argument(
         "--replays",
         type=Path,
@@ -123,9 +121,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "forget", help="drop finished games from Redis once their replays are in --replays"
     )
     forget.add_argument("spec", type=Path, help="tournament file (YAML)")
-    forget.add_argument(
-        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
-    )
+    _add_queue(forget)
     forget.add_argument(
         "--replays",
         type=Path,
@@ -136,9 +132,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     forget.set_defaults(handler=_forget)
 
     worker = sub.add_parser("worker", help="play queued matches from Redis")
-    worker.add_argument(
-        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
-    )
+    _add_queue(worker)
     worker.add_argument("--concurrency", type=_positive, default=4, help="matches at once")
     worker.add_argument(
         "--replays", type=Path, default=Path("replays"), help="where finished replays go"
@@ -152,6 +146,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _add_prefix(worker)
     worker.set_defaults(handler=_worker)
+
+
+def _add_queue(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
+    )
 
 
 def _add_prefix(parser: argparse.ArgumentParser) -> None:
