@@ -21,6 +21,7 @@ import streamlit as st
 
 from .catalog import HeaderIndex
 from .i18n import Lang, parse_lang
+from .live import PREFIX
 from .loading import Loaded, fingerprint, load
 
 
@@ -31,9 +32,9 @@ class Settings:
     replays: Path
     redis_url: str | None
     public_url: str | None = None
-    redis_prefix: str = "arena"
-    """The Redis key namespace: the workers' `--prefix`, which the Live page reads."""
     """The dashboard's address as people outside reach it (behind a proxy), for join links."""
+    redis_prefix: str = PREFIX
+    """The Redis key namespace: the workers' `--prefix`, which the Live page reads."""
 
 
 def settings(argv: list[str] | None = None) -> Settings:
@@ -47,7 +48,7 @@ def settings(argv: list[str] | None = None) -> Settings:
     replays = known.replays or os.environ.get("ARENA_REPLAYS") or "replays"
     redis_url = known.redis or os.environ.get("ARENA_REDIS_URL") or None
     public = known.public_url or os.environ.get("ARENA_PUBLIC_URL") or None
-    prefix = known.prefix or os.environ.get("ARENA_REDIS_PREFIX") or "arena"
+    prefix = known.prefix or os.environ.get("ARENA_REDIS_PREFIX") or PREFIX
     return Settings(
         replays=Path(replays), redis_url=redis_url, public_url=public, redis_prefix=prefix
     )

@@ -40,12 +40,12 @@ def client(url: str) -> Any:
     return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
 
 
-def known_games(conn: Any, games: list[tuple[str, float]]) -> dict[str, float]:
+def known_games(conn: Any, prefix: str, games: list[tuple[str, float]]) -> dict[str, float]:
     """The running games plus those this session saw running whose stream still exists."""
     known: dict[str, float] = st.session_state.setdefault("live_known", {})
     running_now = dict(games)
     for game in [g for g in known if g not in running_now]:
-        if not conn.exists(stream_key(game, settings().redis_prefix)):
+        if not conn.exists(stream_key(game, prefix)):
             del known[game]
     known.update(running_now)
     return dict(sorted(known.items(), key=lambda item: item[1]))
@@ -71,11 +71,10 @@ def pick_game(games: dict[str, float], lang: Lang) -> str:
     return choice
 
 
-def watched(conn: Any, game: str) -> Tail:
+def watched(conn: Any, prefix: str, game: str) -> Tail:
     """This session's tail of the game's stream, brought up to date."""
     tails: dict[str, Tail] = st.session_state.setdefault("live_tails", {})
-    fresh = Tail(game_id=game, prefix=settings().redis_prefix)
-    tail = tails[game] = poll(conn, tails.get(game, fresh))
+    tail = tails[game] = poll(conn, tails.get(game, Tail(game_id=game, prefix=prefix)))
     return tail
 
 
@@ -103,7 +102,7 @@ def status_line(header_result: Any, lang: Lang) -> str:
     return t("finished", lang, winner=winner_label(winner, lang))
 
 
-def follow(conn: Any, game: str, running_ids: set[str], lang: Lang) -> None:
+def follow(conn: Any, prefix: str, game: str, running_ids: set[str], lang: Lang) -> None:
     """Poll the index and the game's stream; draw its latest state (a fragment on a timer).
 
     A change in the set of running games reruns the whole page, so the game list is
@@ -112,9 +111,9 @@ def follow(conn: Any, game: str, running_ids: set[str], lang: Lang) -> None:
 
     def body() -> None:
         try:
-            if {g for g, _ in running(conn, settings().redis_prefix)} != running_ids:
+            if {g for g, _ in running(conn, prefix)} != running_ids:
                 st.rerun(scope="app")
-            tail = watched(conn, game)
+            tail = watched(conn, prefix, game)
             if not tail.lines:
                 st.caption(t("nothing_yet", lang))
                 return
@@ -135,12 +134,12 @@ def follow(conn: Any, game: str, running_ids: set[str], lang: Lang) -> None:
     st.fragment(body, run_every=REFRESH_S)()
 
 
-def wait_for_games(conn: Any) -> None:
+def wait_for_games(conn: Any, prefix: str) -> None:
     """With no game to show, poll the index and redraw the page once one starts."""
 
     def body() -> None:
         try:
-            if running(conn, settings().redis_prefix):
+            if running(conn, prefix):
                 st.rerun(scope="app")
         except redis.RedisError:
             return
@@ -177,25 +176,25 @@ def main() -> None:
     lang = language()
     st.title(f"📡 {t('live', lang)}")
     hosted_here(lang)
-    url = settings().redis_url
-    if url is None:
+    known = settings()
+    if known.redis_url is None:
         st.info(t("no_redis", lang))
         return
-    conn = client(url)
+    conn, prefix = client(known.redis_url), known.redis_prefix
     try:
-        games = running(conn, settings().redis_prefix)
-        shown = known_games(conn, games)
+        games = running(conn, prefix)
+        shown = known_games(conn, prefix, games)
     except redis.RedisError as exc:
         error(t("redis_down", lang, error=exc))
         return
     if not shown:
         st.info(t("no_running", lang))
-        wait_for_games(conn)
+        wait_for_games(conn, prefix)
         return
     running_ids = {g for g, _ in games}
     game = pick_game(shown, lang)
     try:
-        header = header_of(watched(conn, game))
+        header = header_of(watched(conn, prefix, game))
     except (redis.RedisError, ArenaError, ValueError) as exc:
         error(f"{game}: {exc}")
         return
@@ -204,7 +203,7 @@ def main() -> None:
         st.info(t("running_guarded", lang), icon="🔒")
     seats = len(header.seats) or header.config.board_spec.seats
     pick_viewpoint(seats, lang, "live_view", public_only=guarded)
-    follow(conn, game, running_ids, lang)
+    follow(conn, prefix, game, running_ids, lang)
 
 
 main()
