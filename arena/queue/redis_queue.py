@@ -415,27 +415,24 @@ class RedisQueue:
         return bool(await self._r.set(self._k("replay", game_id), packed, nx=True))
 
     async def forget(self, jobs: Sequence[MatchJob]) -> tuple[str, ...]:
-        """Delete every key of the finished games among `jobs`; the ids forgotten."""
-        forgotten = []
+        """Delete every key of the finished games among `jobs`; the ids forgotten.
+
+        One script per game (each atomic on its own), sent in one pipeline.
+        """
+        pipe = self._r.pipeline(transaction=False)
         for job in jobs:
-            keys = self._game_keys(job.game_id)
-            gone = await self._scripts["FORGET"](
+            await self._scripts["FORGET"](
                 keys=[
-                    keys["game"],
-                    keys["lease"],
-                    keys["hb"],
-                    keys["log"],
-                    keys["live"],
-                    keys["replay"],
+                    *self._game_keys(job.game_id).values(),  # game, lease, hb, log, live, replay
                     self._k("tournament", job.tournament),
                     self._k("live", "index"),
                     self._k("spend", job.tournament),
                 ],
                 args=[job.game_id],
+                client=pipe,
             )
-            if gone:
-                forgotten.append(job.game_id)
-        return tuple(forgotten)
+        gone = await pipe.execute() if jobs else []
+        return tuple(job.game_id for job, ok in zip(jobs, gone, strict=True) if ok)
 
     async def fail(self, lease: Lease, error: str) -> bool:
         """Re-queue, or dead-letter after `max_attempts` starts; True if dead."""

@@ -33,6 +33,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
+from arena.queue.base import JobQueue
 from arena.queue.jobs import MatchJob
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import ReplayError, ReplayHeader, read_header
@@ -156,16 +157,8 @@ async def collect(queue: ReplayHolder, jobs: Sequence[MatchJob], replays: Path) 
     return Collected(tuple(written), tuple(refused))
 
 
-class Forgetful(ReplayHolder, Protocol):
-    """A replay holder that can drop finished games (`JobQueue.forget`)."""
-
-    async def forget(self, jobs: Sequence[MatchJob]) -> tuple[str, ...]:
-        """Drop every trace of the finished games among `jobs`; the ids dropped."""
-        ...
-
-
 async def forget_collected(
-    queue: Forgetful, jobs: Sequence[MatchJob], replays: Path
+    queue: JobQueue, jobs: Sequence[MatchJob], replays: Path
 ) -> tuple[Collected, tuple[str, ...]]:
     """`collect`, then forget the finished games whose replay `replays` holds.
 
