@@ -85,6 +85,17 @@ def live_game(replay_dir: Path) -> Iterator[tuple[Any, str]]:
         client.delete(stream_key(game_id))
 
 
+def live_page(replay_dir: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The Live page on the test database (drawn once, without an exception)."""
+    monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
+    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_URL)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("screens/live.py").run()
+    assert not at.exception
+    return at
+
+
 @pytest.mark.redis
 def test_live_page_follows_a_running_game_for_each_viewer(
     replay_dir: Path, live_game: tuple[Any, str], monkeypatch: pytest.MonkeyPatch
@@ -92,12 +103,7 @@ def test_live_page_follows_a_running_game_for_each_viewer(
     client, game_id = live_game
     lines = game_lines(replay_dir)
     publish(client, game_id, lines[:120])
-    monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
-    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_URL)
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.run()
-    at.switch_page("screens/live.py").run()
-    assert not at.exception
+    at = live_page(replay_dir, monkeypatch)
     at.selectbox(key="live_game").set_value(game_id).run()
     partial = loaded(Tail(game_id=game_id, lines=tuple(lines[:120])))
     steps = len(partial.replay.events)
@@ -121,18 +127,10 @@ def test_the_live_page_reads_the_prefix_it_is_given(
     prefix, game_id = f"team-{uuid.uuid4().hex[:8]}", "g-prefixed"
     publish(client, game_id, game_lines(replay_dir)[:60], prefix=prefix)
     try:
-        monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
-        monkeypatch.setenv("ARENA_REDIS_URL", LIVE_URL)
-        at = AppTest.from_file(str(APP), default_timeout=60)
-        at.run()
-        at.switch_page("screens/live.py").run()
-        assert not at.exception
+        at = live_page(replay_dir, monkeypatch)
         assert game_id not in page_text(at)  # the default namespace has no such game
         monkeypatch.setenv("ARENA_REDIS_PREFIX", prefix)
-        at = AppTest.from_file(str(APP), default_timeout=60)
-        at.run()
-        at.switch_page("screens/live.py").run()
-        assert not at.exception
+        at = live_page(replay_dir, monkeypatch)
         assert at.selectbox(key="live_game").value == game_id
         steps = len(loaded(Tail(game_id, tuple(game_lines(replay_dir)[:60]))).replay.events)
         assert f"{steps} events" in page_text(at)
@@ -163,11 +161,7 @@ def test_a_stream_that_skips_lines_is_refused() -> None:
 
 def watch(replay_dir: Path, monkeypatch: pytest.MonkeyPatch, game_id: str) -> AppTest:
     """The Live page on the test database, watching `game_id`."""
-    monkeypatch.setenv("ARENA_REPLAYS", str(replay_dir))
-    monkeypatch.setenv("ARENA_REDIS_URL", LIVE_URL)
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.run()
-    at.switch_page("screens/live.py").run()
+    at = live_page(replay_dir, monkeypatch)
     at.selectbox(key="live_game").set_value(game_id).run()
     return at
 

@@ -82,6 +82,17 @@ def stop(worker: subprocess.Popen[bytes]) -> None:
         worker.kill()
 
 
+def play_everything(
+    client: Any, prefix: str, jobs: list[MatchJob], machine: Path, log: Path
+) -> None:
+    """One worker process plays every queued game into `machine`'s folder, then stops."""
+    worker = start_worker(prefix, machine, log)
+    try:
+        wait_for(all_done(client, prefix, jobs), "every game to finish")
+    finally:
+        stop(worker)
+
+
 def all_done(client: Any, prefix: str, jobs: list[MatchJob]) -> Callable[[], bool]:
     return lambda: all(client.hget(f"{prefix}:game:{j.game_id}", "state") == "done" for j in jobs)
 
@@ -105,11 +116,7 @@ def test_status_collect_gathers_a_remote_workers_signed_replays(
     submitter, machine = tmp_path / "submitter", tmp_path / "worker-machine"
     cli("submit", spec, prefix, submitter)
     client: Any = redis.Redis.from_url(REDIS_URL, decode_responses=True)
-    worker = start_worker(prefix, machine, tmp_path / "worker.log")
-    try:
-        wait_for(all_done(client, prefix, jobs), "every game to finish")
-    finally:
-        stop(worker)
+    play_everything(client, prefix, jobs, machine, tmp_path / "worker.log")
     assert not list(submitter.glob("*.jsonl"))
     capsys.readouterr()
 
@@ -139,11 +146,7 @@ def test_forget_drops_finished_games_from_redis_once_the_folder_holds_them(
     assert f"forgot 0 finished games of {prefix}" in out
     assert f"kept {len(jobs)} on Redis: {len(jobs)} queued" in out
     client: Any = redis.Redis.from_url(REDIS_URL, decode_responses=True)
-    worker = start_worker(prefix, machine, tmp_path / "worker.log")
-    try:
-        wait_for(all_done(client, prefix, jobs), "every game to finish")
-    finally:
-        stop(worker)
+    play_everything(client, prefix, jobs, machine, tmp_path / "worker.log")
     capsys.readouterr()
 
     cli("forget", spec, prefix, submitter)
