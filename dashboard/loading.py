@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from arena.replay_check import check_read
 from arena.rules.errors import ArenaError
@@ -29,18 +30,27 @@ class Loaded:
     without a signature), or None: the player says it in one line."""
 
 
+class NotInFolder(ArenaError):
+    """A file name that names no file of the replay folder (`why`: `outside`, `missing`)."""
+
+    def __init__(self, file: str, why: Literal["outside", "missing"]) -> None:
+        where = "is not a file in" if why == "outside" else "does not exist in"
+        super().__init__(f"{file!r} {where} the replay folder")
+        self.why = why
+
+
 def resolve(folder: Path, file: str) -> Path:
     """The path of `file` inside `folder`, refusing anything that escapes it.
 
     Raises:
-        ArenaError: `file` is absolute, leaves the folder, or does not exist.
+        NotInFolder: `file` is absolute, leaves the folder, or does not exist.
     """
     root = folder.resolve()
     path = (root / file).resolve()
     if not path.is_relative_to(root) or path == root:
-        raise ArenaError(f"{file!r} is not a file in the replay folder")
+        raise NotInFolder(file, "outside")
     if not path.is_file():
-        raise ArenaError(f"{file!r} does not exist in the replay folder")
+        raise NotInFolder(file, "missing")
     return path
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from arena.dashboard.i18n import Lang, t, text, viewer_of, winner_label
-from arena.dashboard.loading import Loaded, resolve
+from arena.dashboard.loading import Loaded, NotInFolder, resolve
 from arena.dashboard.plain import error, escape, no_games
 from arena.dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import Moments, moments, next_moment, project, public_phases
@@ -246,6 +246,9 @@ def main() -> None:
         return
     try:
         loaded = load_cached(resolve(settings().replays, game))
+    except NotInFolder as exc:  # a link to a game this folder does not hold: in words
+        error(t(f"game_{exc.why}", lang, file=repr(game)))
+        return
     except ArenaError as exc:
         error(hide_folder(str(exc), settings().replays))
         return

@@ -120,6 +120,14 @@ def test_player_reports_bad_games_in_one_line(dash: Dash, game: str, message: st
     assert message in at.error[0].value
 
 
+def test_a_missing_game_is_said_in_the_pages_language(dash: Dash) -> None:
+    at = dash(PLAYER, game="missing.jsonl")
+    at.sidebar.radio[0].set_value("zh-Hans").run()
+    assert not at.exception
+    shown = [e.value.replace("\\", "") for e in at.error]  # markdown escapes off
+    assert shown == ["回放文件夹里没有 'missing.jsonl'"]
+
+
 def test_player_without_a_game_links_to_the_list(dash: Dash) -> None:
     at = dash(PLAYER)
     assert not at.exception
