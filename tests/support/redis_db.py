@@ -7,13 +7,18 @@ worker (`arena.humans.worker`, prefix `arena`) plays whatever game its database 
 So each worker gets its own databases: `REDIS_URL` for queues, desks and workers,
 `LIVE_URL` for the live pages, whose index no other test may write into. Database 0, a
 developer's own arena, is never used.
+
+`ARENA_TEST_REDIS` (default `redis://127.0.0.1:6379`) names another server, so that two
+checkouts on one machine can each run their Redis tests against a server of their own
+(`redis-server --port 6390 --save "" --appendonly no --daemonize yes`).
 """
 
 from __future__ import annotations
 
 import os
 
-HOST = "redis://127.0.0.1:6379"
+HOST = os.environ.get("ARENA_TEST_REDIS", "redis://127.0.0.1:6379").rstrip("/")
+"""The server the tests use (`ARENA_TEST_REDIS`, default the local one on 6379)."""
 DATABASES = 16
 """Redis's default `databases`: databases 1-14 make seven workers' pairs."""
 
