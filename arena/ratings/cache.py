@@ -108,11 +108,18 @@ class FileHead(FrozenModel):
     content: Content | None = None
 
 
+FACTS_FORMAT = 2
+"""The layout of a cached summary (2: each result names its deal, `GameResult.deal`). It
+enters `facts_version`, so rows of another layout are verified and folded again rather
+than read without their new fields (the source digest changes with any edit anyway;
+this says it on purpose, where a reader looks for it)."""
+
+
 @functools.cache
 def facts_version() -> str:
-    """A digest of the `arena` package's Python source: what computed a cached fact."""
+    """A digest of `FACTS_FORMAT` and the `arena` package's Python source: what computed a fact."""
     root = Path(arena.__file__).parent
-    digest = hashlib.sha256(arena.__version__.encode())
+    digest = hashlib.sha256(f"{arena.__version__}/facts-format-{FACTS_FORMAT}".encode())
     for path in sorted(root.rglob("*.py")):
         digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())

@@ -1,4 +1,7 @@
-"""The bootstrap's resamples, drawn game by game so that later games extend them.
+"""The bootstrap's resamples, drawn unit by unit so that more units extend them.
+
+`cluster_weights` draws the deal bootstrap's weights (every statistic's resamples, one
+matrix); `resample_counts` draws the openskill bootstrap's counts by a game's position.
 
 A resample is a multiset of the rated games, re-rated in their rating order. Drawing it
 as `n` picks with replacement ties every pick to `n`: one more game redraws every
@@ -21,7 +24,11 @@ from __future__ import annotations
 import hashlib
 import struct
 from bisect import bisect_right
+from collections.abc import Sequence
 from decimal import Decimal, localcontext
+
+import numpy as np
+from numpy.typing import NDArray
 
 POISSON_CAP = 16
 """Counts stop at this value (P(count >= 16) is about 1e-14, far below 2**-32)."""
@@ -54,3 +61,33 @@ def resample_counts(seed: int, position: int, rounds: int) -> tuple[int, ...]:
         4 * rounds
     )
     return tuple(bisect_right(THRESHOLDS, u) for u in struct.unpack(f">{rounds}I", data))
+
+
+def cluster_weights(seed: int, clusters: Sequence[str], rounds: int) -> NDArray[np.float64]:
+    """Poisson(1) bootstrap weights, `rounds` x `len(clusters)`: how often each cluster occurs.
+
+    The cluster bootstrap's resamples as one matrix: column `j` is cluster `clusters[j]`'s
+    count in each resample, and every statistic of a resample is a weighted sum over the
+    clusters (a cluster's rows all weigh its count), so one matrix serves every statistic
+    and their differences are paired. A cluster is the unit that is independent of the
+    others: a deal for the leaderboard (`GameResult.deal`: both mirrored games and every
+    pairing's games of it), a game for anything scored within games.
+
+    Column `j` depends only on the seed and the cluster's key — word `r` is bytes
+    `4r..4r+3`, big-endian, of `SHAKE-256("werewolf-arena/cluster-bootstrap/v1/{seed}/{key}")`
+    and its count the Poisson(1) quantile of `word / 2**32` — never on the other clusters,
+    their order or their number: a folder that gains games gives the resamples a run from
+    scratch gives, with no saved state, and more rounds extend the matrix. Changing this
+    changes every interval.
+    """
+    out = np.empty((rounds, len(clusters)), dtype=np.float64)
+    for j, key in enumerate(clusters):
+        words = hashlib.shake_256(
+            f"werewolf-arena/cluster-bootstrap/v1/{seed}/{key}".encode()
+        ).digest(4 * rounds)
+        out[:, j] = np.searchsorted(_EDGES, np.frombuffer(words, dtype=">u4"), side="right")
+    return out
+
+
+_EDGES = np.array(THRESHOLDS, dtype=np.uint64)
+"""`THRESHOLDS` as an array for `np.searchsorted` (`side="right"` is `bisect_right`)."""

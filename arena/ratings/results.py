@@ -13,15 +13,30 @@ person's seat was handed to (the header's `handovers`) — its result is kept un
 `AGENT (stood in)`, a row of its own, rated for neither the player nor the stand-in.
 The rule is the same for people, model seats and any other agent; a seat handed over
 before it answered, or that never answered itself, is always stood in.
+
+Every result carries its **deal** (`GameResult.deal`), the unit the leaderboard's
+bootstrap resamples: games of one deal share its luck (the cards, the seed), so they are
+drawn together or not at all. A tournament game's deal is a hash of what makes the deal:
+the game's config with its dealt roles, its seed and its draw (`deal_key`) — the two
+mirrored games of a deal and every pairing's games of it share it, whatever the
+tournament's name. A game outside any tournament is a unit of its own (`g-` and its id).
+`deal_order` is a tournament game's place in its schedule (the job index of its id,
+`NAME-00042`), for reading deals in the order they were scheduled.
 """
 
 from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import model_validator
 
 from arena.ratings.stats import FrozenModel
 from arena.rules.events import AdmirerChose, RolesDealt
 from arena.rules.roles import team_of
 from arena.rules.types import Role, SeatId, Team, Winner
-from arena.storage.replay_file import Replay, ReplayError, SeatHandover
+from arena.storage.replay_file import Replay, ReplayError, ReplayHeader, SeatHandover
 
 STAND_IN_SHARE = 0.25
 """Above this share of decisions not its player's own, a seat is not rated as its player
@@ -51,6 +66,20 @@ class GameResult(FrozenModel):
     winner: Winner
     days: int
     seats: tuple[SeatResult, ...]
+    deal: str
+    """The deal this game was played on, the bootstrap's unit (`deal_key`): `d-` and a hash
+    for a tournament game, `g-` and the game id for any other (a unit of its own). A
+    result built without one is a unit of its own."""
+    deal_order: int | None = None
+    """The game's place in its tournament's schedule (the job index in `NAME-00042`); None
+    outside a tournament. A deal's place is the least of its games'."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _own_deal(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "deal" not in data and "game_id" in data:
+            return {**data, "deal": f"g-{data['game_id']}"}
+        return data
 
     def lineup(self, team: Team) -> dict[str, int]:
         """Seats per agent on `team` (an agent may hold several seats of a side)."""
@@ -122,6 +151,33 @@ def _after(step: int, handover: SeatHandover | None) -> bool:
     return handover is not None and step >= handover.step
 
 
+def deal_key(header: ReplayHeader) -> str:
+    """The deal of a game (see `GameResult.deal`): what makes it, hashed, in a tournament.
+
+    A tournament game's config names its dealt roles (`GameConfig.deal`), and with its
+    seed and draw it fixes every card and every draw of the referee: `d-` and the first
+    16 hex digits of the SHA-256 of those, as canonical JSON. Any other game: `g-` and
+    its id, a unit of its own (two loose games on one seed are not taken for one deal).
+    """
+    if header.tournament is None:
+        return f"g-{header.game_id}"
+    what = {
+        "config": header.config.model_dump(mode="json"),
+        "seed": header.seed,
+        "draw": header.draw,
+    }
+    text = json.dumps(what, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "d-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def deal_order(header: ReplayHeader) -> int | None:
+    """A tournament game's job index, from its id `NAME-00042` (None if it has none)."""
+    if header.tournament is None:
+        return None
+    name, _, index = header.game_id.rpartition("-")
+    return int(index) if name == header.tournament and index.isascii() and index.isdigit() else None
+
+
 def game_result(replay: Replay) -> GameResult:
     """The rating-relevant outcome of a finished replay.
 
@@ -149,4 +205,6 @@ def game_result(replay: Replay) -> GameResult:
         winner=header.result.winner,
         days=header.result.days,
         seats=seats,
+        deal=deal_key(header),
+        deal_order=deal_order(header),
     )
