@@ -8,8 +8,9 @@
 #                 once from source, ~4 min on two idle cores, then cached), then run ruff, mypy
 #                 and the whole pytest suite on every core (pytest-xdist; the browser and
 #                 real-model tests, which start their own servers, share one worker)
-#                 (lint: ruff check, ruff format --check, mypy, and lint-imports: the
-#                 layer table of docs/architecture.md)
+#                 (lint: ruff check, ruff format --check, mypy, lint-imports: the
+#                 layer table of docs/architecture.md, and scripts/sizes.py: the size
+#                 ratchet, modules <= 400 lines, functions <= 60 lines and complexity 15)
 # While working, `make check` is the fast tier: the lint and every test that needs no
 # service — no Redis, no browser, no real model, no long run (the markers in
 # pyproject.toml) — on every core, in a few minutes; it starts and installs nothing but
@@ -50,6 +51,7 @@ lint: $(DEV)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(PY) scripts/sizes.py
 
 # -n auto: a worker per core. The tests that start heavy servers of their own (browser:
 # Streamlit and chromium; real_model: llama-server, whose games' time limits are set for
