@@ -22,6 +22,8 @@ MAX_MESSAGE = 2000
 (`arena.rules.errors.clip`), far above the longest honest message (a list of knobs)."""
 COMMAND_MODULES = (
     "arena.commands.game",
+    "arena.commands.replay",
+    "arena.commands.boards",
     "arena.commands.scenario",
     "arena.commands.dashboard",
     "arena.commands.tournament",

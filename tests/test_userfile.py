@@ -22,7 +22,7 @@ from arena import userfile
 from arena.board_file import MAX_BYTES as BOARD_MAX_BYTES
 from arena.board_file import load_board_file, parse_board_upload
 from arena.cli import main
-from arena.commands.game import parse_knobs
+from arena.commands.play_options import parse_knobs
 from arena.match import Limits
 from arena.replay_check import check_replay
 from arena.rules.errors import CLIP, ArenaError, ConfigError, clip, one_line

@@ -1,19 +1,19 @@
-"""`arena play`, `arena replay`, `arena validate`, `arena boards`: one game at a time."""
+"""`arena play`: one game, composed from its options, played, and reported."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import itertools
-import json
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from arena.agents.base import Agent
+from arena.agents.model.agent import Beliefs
 from arena.agents.seats import (
     MatchSpec,
     SeatSpec,
@@ -27,244 +27,30 @@ from arena.agents.seats import (
     with_endpoint_flags,
 )
 from arena.agents.terminal import TerminalHuman
-from arena.board_file import EXAMPLES, board_ref, example_boards, load_board_file
-from arena.call_view import print_calls, replay_calls
+from arena.board_file import board_ref
+from arena.commands.play_options import add_play_options, endpoint_flags, parse_knobs
+from arena.commands.seen import print_seen, viewer_of
 from arena.commands.summary import seat_lines
+from arena.errors import ArenaError
 from arena.humans.host import live_folder
 from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
-from arena.queue.seating import hold_slots
-from arena.replay_check import check_read, check_replay
+from arena.queue.seating import MODEL_KINDS, hold_slots
 from arena.rules import events as ev
-from arena.rules.boards import BOARDS, Board
-from arena.rules.config import GameConfig, RuleSet
-from arena.rules.errors import ArenaError, ConfigError, clip
-from arena.rules.observation import Seen, observe
+from arena.rules.config import GameConfig
+from arena.rules.observation import observe
 from arena.rules.referee import Referee
-from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer, parse_viewer
-from arena.storage.replay_file import (
-    INSIDER_AGENTS,
-    Replay,
-    read_replay,
-    replay_status,
-)
-from arena.storage.seal import arena_key
-from arena.text import Lang, game_lang, inert, ljust, parse_display, printed_in, t, width
-from arena.text.script import CLI_CHOICES, display_of
-from arena.transcript import render, role_name
-from arena.userfile import parse_yaml
-
-SEAT_KINDS = (
-    "bot, random, human, openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, "
-    "an installed agent's name, or an http(s):// URL"
-)
-"""The agents a `--seat` spec may name (`arena.agents.seats` parses them)."""
-
-VIEWERS = "god, public, wolves or seat:N"
+from arena.rules.visibility import SeatViewer
+from arena.storage.replay_file import INSIDER_AGENTS, read_replay
+from arena.text import Lang, game_lang, inert, parse_display, printed_in, t
+from arena.text.script import display_of
+from arena.transcript import render
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the single-game commands."""
+    """Add `arena play` (its options: `arena.commands.play_options`)."""
     play = sub.add_parser("play", help="play one game and print its transcript")
-    play.add_argument(
-        "--board",
-        default="wwk_guard",
-        help="board id or a board file (.yaml); `arena boards` lists both and where the "
-        "examples and their README are",
-    )
-    play.add_argument(
-        "--preset",
-        choices=["tournament", "site", "classic"],
-        default=None,
-        help="rules preset (default: the board's own)",
-    )
-    play.add_argument(
-        "--set",
-        dest="knobs",
-        action="append",
-        default=[],
-        metavar="KNOB=VALUE",
-        help="override one rules knob, e.g. --set sheriff_vote_weight=2 (repeatable)",
-    )
-    play.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="seed of the deal, speaking orders, lots and bots (default: 1, or a secret "
-        "random one when a person plays)",
-    )
-    play.add_argument(
-        "--seat",
-        dest="seats",
-        action="append",
-        default=[],
-        metavar="SEATS=AGENT",
-        help=f"who plays which seats (repeatable; a seat may be named once): {SEAT_KINDS}, "
-        "e.g. 1-6=openai:gpt-4.1-mini (default: bot in every seat not named); these "
-        "replace the spec file's seats seat by seat",
-    )
-    play.add_argument(
-        "--spec",
-        type=Path,
-        default=None,
-        help="a YAML match spec (seats, language, endpoints); --seat and --lang given on "
-        "the command line win over it",
-    )
-    play.add_argument(
-        "--beliefs",
-        choices=["off", "daily", "per_speech"],
-        default="daily",
-        help="when seats report private wolf probabilities (per_speech measures persuasion)",
-    )
-    play.add_argument(
-        "--decision-timeout",
-        type=_positive(float),
-        default=None,
-        metavar="S",
-        help="model seats: seconds one decision may take, waiting for a free server slot "
-        "not counted (default: the spec's, else the longest request limit, at least 60)",
-    )
-    play.add_argument(
-        "--timeout",
-        type=_positive(float),
-        default=None,
-        metavar="S",
-        help="model seats: seconds one request may take (default: 300, or the spec's timeout_s)",
-    )
-    play.add_argument(
-        "--probe-timeout",
-        type=_positive(float),
-        default=None,
-        metavar="S",
-        help="model seats: seconds the pre-game probe may take (default: 4 × the request "
-        "limit, or the spec's probe_timeout_s)",
-    )
-    play.add_argument(
-        "--max-tokens",
-        type=_positive(int),
-        default=None,
-        metavar="N",
-        help="model seats: the reply's token limit (default: the server's, or the spec's)",
-    )
-    play.add_argument(
-        "--history-tokens",
-        type=_positive(int),
-        default=None,
-        metavar="N",
-        help="model seats: conversation budget before older days are condensed (default 24000)",
-    )
-    play.add_argument(
-        "--out",
-        default=None,
-        metavar="FILE|DIR",
-        help="replay file, or a folder (an existing one, or a path ending in /) to put the "
-        "default-named file in (default: replays/BOARD-SEED-TIME.jsonl); an existing file "
-        "is never replaced without --force",
-    )
-    play.add_argument("--force", action="store_true", help="replace an existing --out file")
-    play.add_argument("--as", dest="viewer", default="public", help=f"print as {VIEWERS}")
-    play.add_argument(
-        "--lang",
-        choices=CLI_CHOICES,
-        default=None,
-        help="language of the transcript and of the model and human seats: en, zh-Hant "
-        "(zh) or zh-Hans, which prints everything in Simplified characters (default: the "
-        "spec's lang, else zh-Hant; given here, it wins over the spec)",
-    )
-    play.add_argument("--quiet", action="store_true", help="print only the result line")
+    add_play_options(play)
     play.set_defaults(handler=_play)
-
-    replay = sub.add_parser("replay", help="print a replay as one viewer saw it")
-    replay.add_argument("file", type=Path, help="a replay file (.jsonl)")
-    replay.add_argument(
-        "--as",
-        dest="viewer",
-        default=None,
-        help=f"print as {VIEWERS} (default: public; with --calls, god)",
-    )
-    replay.add_argument(
-        "--until",
-        type=_step,
-        default=None,
-        metavar="STEP",
-        help="stop before event STEP, 0 or more (what the viewer knew at that moment; "
-        "default: the whole game)",
-    )
-    replay.add_argument(
-        "--lang",
-        choices=CLI_CHOICES,
-        default="zh",
-        help="language of the transcript: en, zh-Hant (zh, the default) or zh-Hans (Simplified)",
-    )
-    replay.add_argument(
-        "--calls",
-        nargs="?",
-        const="brief",
-        choices=["brief", "full"],
-        default=None,
-        help="print the model calls instead of the transcript: each request's messages as "
-        "sent, the tools offered (name and size; their whole schemas with --calls=full), "
-        "the reply, parsed action, error, usage and cost; every seat's (god view, the "
-        "default here) or with --as seat:N only that seat's own",
-    )
-    replay.set_defaults(handler=_replay)
-
-    validate = sub.add_parser("validate", help="re-run a replay's answers and compare the log")
-    validate.add_argument("files", type=Path, nargs="+", metavar="FILE", help="replay files")
-    validate.set_defaults(handler=_validate)
-
-    boards = sub.add_parser("boards", help="list the boards")
-    boards.add_argument(
-        "files",
-        type=Path,
-        nargs="*",
-        metavar="FILE",
-        help="board files to check and list after the built-in and example boards",
-    )
-    boards.add_argument("--json", action="store_true", help="machine-readable output")
-    boards.add_argument(
-        "--lang", choices=CLI_CHOICES, default="zh", help="language of the table (default: zh)"
-    )
-    boards.set_defaults(handler=_boards)
-
-
-def _step(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expects a step number, 0 or more; got {text!r}")
-    return value
-
-
-def parse_knobs(items: list[str]) -> dict[str, Any]:
-    """Parse `KNOB=VALUE` overrides; values are YAML scalars (`2`, `true`, `survives`).
-
-    Raises:
-        ConfigError: a malformed item or an unknown knob.
-    """
-    overrides: dict[str, Any] = {}
-    for item in items:
-        knob, sep, value = item.partition("=")
-        if not sep or not knob:
-            raise ConfigError(f"--set expects KNOB=VALUE, got {clip(repr(item))}")
-        if knob not in RuleSet.model_fields:
-            raise ConfigError(
-                f"unknown rules knob {clip(repr(knob))}; "
-                f"known knobs: {', '.join(RuleSet.model_fields)}"
-            )
-        overrides[knob] = parse_yaml(value, f"--set {knob}", error=ConfigError)
-    return overrides
-
-
-def _viewer(text: str, seats: int) -> Viewer:
-    try:
-        viewer = parse_viewer(text)
-    except ValueError as exc:
-        raise ArenaError(str(exc)) from None
-    if isinstance(viewer, SeatViewer) and viewer.seat > seats:
-        raise ArenaError(f"--as {text}: this game has seats 1-{seats}")
-    return viewer
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -279,34 +65,19 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     config = GameConfig(
         board=board_ref(args.board), preset=args.preset, overrides=parse_knobs(args.knobs)
     )
-    viewer = _viewer(args.viewer, config.board_spec.seats)
-    spec = with_endpoint_flags(
-        spec,
-        timeout_s=args.timeout,
-        probe_timeout_s=args.probe_timeout,
-        decision_timeout_s=args.decision_timeout,
-        max_tokens=args.max_tokens,
-        history_tokens=args.history_tokens,
-    )
+    viewer = viewer_of(args.viewer, config.board_spec.seats)
+    spec = with_endpoint_flags(spec, **endpoint_flags(args))
     seats = parse_seats(spec.seats, config.board_spec.seats, overrides=args.seats)
     check_options(seats, spec)
     human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
     game_id = new_game_id(config.board_id)
     agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs, game_id=game_id)
-    settings = {
-        seat: endpoint_settings(seat_spec, spec)
-        for seat, seat_spec in seats.items()
-        if seat_spec.kind in ("openai", "langchain")
-    }
-    longest = max((e.timeout_s for e in settings.values()), default=60.0)
-    decision_s = 3600.0 if human_seat else max(60.0, longest)
-    limits = Limits(call_timeout_s=decision_s, beliefs=args.beliefs)
-    slots = {seat: e.slots for seat, e in settings.items()}
+    limits, slots = _limits(seats, spec, args.beliefs, people=human_seat is not None)
     shown_seed = seed if human_seat is None else None  # a person's seed stays secret
     path = replay_path(args.out, config.board_id, shown_seed, force=args.force)
     running = running_path(path) if has_outsiders(seats) else path
-    models = any(s.kind in ("openai", "langchain") for s in seats.values())
+    models = any(s.kind in MODEL_KINDS for s in seats.values())
     progress = Progress(sys.stderr, spec.lang) if models and not args.quiet else None
     try:
         referee = asyncio.run(
@@ -324,17 +95,41 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     if isinstance(human, TerminalHuman):
         human.catch_up(observe(referee.events, SeatViewer(seat=human_seat or 0)))
     elif not args.quiet:
-        _print(observe(referee.events, viewer).seen, spec.lang)
+        print_seen(observe(referee.events, viewer).seen, spec.lang)
+    return _report(referee, path, spec.lang, None if shown_seed is not None else seed)
+
+
+def _limits(
+    seats: Mapping[int, SeatSpec], spec: MatchSpec, beliefs: Beliefs, *, people: bool
+) -> tuple[Limits, dict[int, int | None]]:
+    """The game's limits, and each model seat's configured endpoint slots.
+
+    A decision may take an hour when a person plays (the terminal waits for them), else
+    the longest request limit of the model seats' endpoints, at least a minute.
+    """
+    settings = {
+        seat: endpoint_settings(seat_spec, spec)
+        for seat, seat_spec in seats.items()
+        if seat_spec.kind in MODEL_KINDS
+    }
+    longest = max((e.timeout_s for e in settings.values()), default=60.0)
+    decision_s = 3600.0 if people else max(60.0, longest)
+    limits = Limits(call_timeout_s=decision_s, beliefs=beliefs)
+    return limits, {seat: e.slots for seat, e in settings.items()}
+
+
+def _report(referee: Referee, path: Path, lang: Lang, secret: int | None) -> int:
+    """The closing lines: each model seat's play, then the result (and a secret seed)."""
     replay = read_replay(path, torn_tail="drop")
     header = replay.header
-    for seat_line in seat_lines(referee.answers, header.seats, spec.lang, replay.traces):
+    for seat_line in seat_lines(referee.answers, header.seats, lang, replay.traces):
         print(inert(seat_line))
     if header.result is not None and header.result.void:
-        print(inert(t("cli.voided", spec.lang, reason=header.result.reason, path=path)))
+        print(inert(t("cli.voided", lang, reason=header.result.reason, path=path)))
         return 1
-    outcome = t(f"outcome.{referee.winner}", spec.lang)
-    line = t("cli.played", spec.lang, outcome=outcome, path=path)
-    revealed = t("cli.seed", spec.lang, seed=seed) if human_seat is not None else ""
+    outcome = t(f"outcome.{referee.winner}", lang)
+    line = t("cli.played", lang, outcome=outcome, path=path)
+    revealed = t("cli.seed", lang, seed=secret) if secret is not None else ""
     print(inert(line + revealed))  # the seed is secret until the end
     return 0
 
@@ -353,18 +148,6 @@ def running_path(path: Path) -> Path:
     folder = live_folder(path.parent)
     folder.mkdir(parents=True, exist_ok=True)
     return folder / path.name
-
-
-def _positive(kind: type[float] | type[int]) -> Any:
-    """An argparse type: a positive number of `kind`."""
-
-    def parse(text: str) -> float | int:
-        value = kind(text)
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-        return value
-
-    return parse
 
 
 class Progress:
@@ -463,169 +246,3 @@ async def _play_game(
         return await run_game(header, gated, path, limits=limits, progress=progress)
     finally:
         await aclose_models(agents)
-
-
-def _print(seen: Iterable[Seen], lang: Lang) -> None:
-    """Print each visible event's line, inert: player text never acts on the terminal."""
-    for item in seen:
-        line = render(item.event, lang)
-        if line is not None:
-            print(inert(line))
-
-
-def _replay(args: argparse.Namespace) -> int:
-    display = parse_display(args.lang)
-    with printed_in(display):
-        return _replay_in(args, game_lang(display))
-
-
-def _replay_in(args: argparse.Namespace, lang: Lang) -> int:
-    """`arena replay` in `lang` (the output is in the display language's script)."""
-    as_text = args.viewer or ("god" if args.calls else "public")
-    if args.calls is not None:
-        _calls_allowed(as_text, args.until)
-    replay = read_replay(args.file, torn_tail="drop")
-    viewer = _viewer(as_text, len(replay.header.seats) or replay.header.config.board_spec.seats)
-    doubt = _doubt(replay, args.file)
-    if doubt == "unsigned":
-        print(t("cli.unsigned", lang))
-    elif doubt is not None:
-        print(inert(t("cli.unverified", lang, reason=doubt)))
-    if args.calls is not None:
-        calls = replay_calls(replay)
-        if isinstance(viewer, SeatViewer):
-            calls = [c for c in calls if c.seat == viewer.seat]
-        if not print_calls(calls, lang, full=args.calls == "full"):
-            print(t("cli.no_calls", lang))
-    else:
-        observation = observe(replay.events, viewer, until=args.until)
-        _print(observation.seen, lang)
-        if (
-            args.until is not None
-            and args.until < len(replay.events)
-            and not isinstance(viewer, PublicViewer)
-        ):
-            print(t("cli.cut", lang, step=args.until, total=len(replay.events)))
-    status = replay_status(replay)
-    if status.torn_line is not None:
-        print(t("cli.torn", lang, line=status.torn_line, events=status.events))
-    elif status.state == "truncated":
-        print(t("cli.truncated", lang, events=status.events, expected=status.expected))
-    elif status.state == "unfinished":
-        print(t("cli.unfinished", lang, events=status.events))
-    return 0
-
-
-def _doubt(replay: Replay, path: Path) -> str | None:
-    """Why a finished game does not verify (`arena validate`'s check), or None.
-
-    `unsigned` for a file without a signature, else the reason it fails. An unfinished
-    game is neither signed nor complete yet: the note after its transcript
-    says so instead.
-    """
-    if replay_status(replay).state != "finished":
-        return None
-    report = check_read(replay, path, arena_key())
-    if not report.ok:
-        return report.message
-    return None if report.signature == "signed" else "unsigned"
-
-
-def _calls_allowed(as_text: str, until: int | None) -> None:
-    """Refuse `--calls` where it would show more than the viewer saw, or cannot apply.
-
-    A request holds its seat's private prompt (role, checks, wolf whispers) and the
-    model's own reasoning, so the calls are god-view data; a seat's own calls are exactly
-    what that seat was sent and answered, so `--as seat:N` shows those. Traces are placed
-    by request, not by event, so `--until` does not cut them.
-    """
-    viewer = _viewer(as_text, seats=10**6)  # the seat's range is checked once the file is read
-    if not isinstance(viewer, GodViewer | SeatViewer):
-        raise ArenaError(
-            f"--calls shows model calls to god (the default) or one seat (--as seat:N), not "
-            f"to --as {as_text}: a request holds its seat's private prompt"
-        )
-    if until is not None:
-        raise ArenaError("--calls prints every call of the file; --until cuts the transcript only")
-
-
-def _validate(args: argparse.Namespace) -> int:
-    """One line per file: `ok` or `BAD`, the log's verdict, then the signature's."""
-    bad = 0
-    key = arena_key()
-    for path in args.files:
-        report = check_replay(path, key)
-        where = f"{report.path}:{report.line}" if report.line else report.path
-        message = report.message
-        if report.signature_message not in message:
-            message += f"; {report.signature_message}"
-        print(inert(f"{'ok ' if report.ok else 'BAD'} {where}: {message}"))
-        bad += not report.ok
-    return 1 if bad else 0
-
-
-def _boards(args: argparse.Namespace) -> int:
-    """The built-in boards, then the bundled examples, then the files named.
-
-    The examples come under a line saying where they are (to copy one); each file named is
-    checked, and a bad one is the command's one-line error.
-    """
-    examples = list(example_boards().values())
-    files = [load_board_file(path) for path in args.files]
-    if args.json:
-        data = [_board_row(b) for b in [*BOARDS.values(), *examples, *files]]
-        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-        print()
-        return 0
-    display = parse_display(args.lang)
-    lang = game_lang(display)
-    sections = [
-        ([], list(BOARDS.values())),
-        (["", t("board.examples", lang, path=str(EXAMPLES))], examples),
-        ([""], files),
-    ]
-    lines = [[_board_cells(b, lang) for b in listed] for _, listed in sections]
-    every = [row for rows in lines for row in rows]
-    widths = [max(width(row[i]) for row in every) for i in range(len(every[0]) - 1)]
-    with printed_in(display):
-        for (heading, listed), rows in zip(sections, lines, strict=True):
-            if listed:
-                for line in heading:
-                    print(line)
-                for row in rows:
-                    cells = [*(ljust(c, w) for c, w in zip(row, widths, strict=False)), row[-1]]
-                    print("  ".join(cells))
-    return 0
-
-
-def _board_cells(b: Board, lang: Lang) -> tuple[str, ...]:
-    """One board's line of `arena boards`: id, name, seats, win, preset, cards."""
-    return (
-        b.id,
-        b.zh if lang == "zh" else b.en,
-        t("board.seats", lang, n=b.seats),
-        t(f"win_mode.{b.win}", lang),
-        b.preset,
-        t("seat.sep", lang).join(
-            t("board.role_count", lang, role=role_name(r, lang), n=n)
-            if n > 1
-            else role_name(r, lang)
-            for r, n in b.role_counts().items()
-        ),
-    )
-
-
-def _board_row(b: Board) -> dict[str, Any]:
-    return {
-        "id": b.id,
-        "name_zh": b.zh,
-        "name_en": b.en,
-        "seats": b.seats,
-        "win": b.win,
-        "preset": b.preset,
-        "roles": {r.value: n for r, n in b.role_counts().items()},
-        "night_order": list(b.night_order),
-        "first_night_order": list(b.first_night_order or b.night_order),
-        "source": b.source,
-        "settings": b.settings,
-    }

@@ -1,0 +1,196 @@
+"""`arena play`'s options, a group each: the game, its seats, the model seats, the output.
+
+The game the options compose is `arena.commands.game`'s; here is only what each flag
+means, its default, and the parsers of its values (`parse_knobs`, `positive`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from arena.commands.seen import VIEWERS
+from arena.rules.config import RuleSet
+from arena.rules.errors import ConfigError, clip
+from arena.text.script import CLI_CHOICES
+from arena.userfile import parse_yaml
+
+SEAT_KINDS = (
+    "bot, random, human, openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, "
+    "an installed agent's name, or an http(s):// URL"
+)
+"""The agents a `--seat` spec may name (`arena.agents.seats` parses them)."""
+
+
+def add_play_options(play: argparse.ArgumentParser) -> None:
+    """Every option of `arena play`, in the order `--help` lists them."""
+    add_game_options(play)
+    add_seat_options(play)
+    add_model_options(play)
+    add_output_options(play)
+
+
+def add_game_options(play: argparse.ArgumentParser) -> None:
+    """Which game: the board, its rules and the seed."""
+    play.add_argument(
+        "--board",
+        default="wwk_guard",
+        help="board id or a board file (.yaml); `arena boards` lists both and where the "
+        "examples and their README are",
+    )
+    play.add_argument(
+        "--preset",
+        choices=["tournament", "site", "classic"],
+        default=None,
+        help="rules preset (default: the board's own)",
+    )
+    play.add_argument(
+        "--set",
+        dest="knobs",
+        action="append",
+        default=[],
+        metavar="KNOB=VALUE",
+        help="override one rules knob, e.g. --set sheriff_vote_weight=2 (repeatable)",
+    )
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the deal, speaking orders, lots and bots (default: 1, or a secret "
+        "random one when a person plays)",
+    )
+
+
+def add_seat_options(play: argparse.ArgumentParser) -> None:
+    """Who plays: the seats, a spec file, and the belief reports asked of them."""
+    play.add_argument(
+        "--seat",
+        dest="seats",
+        action="append",
+        default=[],
+        metavar="SEATS=AGENT",
+        help=f"who plays which seats (repeatable; a seat may be named once): {SEAT_KINDS}, "
+        "e.g. 1-6=openai:gpt-4.1-mini (default: bot in every seat not named); these "
+        "replace the spec file's seats seat by seat",
+    )
+    play.add_argument(
+        "--spec",
+        type=Path,
+        default=None,
+        help="a YAML match spec (seats, language, endpoints); --seat and --lang given on "
+        "the command line win over it",
+    )
+    play.add_argument(
+        "--beliefs",
+        choices=["off", "daily", "per_speech"],
+        default="daily",
+        help="when seats report private wolf probabilities (per_speech measures persuasion)",
+    )
+
+
+def add_model_options(play: argparse.ArgumentParser) -> None:
+    """The model seats' endpoint settings, over every endpoint of the spec."""
+    play.add_argument(
+        "--decision-timeout",
+        type=positive(float),
+        default=None,
+        metavar="S",
+        help="model seats: seconds one decision may take, waiting for a free server slot "
+        "not counted (default: the spec's, else the longest request limit, at least 60)",
+    )
+    play.add_argument(
+        "--timeout",
+        type=positive(float),
+        default=None,
+        metavar="S",
+        help="model seats: seconds one request may take (default: 300, or the spec's timeout_s)",
+    )
+    play.add_argument(
+        "--probe-timeout",
+        type=positive(float),
+        default=None,
+        metavar="S",
+        help="model seats: seconds the pre-game probe may take (default: 4 × the request "
+        "limit, or the spec's probe_timeout_s)",
+    )
+    play.add_argument(
+        "--max-tokens",
+        type=positive(int),
+        default=None,
+        metavar="N",
+        help="model seats: the reply's token limit (default: the server's, or the spec's)",
+    )
+    play.add_argument(
+        "--history-tokens",
+        type=positive(int),
+        default=None,
+        metavar="N",
+        help="model seats: conversation budget before older days are condensed (default 24000)",
+    )
+
+
+def add_output_options(play: argparse.ArgumentParser) -> None:
+    """Where the replay goes, and what is printed, in which language, as whom."""
+    play.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE|DIR",
+        help="replay file, or a folder (an existing one, or a path ending in /) to put the "
+        "default-named file in (default: replays/BOARD-SEED-TIME.jsonl); an existing file "
+        "is never replaced without --force",
+    )
+    play.add_argument("--force", action="store_true", help="replace an existing --out file")
+    play.add_argument("--as", dest="viewer", default="public", help=f"print as {VIEWERS}")
+    play.add_argument(
+        "--lang",
+        choices=CLI_CHOICES,
+        default=None,
+        help="language of the transcript and of the model and human seats: en, zh-Hant "
+        "(zh) or zh-Hans, which prints everything in Simplified characters (default: the "
+        "spec's lang, else zh-Hant; given here, it wins over the spec)",
+    )
+    play.add_argument("--quiet", action="store_true", help="print only the result line")
+
+
+def endpoint_flags(args: argparse.Namespace) -> dict[str, float | int | None]:
+    """The model options given, as `arena.agents.seats.with_endpoint_flags` takes them."""
+    return {
+        "timeout_s": args.timeout,
+        "probe_timeout_s": args.probe_timeout,
+        "decision_timeout_s": args.decision_timeout,
+        "max_tokens": args.max_tokens,
+        "history_tokens": args.history_tokens,
+    }
+
+
+def parse_knobs(items: list[str]) -> dict[str, Any]:
+    """Parse `KNOB=VALUE` overrides; values are YAML scalars (`2`, `true`, `survives`).
+
+    Raises:
+        ConfigError: a malformed item or an unknown knob.
+    """
+    overrides: dict[str, Any] = {}
+    for item in items:
+        knob, sep, value = item.partition("=")
+        if not sep or not knob:
+            raise ConfigError(f"--set expects KNOB=VALUE, got {clip(repr(item))}")
+        if knob not in RuleSet.model_fields:
+            raise ConfigError(
+                f"unknown rules knob {clip(repr(knob))}; "
+                f"known knobs: {', '.join(RuleSet.model_fields)}"
+            )
+        overrides[knob] = parse_yaml(value, f"--set {knob}", error=ConfigError)
+    return overrides
+
+
+def positive(kind: type[float] | type[int]) -> Any:
+    """An argparse type: a positive number of `kind`."""
+
+    def parse(text: str) -> float | int:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        return value
+
+    return parse
