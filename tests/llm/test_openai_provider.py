@@ -226,3 +226,11 @@ def test_each_conversation_keeps_its_slot_when_the_server_has_one_for_each(
         asyncio.run(go())
         sent = [body.get("id_slot") for body in server.requests_for("slotted")[-seats:]]
     assert sent == (list(reversed(indexes)) if pinned else [None] * seats)
+
+
+def test_a_server_whose_speeches_are_a_seat_number_passes_the_probe() -> None:
+    # "no answer mode produced a legal decision" for a server that answered a speech "3號":
+    # the parser read the speech as the number 3 and refused it as not a string
+    with StubServer(random_legal(text=lambda: "3號")) as server:
+        caps = asyncio.run(openai_model(server.url, "m", mode=None).probe())
+    assert caps.mode == "tools_strict"

@@ -5,7 +5,9 @@ models do to well-meant JSON and nothing else:
 
 - raw newlines and tabs inside strings (llama.cpp's grammar lets them through; strict
   `json.loads` refuses them), a code fence or prose around the object;
-- numbers written as strings (`"3"`, `"#3"`, `"3号"`, `"0.7"`, `"70%"`);
+- numbers written as strings (`"3"`, `"#3"`, `"3号"`, `"0.7"`, `"70%"`) where the action
+  wants a number (a seat, a probability), and only there: a speech `"3號"` or `"70%"` is
+  words, and a number given for words is written as words;
 - a shape that is not wrapped in `answer`, a missing optional field, an unknown extra key;
 - a speech longer than its limit, which is cut at the limit (the seeds' speech time limit
   cuts a speaker off in the same way) and noted.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,7 +193,7 @@ def _payload(
         if name == "claims":
             payload["claims"] = _claims(shape)
         elif name in shape and shape[name] is not None:
-            payload[name] = _number(shape[name])
+            payload[name] = _as_field(model.model_fields[name].annotation, shape[name])
     text = payload.get("text")
     limit = _limit(kind, request)
     if isinstance(text, str) and limit is not None and len(text) > limit:
@@ -222,6 +225,31 @@ def _claims(shape: dict[str, Any]) -> dict[str, Any]:
         "suspects": _unique(_number(shape.get("suspects") or [])),
         "trusts": _unique(_number(shape.get("trusts") or [])),
     }
+
+
+def _as_field(annotation: Any, value: Any) -> Any:
+    """`value` read as the field wants it: numbers from strings only where it wants numbers.
+
+    A seat (`int`, a tuple of them, optional or not) reads `"3"`, `"3號"` as 3; a text
+    field keeps `"3號"` and `"70%"` as written (a one-word speech is a speech) and takes a
+    bare JSON number as its digits.
+    """
+    if _wants_number(annotation):
+        return _number(value)
+    if _wants_text(annotation) and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _wants_number(annotation: Any) -> bool:
+    """Whether a field of this type holds numbers (seats, probabilities), alone or in a tuple."""
+    if annotation in (int, float):
+        return True
+    return any(_wants_number(arg) for arg in typing.get_args(annotation) if arg is not Ellipsis)
+
+
+def _wants_text(annotation: Any) -> bool:
+    return annotation is str or str in typing.get_args(annotation)
 
 
 def _flag(value: Any) -> bool | None:

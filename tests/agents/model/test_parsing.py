@@ -1,5 +1,7 @@
 """The parser forgives form (newlines, strings for numbers, fences, wrappers), not meaning."""
 
+import json
+
 import pytest
 
 from arena.agents.model.parsing import check_beliefs, loads_lenient, parse_answer
@@ -160,3 +162,17 @@ def test_repeated_seats_in_claims_are_kept_once() -> None:
     raw = '{"action": "speak", "text": "x", "trusts": [1, 2, 1, 2, 3, 1]}'
     action = parse_answer(raw, SPEECH).action
     assert isinstance(action, Speak) and action.claims.trusts == (1, 2, 3)
+
+
+@pytest.mark.parametrize("text", ["123", "3號", "5号", "12", "70%", "0.5", "#3"])
+def test_a_speech_that_looks_like_a_number_is_a_speech(text: str) -> None:
+    # SmolLM2 answered a campaign speech with "123" and was refused three times
+    # ("text: Input should be a valid string"): the number coercion ran over the text
+    raw = json.dumps({"answer": {"action": "speak", "text": text, "suspects": ["3號"]}})
+    action = parse_answer(raw, SPEECH).action
+    assert isinstance(action, Speak)
+    assert (action.text, action.claims.suspects) == (text, (3,))
+
+
+def test_a_number_given_for_words_is_written_as_words() -> None:
+    assert parse_answer('{"action": "speak", "text": 123}', SPEECH).action == Speak(text="123")
