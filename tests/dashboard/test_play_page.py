@@ -215,7 +215,11 @@ def _literal_parts(node: ast.expr) -> list[ast.expr]:
     return list(node.values) if isinstance(node, ast.JoinedStr) else [node]
 
 
-@pytest.mark.parametrize("script", ["screens/play.py", "app.py"])
+PLAY_ROOMS = ["screens/play.py", "new_game.py", "seat_answer.py", "seat_view.py", "play_words.py"]
+"""The Play page's script and the modules it is drawn from."""
+
+
+@pytest.mark.parametrize("script", [*PLAY_ROOMS, "app.py"])
 def test_the_play_page_writes_no_words_of_its_own(script: str) -> None:
     """Every shown text on the Play page is a catalog lookup, so a missing one fails."""
     path = Path(__file__).resolve().parents[2] / "dashboard" / script
@@ -230,9 +234,10 @@ def test_the_play_page_writes_no_words_of_its_own(script: str) -> None:
     assert not set(found) - allowed, sorted(set(found) - allowed)
 
 
-def test_the_play_page_keeps_no_table_of_words() -> None:
+@pytest.mark.parametrize("script", PLAY_ROOMS)
+def test_the_play_page_keeps_no_table_of_words(script: str) -> None:
     """No Chinese in the page's code: its words (in any language) live in the catalog."""
-    path = Path(__file__).resolve().parents[2] / "dashboard" / "screens" / "play.py"
+    path = Path(__file__).resolve().parents[2] / "dashboard" / script
     tree = ast.parse(path.read_text("utf-8"))
     docstrings = {
         id(n.value)
