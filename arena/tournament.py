@@ -36,17 +36,11 @@ from pydantic import (
     model_validator,
 )
 
-from arena.agents.plugin import (
-    PREFIX,
-    entry_point_agents,
-    is_plugin_ref,
-    is_plugin_spec,
-    unknown_agent,
-)
+from arena.agents.plugin import PREFIX, entry_point_agents, is_plugin_spec, unknown_agent
 from arena.board_file import board_ref, example_boards, is_board_file
 from arena.match import Limits
 from arena.queue.jobs import AgentEntry, MatchJob
-from arena.queue.seating import check_spec, is_model, split_delay
+from arena.queue.seating import bare_spec, check_spec, is_model, is_remote
 from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
 from arena.rules.draw import Sha256Draw
@@ -198,11 +192,11 @@ def _check_entry(entry: AgentEntry) -> None:
     Raises:
         ArenaError: naming what is wrong.
     """
-    if is_plugin_spec(entry.spec):
-        if entry.spec.startswith(PREFIX) and not is_plugin_ref(entry.spec):
-            raise ConfigError(f"bad agent spec {clip(repr(entry.spec))}: use py:MODULE:FACTORY")
-        if not entry.spec.startswith(PREFIX) and entry.spec not in entry_point_agents():
-            raise ConfigError(unknown_agent(entry.spec))
+    check_spec(entry.spec)
+    bare = bare_spec(entry.spec)
+    if is_plugin_spec(bare):
+        if not bare.startswith(PREFIX) and bare not in entry_point_agents():
+            raise ConfigError(unknown_agent(bare))
         return
     if entry.options:
         raise ConfigError(
@@ -210,7 +204,7 @@ def _check_entry(entry: AgentEntry) -> None:
             f"agent's name), not for {entry.spec}"
         )
     remote = {"token_env", "decision_timeout_s", "overage_s"} & entry.model_fields_set
-    if remote and not split_delay(entry.spec)[1].startswith(("http://", "https://")):
+    if remote and not is_remote(entry):
         raise ConfigError(
             f"{', '.join(sorted(remote))}: settings of a remote agent (an http(s):// URL), "
             f"not of {entry.spec}"
@@ -221,7 +215,6 @@ def _check_entry(entry: AgentEntry) -> None:
             f"{', '.join(sorted(model))}: settings of a model agent (openai:MODEL or "
             f"langchain:PROVIDER:MODEL), not of {entry.spec}"
         )
-    check_spec(entry.spec)
 
 
 def load_spec(path: Path) -> TournamentSpec:

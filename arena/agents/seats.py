@@ -2,7 +2,8 @@
 
 A seat spec maps seats to an agent: `1-6=openai:gpt-4.1-mini`, `7-12=bot`,
 `3=langchain:anthropic:claude-sonnet-4-5`, `5=random`, `1,3,5=bot`, `4=http://host:9000/agent`
-(a remote agent, `arena.agents.remote`). Later specs override
+(a remote agent, `arena.agents.remote`), `2=noisy:0.3:bot` (the bot with 30 % of its
+decisions answered at random, `arena.agents.noisy`). Later specs override
 earlier ones and unassigned seats are `bot`, the embedded default. Endpoints and keys come
 from the SDKs' usual environment variables (`OPENAI_BASE_URL`, `OPENAI_API_KEY`,
 `ANTHROPIC_API_KEY`, …) or from a YAML spec file (`load_spec_file`); keys themselves never
@@ -22,7 +23,6 @@ starts — never in the middle of one.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -32,9 +32,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from arena.agents.base import Agent
+from arena.agents.chat_models import chat_model as chat_model
 from arena.agents.model.agent import Beliefs, LLMAgent
 from arena.agents.model.library import DEFAULT_VERSION
-from arena.agents.model.probe import probe_mode
+from arena.agents.noisy import PREFIX as NOISY
+from arena.agents.noisy import Noisy, is_noisy, parse_noisy
 from arena.agents.plugin import (
     PREFIX,
     entry_point_agents,
@@ -54,7 +56,6 @@ from arena.agents.remote.seat import (
 )
 from arena.agents.terminal import TerminalHuman
 from arena.llm.base import AnswerMode, ChatModel, Probed
-from arena.llm.retry import RetryPolicy
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.types import SeatId
@@ -73,10 +74,18 @@ class SeatSpec(BaseModel):
     model: str | None = None
     """`gpt-4.1-mini` for `openai`; `provider:model` for `langchain`; the URL for `remote`;
     the whole spec (`py:MODULE:FACTORY` or an installed agent's name) for `plugin`."""
+    noise: str | None = None
+    """The share P of `noisy:P:SPEC` as written (`arena.agents.noisy`): the seat is the
+    agent above, with that share of its decisions answered at random."""
 
     @property
     def label(self) -> str:
-        """The spec as written: `bot`, `openai:gpt-4.1-mini`, `langchain:anthropic:…`, a URL."""
+        """The spec as written: `bot`, `openai:gpt-4.1-mini`, `noisy:0.3:bot`, a URL."""
+        return self.base_label if self.noise is None else f"{NOISY}{self.noise}:{self.base_label}"
+
+    @property
+    def base_label(self) -> str:
+        """The spec without its `noisy:P:`: what endpoint settings and options are keyed by."""
         if self.kind in ("remote", "plugin") and self.model is not None:
             return self.model
         return self.kind if self.model is None else f"{self.kind}:{self.model}"
@@ -185,6 +194,9 @@ def to_seat_spec(agent: str) -> SeatSpec:
 
 
 def _agent_spec(agent: str, text: str) -> SeatSpec:
+    if is_noisy(agent):
+        share, inner = parse_noisy(agent)
+        return _agent_spec(inner, text).model_copy(update={"noise": share})
     if is_url(agent):
         return SeatSpec(kind="remote", model=check_url(agent))
     kind, _, model = agent.partition(":")
@@ -208,8 +220,8 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
         return SeatSpec(kind="langchain", model=model)
     raise ArenaError(
         f"bad seat spec {clip(repr(text))}: the agent must be bot, random, human[:NAME], "
-        "openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name "
-        "or an http(s):// URL"
+        "openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name, "
+        "an http(s):// URL or noisy:P:AGENT"
     )
 
 
@@ -314,7 +326,7 @@ def build_agents(
             game = game_id or f"game-{secrets.token_hex(5)}"
             agents[seat] = _remote(seat_spec, spec, game, (names or {}).get(seat))
         else:
-            key = seat_spec.label
+            key = seat_spec.base_label
             settings = endpoint_settings(seat_spec, spec)
             if key not in models:
                 models[key] = chat_model(seat_spec, settings)
@@ -322,13 +334,16 @@ def build_agents(
                 models[key],
                 lang=spec.lang,
                 rules=config.rules,
-                label=seat_spec.label,
+                label=key,
                 prompt_version=spec.prompt_version,
                 explosion_windows=spec.explosion_windows,
                 beliefs=beliefs,
                 history_tokens=settings.history_tokens,
                 decision_timeout_s=settings.decision_timeout_s,
             )
+        if seat_spec.noise is not None:
+            share, own = float(seat_spec.noise), seat_seed(seed, seat)
+            agents[seat] = Noisy(agents[seat], share, own, seat_spec.label)
     return agents
 
 
@@ -341,7 +356,7 @@ def _plugin(seat_spec: SeatSpec, seat: SeatId, seed: int, spec: MatchSpec) -> Ag
         seat=seat,
         seed=seed,
         lang=spec.lang,
-        options=spec.options.get(seat_spec.label),
+        options=spec.options.get(seat_spec.base_label),
         decision_timeout_s=settings.decision_timeout_s,
     )
 
@@ -352,7 +367,7 @@ def check_options(seats: Mapping[SeatId, SeatSpec], spec: MatchSpec) -> None:
     Raises:
         ArenaError: naming the key and the plug-ins that are seated.
     """
-    seated = {s.label for s in seats.values() if s.kind == "plugin"}
+    seated = {s.base_label for s in seats.values() if s.kind == "plugin"}
     for key in spec.options:
         if key not in seated:
             known = ", ".join(sorted(seated)) or "none"
@@ -394,59 +409,13 @@ def with_endpoint_flags(spec: MatchSpec, **flags: float | int | None) -> MatchSp
 
 
 def endpoint_settings(seat: SeatSpec, spec: MatchSpec) -> EndpointSettings:
-    """The most specific `endpoints` entry for `seat` (defaults when none applies)."""
-    label = seat.label
+    """The most specific `endpoints` entry for `seat` (defaults when none applies).
+
+    A noisy seat (`noisy:0.3:openai:gpt`) takes the entry of the agent it wraps.
+    """
+    label = seat.base_label
     keys = [k for k in spec.endpoints if label == k or label.startswith(k + ":")]
     return spec.endpoints[max(keys, key=len)] if keys else EndpointSettings()
-
-
-def chat_model(seat: SeatSpec, settings: EndpointSettings) -> ChatModel:
-    """The chat model for a model seat (built lazily: nothing connects yet)."""
-    assert seat.model is not None
-    retry = RetryPolicy(retries=settings.retries)
-    if seat.kind == "openai":
-        from arena.llm.openai_provider import OpenAIChatModel
-
-        return OpenAIChatModel(
-            seat.model,
-            base_url=settings.base_url,
-            api_key_env=settings.api_key_env or "OPENAI_API_KEY",
-            timeout_s=settings.timeout_s,
-            probe_timeout_s=settings.probe_timeout_s,
-            retry=retry,
-            mode=settings.mode,
-            temperature=settings.temperature,
-            max_tokens=settings.max_tokens,
-            pin_slots=settings.pin_slots,
-            dialogue=probe_mode,
-        )
-    from arena.llm.langchain_provider import LangChainChatModel
-
-    options = dict(settings.options)
-    if settings.base_url is not None:
-        options.setdefault("base_url", settings.base_url)
-    if settings.temperature is not None:
-        options.setdefault("temperature", settings.temperature)
-    if settings.max_tokens is not None:
-        options.setdefault("max_tokens", settings.max_tokens)
-    if settings.api_key_env is not None:
-        options.setdefault("api_key", _env_key(settings.api_key_env))
-    return LangChainChatModel(
-        seat.model,
-        timeout_s=settings.timeout_s,
-        probe_timeout_s=settings.probe_timeout_s,
-        retry=retry,
-        mode=settings.mode,
-        dialogue=probe_mode,
-        **options,
-    )
-
-
-def _env_key(name: str) -> str:
-    value = os.environ.get(name)
-    if not value:
-        raise ArenaError(f"{name} is not set (named as api_key_env in the spec file)")
-    return value
 
 
 async def preflight(

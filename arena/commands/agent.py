@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "spec",
         metavar="SPEC",
         help="the agent, as a seat spec names it: bot, random, openai:MODEL, "
-        "langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name, or a URL",
+        "langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name, a URL, "
+        "or noisy:P:SPEC",
     )
     check.add_argument("--games", type=_count, default=3, help="games to play")
     check.add_argument(

@@ -18,7 +18,7 @@ from arena.userfile import parse_yaml
 
 SEAT_KINDS = (
     "bot, random, human, openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, "
-    "an installed agent's name, or an http(s):// URL"
+    "an installed agent's name, an http(s):// URL, or noisy:P:AGENT (P of it at random)"
 )
 """The agents a `--seat` spec may name (`arena.agents.seats` parses them)."""
 

@@ -54,7 +54,7 @@ from arena.queue.results import (
     forget_collected,
     replay_path,
 )
-from arena.queue.seating import build_seats, is_model, is_remote, preflight
+from arena.queue.seating import bare_spec, build_seats, is_model, is_remote, preflight
 from arena.queue.worker import Worker
 from arena.rules.errors import ArenaError
 from arena.rules.roles import is_wolf
@@ -179,9 +179,9 @@ async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
             endpoint that does not answer properly.
     """
     entries = {name: entry for job in jobs for name, entry in job.agents.items()}
-    plugins = [entry for entry in entries.values() if is_plugin_spec(entry.spec)]
-    for entry in plugins:
-        check_plugin(entry.spec, options=entry.options, build=True)
+    for entry in entries.values():
+        if is_plugin_spec(bare := bare_spec(entry.spec)):
+            check_plugin(bare, options=entry.options, build=True)
     unchecked = {
         name
         for job in jobs

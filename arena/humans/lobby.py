@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+from arena.agents.noisy import is_noisy, parse_noisy
 from arena.agents.plugin import entry_point_agents, is_plugin_ref
 from arena.humans.access import new_token, token_hash
 from arena.rules.boards import Board, board_id
@@ -23,7 +24,7 @@ from arena.transcript import Lang
 
 MODEL_SPEC = (
     "a model seat needs openai:MODEL, langchain:PROVIDER:MODEL, a remote agent's http(s):// "
-    "URL, py:MODULE:FACTORY or an installed agent's name"
+    "URL, py:MODULE:FACTORY, an installed agent's name or noisy:P:AGENT"
 )
 
 
@@ -31,10 +32,17 @@ def is_model_spec(name: str) -> bool:
     """Whether `name` has the form of a model seat's agent, a remote agent's URL or a plug-in.
 
     `openai:…`, `langchain:…:…`, `http(s)://…`, `py:MODULE:FACTORY` or an installed agent's
-    name. Only the form: the host's preflight finds out whether the model or agent can
-    play (a plug-in is imported when the host builds the seats).
+    name, or any of them, `bot` or `random` as the skill dial's `noisy:P:AGENT`
+    (`arena.agents.noisy`). Only the form: the host's preflight finds out whether the model
+    or agent can play (a plug-in is imported when the host builds the seats).
     """
     name = name.strip()
+    if is_noisy(name):
+        try:
+            inner = parse_noisy(name).inner
+        except ArenaError:
+            return False
+        return inner in ("bot", "random") or is_model_spec(inner)
     if name.startswith(("http://", "https://")):
         return _is_agent_url(name)
     if is_plugin_ref(name) or name in entry_point_agents():  # your own agent (docs/agents.md)

@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from arena.agents.noisy import strip_noise
 from arena.llm.pricing import Price, cost_usd
 from arena.llm.types import ModelCallRecord
 from arena.match import Limits
@@ -121,9 +122,10 @@ class AgentEntry(_Frozen):
             return self.endpoint
         if self.base_url is not None:
             return self.base_url
-        if self.spec.startswith(("http://", "https://")):
-            return self.spec
-        kind, sep, _ = self.spec.partition(":")
+        spec = strip_noise(self.spec)  # `noisy:0.3:openai:gpt` calls `openai`
+        if spec.startswith(("http://", "https://")):
+            return spec
+        kind, sep, _ = spec.partition(":")
         return kind if sep else None
 
 

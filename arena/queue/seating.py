@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from arena.agents import seats
 from arena.agents.base import Agent, AgentReply, Believer
 from arena.agents.delayed import Delayed
+from arena.agents.noisy import is_noisy, parse_noisy, strip_noise
 from arena.agents.plugin import PREFIX, is_plugin_ref, is_plugin_spec
 from arena.agents.remote.seat import check_url, is_url, preflight_remote
 from arena.llm.types import ModelCallRecord
@@ -68,6 +69,15 @@ def check_spec(spec: str) -> None:
         return
     if spec == "human" or spec.startswith("human:"):
         raise ConfigError("a tournament cannot seat a human (play one with `arena play`)")
+    if is_noisy(spec):
+        try:
+            inner = parse_noisy(spec).inner
+        except ArenaError as exc:
+            raise ConfigError(str(exc)) from None
+        if inner.startswith("delay:"):
+            raise ConfigError(f"agent spec {clip(repr(spec))}: write delay:MS:noisy:P:SPEC")
+        check_spec(inner)
+        return
     kind, sep, rest = spec.partition(":")
     if kind == "delay":
         ms, sep2, inner = rest.partition(":")
@@ -78,19 +88,24 @@ def check_spec(spec: str) -> None:
     if kind not in MODEL_KINDS or not rest or (kind == "langchain" and ":" not in rest.strip(":")):
         raise ConfigError(
             f"unknown agent spec {clip(repr(spec))}; use random, bot, delay:MS:SPEC, "
-            "openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's "
-            "name or an http(s):// URL"
+            "noisy:P:SPEC, openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an "
+            "installed agent's name or an http(s):// URL"
         )
 
 
 def is_model(entry: AgentEntry) -> bool:
-    """Whether the entry is a model seat (behind any `delay:`)."""
-    return split_delay(entry.spec)[1].partition(":")[0] in MODEL_KINDS
+    """Whether the entry is a model seat (behind any `delay:` and `noisy:`)."""
+    return bare_spec(entry.spec).partition(":")[0] in MODEL_KINDS
 
 
 def is_remote(entry: AgentEntry) -> bool:
-    """Whether the entry is a remote agent (behind any `delay:`)."""
-    return is_url(split_delay(entry.spec)[1])
+    """Whether the entry is a remote agent (behind any `delay:` and `noisy:`)."""
+    return is_url(bare_spec(entry.spec))
+
+
+def bare_spec(spec: str) -> str:
+    """The agent that answers, without the `delay:MS:` and `noisy:P:` around it."""
+    return strip_noise(split_delay(spec)[1])
 
 
 def split_delay(spec: str) -> tuple[float, str]:
@@ -130,7 +145,7 @@ def to_match_spec(
         overage_s=entry.overage_s,
         **{key: value for key, value in given.items() if value is not None},
     )
-    label = seat_spec.label
+    label = seat_spec.base_label
     options = {label: dict(entry.options)} if seat_spec.kind == "plugin" else {}
     match = seats.MatchSpec(endpoints={label: settings}, options=options, lang=lang)
     return seat_spec, match, delay

@@ -37,6 +37,8 @@ from arena.rules.referee import Answer
 from arena.rules.types import Winner
 from arena.storage.jsonl import MAX_DEPTH, bad, check_keys, decode, depth, parse, raw_lines
 from arena.storage.jsonl import ReplayError as ReplayError
+from arena.storage.outsiders import INSIDER_AGENTS as INSIDER_AGENTS
+from arena.storage.outsiders import has_outsiders as has_outsiders
 from arena.storage.seal import ArenaKey, Digests, Seal, arena_key, seal
 from arena.userfile import BOM
 
@@ -127,17 +129,6 @@ class ReplayHeader(BaseModel):
         if not data.get("handovers"):
             data.pop("handovers", None)
         return data
-
-
-INSIDER_AGENTS = frozenset({"bot", "random", "openai", "langchain"})
-"""Agent kinds the arena itself runs. Any other seat (a person, a `py:` plug-in, a remote
-agent) is an outsider: while it plays, the game's file must not be readable beyond the
-public view by anyone else (its seed and every role are in it)."""
-
-
-def has_outsiders(header: ReplayHeader) -> bool:
-    """Whether a person or an outside agent plays one of the game's seats."""
-    return any(seat.agent.partition(":")[0] not in INSIDER_AGENTS for seat in header.seats)
 
 
 class Replay(BaseModel):
