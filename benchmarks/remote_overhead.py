@@ -36,8 +36,8 @@ import httpx
 
 from arena.agents.random_agent import random_action
 from arena.agents.remote import RemoteAgent
-from arena.agents.remote.client import signed_headers
 from arena.agents.remote.protocol import Hello
+from arena.agents.remote.transport import signed_headers
 from arena.conformance import Probe
 from arena.match import Limits, play
 from arena.ratings.stats import quantile

@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.agents.remote.client import RemoteAgent, check_health
+from arena.agents.remote.client import RemoteAgent
+from arena.agents.remote.transport import check_health
 from arena.rules.errors import ArenaError
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from arena.agents.remote import RemoteAgent, check_health
 from arena.agents.remote.auth import signature
-from arena.agents.remote.client import MAX_REPLY_BYTES
+from arena.agents.remote.transport import MAX_REPLY_BYTES
 from arena.match import Limits, decide
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError
