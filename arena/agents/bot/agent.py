@@ -24,16 +24,15 @@ workhorse of tests and benchmarks. Three properties matter more than its strengt
 from __future__ import annotations
 
 from arena.agents.base import AgentReply
-from arena.agents.bot import day, night, speech, wolves
 from arena.agents.bot.beliefs import own_outlook, wolf_probabilities
 from arena.agents.bot.chance import dice
+from arena.agents.bot.handlers import HANDLERS, Turn
 from arena.agents.bot.reading import Ledger, Reading, read
 from arena.records import BeliefReport
-from arena.rules.actions import Action, Pass
-from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.rules.actions import Action
+from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation
-from arena.rules.types import Role
 from arena.text import Lang
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
@@ -85,87 +84,16 @@ class BotAgent:
         return AgentReply(action=self.choose(reading, request))
 
     def choose(self, r: Reading, request: DecisionRequest) -> Action:
-        """The bot's action for `request`, given its reading of its own view."""
+        """The bot's action for `request`, given its reading of its own view.
+
+        Its handler in `HANDLERS`, with the decision's own dice; a kind without one (none
+        today) gets the request's default.
+        """
+        handler = HANDLERS.get(request.kind)
+        if handler is None:
+            return request.default
         rng = dice(self.seed, request.kind, request.day, request.night, request.step)
-        match request.kind:
-            case DecisionKind.RUN_FOR_SHERIFF:
-                return day.run_for_sheriff(r, request, rng)
-            case DecisionKind.WITHDRAW:
-                return day.withdraw(r, request, self.seed, rng)
-            case DecisionKind.SHERIFF_VOTE:
-                return day.sheriff_vote(r, request, rng)
-            case DecisionKind.SPEECH:
-                skill = wolves.explosion(r, request, self.seed) or day.duel(r, request)
-                return skill or speech.speak(r, request, rng, self.lang)
-            case DecisionKind.INTERRUPT:
-                return wolves.explosion(r, request, self.seed) or day.duel(r, request) or Pass()
-            case DecisionKind.SPEECH_ORDER:
-                return day.speech_order(r, request, rng)
-            case DecisionKind.RECOMMEND:
-                return day.recommend(r, request, rng)
-            case DecisionKind.VOTE:
-                return day.vote(r, request, rng)
-            case DecisionKind.SHOOT:
-                return day.shoot(r, request, rng)
-            case DecisionKind.BADGE:
-                return day.badge(r, request, rng)
-            case DecisionKind.GUARD:
-                return night.guard(r, request, rng)
-            case DecisionKind.WOLF_TALK:
-                return night.whisper(r, request, self.seed, rng, self.lang)
-            case DecisionKind.KNIFE:
-                return night.knife(r, request, rng)
-            case DecisionKind.WITCH:
-                return night.witch(r, request, rng)
-            case DecisionKind.SEER:
-                return night.seer(r, request, rng)
-            case DecisionKind.CHARM:
-                return night.charm(r, request, rng)
-            case DecisionKind.DREAM:
-                return night.dream(r, request, rng)
-            case DecisionKind.FEAR:
-                return night.fear(r, request, rng)
-            case DecisionKind.HUNT:
-                return night.hunt(r, request, rng)
-            case DecisionKind.IDENTIFY if r.role is Role.PURE_WHITE_MAIDEN:
-                return night.seer(r, request, rng)
-            case DecisionKind.IDENTIFY:
-                return night.identify(r, request, rng)
-            case DecisionKind.BLOCK:
-                return night.block(r, request, rng)
-            case DecisionKind.PRINCE:
-                return day.prince(r, request)
-            case DecisionKind.SWAP:
-                return night.swap(r, request, rng)
-            case DecisionKind.MIST:
-                return night.mist(r, request, rng)
-            case DecisionKind.SNAKE:
-                return night.witch(r, request, rng)  # the snake saves like the antidote
-            case DecisionKind.CLAW:
-                return night.claw(r, request, rng)
-            case DecisionKind.TRADE:
-                return night.trade(r, request, rng)
-            case DecisionKind.LUCKY:
-                return night.lucky(r, request, rng)
-            case DecisionKind.ADMIRE:
-                return night.admire(r, request, rng)
-            case DecisionKind.CONFUSE:
-                return night.confuse(r, request, rng)
-            case DecisionKind.PUFFER:
-                return day.puffer(r, request)
-            case DecisionKind.MASK:
-                return night.mask(r, request, rng)
-            case DecisionKind.HEAL:
-                return night.heal(r, request, rng)
-            case DecisionKind.WATCH:
-                return night.watch(r, request, rng)
-            case DecisionKind.AUTOPSY:
-                return night.autopsy(r, request, rng)
-            case DecisionKind.THIEF:
-                return night.take_card(r, request, rng)
-            case DecisionKind.CUPID:
-                return night.cupid(r, request, rng)
-        return request.default
+        return handler(Turn(r, request, rng, self.seed, self.lang))
 
     async def believe(self, view: Observation) -> BeliefReport | None:
         """The bot's suspicion of every other present seat (a wolf knows its team exactly)."""

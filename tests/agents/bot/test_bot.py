@@ -11,6 +11,7 @@ import pytest
 
 from arena.agents.base import Agent, AgentReply
 from arena.agents.bot.agent import BotAgent
+from arena.agents.bot.handlers import HANDLERS
 from arena.agents.random_agent import RandomAgent
 from arena.match import Limits, play
 from arena.rules import events as ev
@@ -27,6 +28,11 @@ from arena.text import Lang
 from tests.conftest import BOARD_REFS
 
 PRESETS: tuple[PresetName | None, ...] = (None, "tournament", "site", "classic")
+
+
+def test_the_bot_has_a_handler_for_every_decision_kind() -> None:
+    """A decision kind the arena adds needs the bot's handler, or the bot plays its default."""
+    assert set(HANDLERS) == set(DecisionKind)
 
 
 class Recorder:
@@ -136,6 +142,7 @@ def test_the_bot_imports_nothing_that_holds_the_hidden_game() -> None:
         "arena.rules.day",
         "arena.match",
     }
+    forbidden_prefixes = tuple(f"{name}." for name in forbidden)
     root = Path(__file__).resolve().parents[3] / "arena" / "agents" / "bot"
     files = sorted(root.glob("*.py"))
     assert root / "agent.py" in files and root / "beliefs.py" in files
@@ -143,9 +150,13 @@ def test_the_bot_imports_nothing_that_holds_the_hidden_game() -> None:
         tree = ast.parse(file.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                assert node.module not in forbidden, f"{file.name} imports {node.module}"
+                module = node.module or ""
+                bad = module in forbidden or module.startswith(forbidden_prefixes)
+                assert not bad, f"{file.name} imports {module}"
             elif isinstance(node, ast.Import):
-                assert not {a.name for a in node.names} & forbidden, file.name
+                names = {a.name for a in node.names}
+                assert not names & forbidden, file.name
+                assert not [n for n in names if n.startswith(forbidden_prefixes)], file.name
 
 
 def test_the_seer_claims_and_reports_her_real_checks() -> None:
