@@ -26,7 +26,7 @@ from statistics import mean
 import redis
 
 from arena.cli import main as arena
-from arena.commands.tournament import worker_argv
+from arena.commands.worker import worker_argv
 
 URL = "redis://127.0.0.1:6379/0"
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from arena.commands.tournament import worker_argv
+from arena.commands.worker import worker_argv
 from arena.queue.jobs import GameState
 from arena.queue.redis_queue import RedisQueue
 from arena.tournament import TournamentSpec, schedule

@@ -1,4 +1,4 @@
-"""`arena tournament run|submit|status|forget` and `arena worker`: many games, many machines.
+"""`arena tournament run|submit|status|forget`: many games, many machines.
 
 `run` plays a tournament in this process (an in-process queue and `--workers` match
 slots); `submit` queues it on Redis for `arena worker` processes on any machines;
@@ -22,29 +22,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import json
-import logging
-import os
-import signal
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from arena.agents.plugin import check_plugin, is_plugin_spec
-from arena.queue.jobs import (
-    FINAL_STATES,
-    Durability,
-    GameState,
-    GameStatus,
-    MatchJob,
-    Spend,
-    quarantined,
-    spend_of,
-    with_games,
+from arena.commands import worker
+from arena.commands.progress import (
+    collect_lines,
+    progress_lines,
+    status_from_disk,
+    status_from_redis,
+    summary_lines,
 )
+from arena.commands.queue_options import add_prefix, add_queue, positive
+from arena.commands.receipts import durability_warning, write_receipt
+from arena.queue.jobs import FINAL_STATES, GameState, GameStatus, MatchJob
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.results import (
@@ -57,35 +51,36 @@ from arena.queue.results import (
 from arena.queue.seating import bare_spec, build_seats, is_model, is_remote, preflight
 from arena.queue.worker import Worker
 from arena.rules.errors import ArenaError
-from arena.rules.roles import is_wolf
-from arena.storage.replay_file import read_replay
 from arena.tournament import TournamentSpec, load_spec, schedule
 
 SPOOL_DIR = ".spool"
 """Where `tournament run` keeps the logs of unfinished games, under the replay folder
 (hidden, so replay listings and ratings never mistake them for replays)."""
-SHUTDOWN_GRACE_S = 10.0
-"""How long a stopping worker may take to hand its matches back before it exits anyway."""
-
-BAR_WIDTH = 30
-RECEIPTS = Path(".arena") / "submitted.json"
-"""Under the replay folder: per `prefix/name`, the server epoch and the game ids queued."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `tournament` (run, submit, status) and `worker`."""
+    """Add `tournament` (run, submit, status, forget) and `worker`."""
     top = sub.add_parser("tournament", help="run, queue or follow a tournament")
     actions = top.add_subparsers(dest="action", required=True, metavar="ACTION")
+    _add_run(actions)
+    _add_submit(actions)
+    _add_status(actions)
+    _add_forget(actions)
+    worker.register(sub)
 
+
+def _add_run(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = actions.add_parser("run", help="play a tournament in this process")
     run.add_argument("spec", type=Path, help="tournament file (YAML)")
-    run.add_argument("--workers", type=_positive, default=4, help="matches at once")
+    run.add_argument("--workers", type=positive, default=4, help="matches at once")
     run.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
     run.set_defaults(handler=_run)
 
+
+def _add_submit(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     submit = actions.add_parser("submit", help="queue a tournament on Redis")
     submit.add_argument("spec", type=Path, help="tournament file (YAML)")
-    _add_queue(submit)
+    add_queue(submit)
     submit.add_argument(
         "--replays",
         type=Path,
@@ -97,9 +92,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="do not probe the model endpoints from here (the workers hold the keys)",
     )
-    _add_prefix(submit)
+    add_prefix(submit)
     submit.set_defaults(handler=_submit)
 
+
+def _add_status(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     status = actions.add_parser("status", help="progress, failures, tokens and money")
     status.add_argument("spec", type=Path, help="tournament file (YAML)")
     status.add_argument(
@@ -114,59 +111,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="write the finished replays the workers handed to Redis into --replays",
     )
-    _add_prefix(status)
+    add_prefix(status)
     status.set_defaults(handler=_status)
 
+
+def _add_forget(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     forget = actions.add_parser(
         "forget", help="drop finished games from Redis once their replays are in --replays"
     )
     forget.add_argument("spec", type=Path, help="tournament file (YAML)")
-    _add_queue(forget)
+    add_queue(forget)
     forget.add_argument(
         "--replays",
         type=Path,
         default=Path("replays"),
         help="the folder that keeps the games (gathered from Redis first)",
     )
-    _add_prefix(forget)
+    add_prefix(forget)
     forget.set_defaults(handler=_forget)
-
-    worker = sub.add_parser("worker", help="play queued matches from Redis")
-    _add_queue(worker)
-    worker.add_argument("--concurrency", type=_positive, default=4, help="matches at once")
-    worker.add_argument(
-        "--replays", type=Path, default=Path("replays"), help="where finished replays go"
-    )
-    worker.add_argument(
-        "--heartbeat",
-        type=float,
-        default=15.0,
-        metavar="SECONDS",
-        help="heartbeat lifetime; a dead worker's match resumes after it",
-    )
-    _add_prefix(worker)
-    worker.set_defaults(handler=_worker)
-
-
-def _add_queue(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--redis", required=True, metavar="URL", help="the queue's Redis, e.g. redis://host:6379/0"
-    )
-
-
-def _add_prefix(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--prefix",
-        default="arena",
-        help="Redis key namespace, to keep several arenas on one server",
-    )
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
@@ -203,91 +165,6 @@ def pending_jobs(spec: TournamentSpec, replays: Path) -> tuple[list[MatchJob], i
     jobs = schedule(spec)
     todo = [job for job in jobs if finished_replay(replay_path(replays, job.game_id), job) is None]
     return todo, len(jobs) - len(todo)
-
-
-def progress_lines(
-    statuses: Sequence[GameStatus], spend: dict[str, Spend], *, finished_on_disk: int = 0
-) -> list[str]:
-    """A progress bar, the counts by state, spend per agent, and the failures."""
-    counts = Counter(s.state for s in statuses)
-    counts[GameState.DONE] += finished_on_disk
-    total = len(statuses) + finished_on_disk
-    final = sum(counts[s] for s in FINAL_STATES)
-    filled = BAR_WIDTH * final // total if total else BAR_WIDTH
-    lines = [
-        f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {final}/{total}  "
-        + "  ".join(f"{state.value} {counts[state]}" for state in GameState if counts[state])
-    ]
-    if counts[GameState.LOST]:
-        lines.append(
-            f"  lost {counts[GameState.LOST]}: submitted, but the server no longer knows them "
-            "(restarted without its data?); `arena tournament submit` queues them again"
-        )
-    for name, used in sorted(spend.items()):
-        if used.tokens or used.usd:
-            lines.append(f"  {name}: {used.tokens:,} tokens, ${used.usd:.4f}")
-    for name, used in sorted(spend.items()):
-        paused = quarantined(name, used)
-        if paused is not None:
-            lines.append(f"  {paused}: its remaining games are skipped")
-    for s in statuses:
-        if s.state is GameState.FAILED:
-            lines.append(f"  failed {s.game_id} after {s.attempts} attempts: {s.error}")
-        elif s.state is GameState.SKIPPED and s.result is not None:
-            lines.append(f"  skipped {s.game_id}: {s.result.reason}")
-    return lines
-
-
-def summary_lines(
-    jobs: Sequence[MatchJob], statuses: Sequence[GameStatus], replays: Path, rate_hint: str
-) -> list[str]:
-    """The end-of-tournament summary: who won how often, by side, and how to rate it."""
-    tally: dict[str, Counter[str]] = {}
-    sides: Counter[str] = Counter()
-    days = 0
-    for job, status in zip(jobs, statuses, strict=True):
-        outcome = _outcome(job, status, replays)
-        if outcome is None:
-            continue
-        winner, game_days = outcome
-        sides[winner] += 1
-        days += game_days
-        roles = job.config.deal or ()
-        played = {
-            (name, "wolves" if seat <= len(roles) and is_wolf(roles[seat - 1]) else "good")
-            for seat, name in enumerate(job.seats, start=1)
-        }
-        for name, side in played:
-            counts = tally.setdefault(name, Counter())
-            counts[f"{side} games"] += 1
-            counts[f"{side} wins"] += winner == side
-            counts["draws"] += winner == "draw"
-    games = sum(sides.values())
-    if not games:
-        return ["Summary: no game finished yet"]
-    lines = [
-        f"Summary: {games} games finished; wolves won {sides['wolves']}, good {sides['good']}, "
-        f"draws {sides['draw']}; {days / games:.1f} days on average"
-    ]
-    for name, c in sorted(tally.items()):
-        lines.append(
-            f"  {name}: won {c['wolves wins'] + c['good wins']} of "
-            f"{c['wolves games'] + c['good games']} (as wolves {c['wolves wins']}/"
-            f"{c['wolves games']}, as good {c['good wins']}/{c['good games']}; "
-            f"draws {c['draws']})"
-        )
-    lines.append(f"ratings with intervals: {rate_hint}")
-    return lines
-
-
-def _outcome(job: MatchJob, status: GameStatus, replays: Path) -> tuple[str, int] | None:
-    result = status.result
-    if result is not None and result.winner is not None:
-        return str(result.winner), result.days
-    header = finished_replay(replay_path(replays, job.game_id), job)
-    if header is None or header.result is None:
-        return None
-    return str(header.result.winner), header.result.days
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -350,58 +227,6 @@ def _submit(args: argparse.Namespace) -> int:
     )
 
 
-def durability_warning(durability: Durability, url: str) -> str | None:
-    """One line on what a restart of the server at `url` would lose, or None if nothing."""
-    if not durability.known:
-        return (
-            f"note: cannot tell whether Redis at {url} keeps its data across a restart "
-            "(it refused CONFIG GET); without persistence a restart loses every queued and "
-            "running game (docs/tournaments.md)"
-        )
-    if durability.appendonly:
-        return None
-    if durability.save:
-        return (
-            f"note: Redis at {url} keeps snapshots only (save {durability.save!r}, appendonly "
-            "no): a restart loses what changed since the last snapshot; appendonly yes is "
-            "safer (docs/tournaments.md)"
-        )
-    return (
-        f"warning: Redis at {url} does not persist its data (appendonly no, no snapshots): "
-        "a restart loses every queued and running game; start it with --appendonly yes "
-        "(docs/tournaments.md)"
-    )
-
-
-def read_receipts(replays: Path) -> dict[str, dict[str, object]]:
-    """What `submit` queued from here, by `prefix/name` (empty if nothing or unreadable)."""
-    try:
-        data = json.loads((replays / RECEIPTS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def submitted_ids(replays: Path, prefix: str, name: str) -> set[str]:
-    """The game ids `submit` queued from here for this tournament."""
-    entry = read_receipts(replays).get(f"{prefix}/{name}", {})
-    games = entry.get("games", []) if isinstance(entry, dict) else []
-    return {g for g in games if isinstance(g, str)} if isinstance(games, list) else set()
-
-
-def write_receipt(replays: Path, prefix: str, name: str, epoch: str | None, ids: list[str]) -> None:
-    """Remember what was queued (best effort: a read-only folder only loses the receipt)."""
-    receipts = read_receipts(replays)
-    ids = sorted(submitted_ids(replays, prefix, name) | set(ids))
-    receipts[f"{prefix}/{name}"] = {"epoch": epoch, "games": ids}
-    path = replays / RECEIPTS
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(receipts, indent=1), encoding="utf-8")
-        tmp.replace(path)
-
-
 async def _submit_jobs(
     url: str, prefix: str, name: str, jobs: list[MatchJob], finished: int, replays: Path
 ) -> int:
@@ -431,10 +256,10 @@ def _status(args: argparse.Namespace) -> int:
         pending_jobs(spec, args.replays)  # another game under one of these ids: say so first
         print(collect_lines(asyncio.run(_collect(args.redis, args.prefix, spec, args.replays))))
     if args.redis is None:
-        lines, statuses = _status_from_disk(jobs, args.replays)
+        lines, statuses = status_from_disk(jobs, args.replays)
     else:
         lines, statuses = asyncio.run(
-            _status_from_redis(args.redis, args.prefix, spec.name, jobs, args.replays)
+            status_from_redis(args.redis, args.prefix, spec.name, jobs, args.replays)
         )
     print(f"{spec.name}")
     print("\n".join(lines))
@@ -482,147 +307,3 @@ async def _collect(url: str, prefix: str, spec: TournamentSpec, replays: Path) -
         return await collect(queue, schedule(spec), replays)
     finally:
         await queue.close()
-
-
-def collect_lines(collected: Collected) -> str:
-    """What `collect` wrote into the replay folder, and each replay it refused."""
-    lines = [f"collected {len(collected.written)} finished replays from Redis"]
-    lines += [f"  not collected: {line}" for line in collected.refused]
-    return "\n".join(lines)
-
-
-def _status_from_disk(jobs: list[MatchJob], replays: Path) -> tuple[list[str], list[GameStatus]]:
-    statuses: list[GameStatus] = []
-    spend: dict[str, Spend] = {}
-    for job in jobs:
-        path = replay_path(replays, job.game_id)
-        if finished_replay(path, job) is None:
-            state = GameState.RUNNING if path.exists() else GameState.UNKNOWN
-            statuses.append(GameStatus(game_id=job.game_id, state=state))
-            continue
-        statuses.append(GameStatus(game_id=job.game_id, state=GameState.DONE))
-        replay = read_replay(path)
-        result = replay.header.result
-        void = result.reason if result is not None and result.void else None
-        for agent, used in with_games(spend_of(replay.traces, job), job, void).items():
-            spend[agent] = spend.get(agent, Spend()) + used
-    return progress_lines(statuses, spend), statuses
-
-
-async def _status_from_redis(
-    url: str, prefix: str, name: str, jobs: list[MatchJob], replays: Path
-) -> tuple[list[str], list[GameStatus]]:
-    queue = await RedisQueue.connect(url, prefix=prefix)
-    try:
-        statuses = await queue.statuses([job.game_id for job in jobs])
-        spend = await queue.spend(name)
-        lost_at = await queue.lost_at()
-    finally:
-        await queue.close()
-    submitted = submitted_ids(replays, prefix, name)
-    statuses = [
-        _known_here(status, job, replays, submitted)
-        for status, job in zip(statuses, jobs, strict=True)
-    ]
-    lines = progress_lines(statuses, spend)
-    unknown = sum(s.state is GameState.UNKNOWN for s in statuses)
-    if lost_at is not None and unknown:
-        lines.append(
-            f"  note: a worker saw Redis lose its data at {lost_at}; {unknown} games it does "
-            "not know may have been lost (no receipt of their submission here)"
-        )
-    return lines, statuses
-
-
-def _known_here(
-    status: GameStatus, job: MatchJob, replays: Path, submitted: set[str]
-) -> GameStatus:
-    """A game the server does not know: done if its replay is here, lost if queued from here."""
-    if status.state is not GameState.UNKNOWN:
-        return status
-    if finished_replay(replay_path(replays, job.game_id), job) is not None:
-        return status.model_copy(update={"state": GameState.DONE})
-    if job.game_id in submitted:
-        return status.model_copy(update={"state": GameState.LOST})
-    return status
-
-
-def worker_argv(
-    url: str,
-    prefix: str,
-    replays: Path,
-    *,
-    concurrency: int = 1,
-    heartbeat: float | None = None,
-) -> list[str]:
-    """The command line of an `arena worker` in a new process of this Python.
-
-    The fault handler is on, so a hung worker can be made to show its stacks.
-    """
-    argv = [sys.executable, "-X", "faulthandler", "-m", "arena.cli", "worker", "--redis", url]
-    argv += ["--prefix", prefix, "--concurrency", str(concurrency), "--replays", str(replays)]
-    if heartbeat is not None:
-        argv += ["--heartbeat", str(heartbeat)]
-    return argv
-
-
-def worker_logging() -> None:
-    """Log the arena's own lines (a game started, finished, failed) to standard error.
-
-    Only warnings from the libraries: httpx logs every HTTP request at INFO, and a line
-    per model call drowns the games.
-    """
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-    logging.getLogger("arena").setLevel(logging.INFO)
-
-
-def _worker(args: argparse.Namespace) -> int:
-    worker_logging()
-    if args.heartbeat <= 0:
-        raise ArenaError("--heartbeat must be positive")
-    return asyncio.run(
-        _serve(args.redis, args.prefix, args.heartbeat, args.concurrency, args.replays)
-    )
-
-
-async def _serve(url: str, prefix: str, heartbeat: float, concurrency: int, replays: Path) -> int:
-    queue = await RedisQueue.connect(url, prefix=prefix, heartbeat_s=heartbeat)
-    worker = Worker(queue, replays, concurrency=concurrency)
-    log = logging.getLogger("arena.worker")
-    log.info(
-        "worker %s: %d slots on %s (prefix %s)", worker.consumer, concurrency, queue.url, prefix
-    )
-    warning = durability_warning(await queue.durability(), queue.url)
-    if warning is not None:
-        log.warning("%s", warning)
-    task = asyncio.create_task(worker.run())
-    loop = asyncio.get_running_loop()
-
-    def on_signal() -> None:
-        """First signal: stop cooperatively within a grace period. Second: leave now."""
-        if worker.stopping:
-            _hard_exit(log, "second signal")
-        log.info("stopping: handing running matches back (grace %g s)", SHUTDOWN_GRACE_S)
-        worker.stop()
-        loop.call_later(
-            SHUTDOWN_GRACE_S, lambda: None if task.done() else _hard_exit(log, "grace over")
-        )
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, on_signal)
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(queue.close(), SHUTDOWN_GRACE_S)
-    return 0
-
-
-def _hard_exit(log: logging.Logger, why: str) -> NoReturn:
-    """Leave now, without waiting for tasks that ignore cancellation.
-
-    Safe by design: whatever the worker held is reclaimed once its heartbeat expires and
-    resumes from the queue's log.
-    """
-    log.warning("forced exit (%s); unfinished matches resume elsewhere after heartbeat expiry", why)
-    logging.shutdown()
-    os._exit(3)

@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from arena.cli import main
-from arena.commands.tournament import worker_logging
+from arena.commands.worker import worker_logging
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import clean_events, replay_events
 from tests.support.redis_db import REDIS_URL

@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from arena.cli import main
-from arena.commands.tournament import worker_argv
+from arena.commands.worker import worker_argv
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.results import replay_path
 from arena.queue.worker import Worker

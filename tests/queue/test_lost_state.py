@@ -26,7 +26,8 @@ from redis.exceptions import ResponseError
 from arena.agents.base import Agent, AgentReply
 from arena.agents.random_agent import RandomAgent
 from arena.cli import main
-from arena.commands.tournament import durability_warning, worker_argv
+from arena.commands.receipts import durability_warning
+from arena.commands.worker import worker_argv
 from arena.queue.jobs import AgentEntry, Durability, GameState, StateLost
 from arena.queue.redis_queue import RedisQueue, redacted
 from arena.queue.results import replay_path

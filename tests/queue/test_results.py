@@ -20,7 +20,7 @@ import pytest
 import redis
 
 from arena.cli import main
-from arena.commands.tournament import worker_argv
+from arena.commands.worker import worker_argv
 from arena.queue.jobs import MatchJob
 from arena.queue.results import pack, replay_path, unpack
 from arena.ratings.folder import folder_report

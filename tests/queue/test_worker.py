@@ -9,7 +9,7 @@ from pathlib import Path
 from arena.agents.base import Agent, AgentReply
 from arena.agents.random_agent import RandomAgent
 from arena.agents.remote import RemoteAgent
-from arena.commands.tournament import progress_lines
+from arena.commands.progress import progress_lines
 from arena.queue.jobs import AgentEntry, GameState, MatchJob, MatchResult, Spend
 from arena.queue.results import replay_path
 from arena.queue.seating import build_seats, per_seat
