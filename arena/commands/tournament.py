@@ -2,8 +2,10 @@
 
 `run` plays a tournament in this process (an in-process queue and `--workers` match
 slots); `submit` queues it on Redis for `arena worker` processes on any machines;
-`status` reports progress from Redis or, without it, from the replay directory. Every
-check (the file, the agents, the boards, the server) happens before anything is queued.
+`status` reports progress from Redis or, without it, from the replay directory, and each
+pairing's verdict so far. Every check (the file, the agents, the boards, the server, the
+flags) happens before anything is queued. With `--until-separated`, `run` and `submit`
+play in rounds and stop each pairing once it is decided (`arena.commands.rounds`).
 
 Workers hand every finished replay to Redis with its result (`arena.queue.results`):
 `status --collect`, and `submit` before it queues, write those the replay folder lacks
@@ -28,10 +30,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.agents.plugin import check_plugin, is_plugin_spec
-from arena.commands import worker
+from arena.commands import rounds, worker
+from arena.commands.embedded import run_embedded
 from arena.commands.progress import (
     collect_lines,
-    progress_lines,
     status_from_disk,
     status_from_redis,
     summary_lines,
@@ -39,7 +41,6 @@ from arena.commands.progress import (
 from arena.commands.queue_options import add_prefix, add_queue, positive
 from arena.commands.receipts import durability_warning, write_receipt
 from arena.queue.jobs import FINAL_STATES, GameState, GameStatus, MatchJob
-from arena.queue.memory_queue import MemoryQueue
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.results import (
     Collected,
@@ -49,13 +50,8 @@ from arena.queue.results import (
     replay_path,
 )
 from arena.queue.seating import bare_spec, build_seats, is_model, is_remote, preflight
-from arena.queue.worker import Worker
 from arena.rules.errors import ArenaError
 from arena.tournament import TournamentSpec, load_spec, schedule
-
-SPOOL_DIR = ".spool"
-"""Where `tournament run` keeps the logs of unfinished games, under the replay folder
-(hidden, so replay listings and ratings never mistake them for replays)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -74,6 +70,7 @@ def _add_run(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     run.add_argument("spec", type=Path, help="tournament file (YAML)")
     run.add_argument("--workers", type=positive, default=4, help="matches at once")
     run.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
+    rounds.add_options(run)
     run.set_defaults(handler=_run)
 
 
@@ -93,6 +90,7 @@ def _add_submit(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="do not probe the model endpoints from here (the workers hold the keys)",
     )
     add_prefix(submit)
+    rounds.add_options(submit)
     submit.set_defaults(handler=_submit)
 
 
@@ -112,6 +110,7 @@ def _add_status(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write the finished replays the workers handed to Redis into --replays",
     )
     add_prefix(status)
+    rounds.add_options(status, until=False)
     status.set_defaults(handler=_status)
 
 
@@ -168,11 +167,14 @@ def pending_jobs(spec: TournamentSpec, replays: Path) -> tuple[list[MatchJob], i
 
 
 def _run(args: argparse.Namespace) -> int:
-    spec = load_spec(args.spec)
+    spec = rounds.load(args)
     jobs, finished = pending_jobs(spec, args.replays)
     asyncio.run(check_endpoints(jobs))
     print(f"{spec.name}: {len(jobs) + finished} games, {finished} already finished")
-    code = asyncio.run(_run_embedded(jobs, args.replays, args.workers, finished))
+    if args.until_separated:
+        code = rounds.run_rounds(spec, args.replays, args.workers)
+    else:
+        code, _ = asyncio.run(run_embedded(jobs, args.replays, args.workers, finished))
     every = schedule(spec)
     statuses = [GameStatus(game_id=job.game_id, state=GameState.UNKNOWN) for job in every]
     hint = f"arena leaderboard {args.replays} --tournament {args.spec}"
@@ -180,44 +182,13 @@ def _run(args: argparse.Namespace) -> int:
     return code
 
 
-async def _run_embedded(jobs: list[MatchJob], replays: Path, workers: int, finished: int) -> int:
-    queue = MemoryQueue(spool=replays / SPOOL_DIR)
-    await queue.submit(jobs)
-    partial = [job.game_id for job in jobs if await queue.log(job.game_id)]
-    if partial:
-        print(f"resuming {len(partial)} partly played games from {replays / SPOOL_DIR}/")
-    ids = [job.game_id for job in jobs]
-    tournament = jobs[0].tournament if jobs else ""
-
-    async def all_final() -> bool:
-        return all(s.state in FINAL_STATES for s in await queue.statuses(ids))
-
-    async def report() -> list[str]:
-        statuses = await queue.statuses(ids)
-        return progress_lines(statuses, await queue.spend(tournament), finished_on_disk=finished)
-
-    async def ticker() -> None:
-        while True:
-            await asyncio.sleep(2.0)
-            print((await report())[0], flush=True)
-
-    tick = asyncio.create_task(ticker())
-    try:
-        stats = await Worker(queue, replays, concurrency=workers, consumer="embedded").run(
-            all_final
-        )
-    finally:
-        tick.cancel()
-    print("\n".join(await report()))
-    print(f"replays in {replays}/")
-    return 1 if stats.failed else 0
-
-
 def _submit(args: argparse.Namespace) -> int:
-    spec = load_spec(args.spec)
+    spec = rounds.load(args)
     jobs, finished = pending_jobs(spec, args.replays)
     if not args.no_preflight:
         asyncio.run(check_endpoints(jobs))
+    if args.until_separated:
+        return asyncio.run(rounds.submit_rounds(args.redis, args.prefix, spec, args.replays))
     collected = asyncio.run(_collect(args.redis, args.prefix, spec, args.replays))
     if collected.written or collected.refused:
         print(collect_lines(collected))
@@ -248,7 +219,7 @@ async def _submit_jobs(
 
 
 def _status(args: argparse.Namespace) -> int:
-    spec = load_spec(args.spec)
+    spec = rounds.load(args)
     jobs = schedule(spec)
     if args.collect:
         if args.redis is None:
@@ -262,7 +233,7 @@ def _status(args: argparse.Namespace) -> int:
             status_from_redis(args.redis, args.prefix, spec.name, jobs, args.replays)
         )
     print(f"{spec.name}")
-    print("\n".join(lines))
+    print("\n".join(lines + rounds.status_lines(spec, args.replays)))
     if all(s.state in FINAL_STATES for s in statuses):
         hint = f"arena leaderboard {args.replays} --tournament {args.spec}"
         print("\n".join(summary_lines(jobs, statuses, args.replays, hint)))
