@@ -193,7 +193,6 @@ def main() -> None:
                 bootstrap=args.bootstrap,
                 skipped=found.skipped,
                 directory=str(folder),
-                workers=args.jobs,
             )
             seconds = time.perf_counter() - start
             print(f"from scratch: {seconds:.2f} s, equal to the last report: {scratch == report}")

@@ -1,10 +1,10 @@
 """How fast the leaderboard is: rating with bootstrap, and reading replays into summaries.
 
 Run: .venv/bin/python benchmarks/ratings_speed.py [--games N] [--replays M] [--bootstrap B]
-     [--workers W ...]
 
-1. `rate` over N synthetic team-vs-team results (4 agents, every ordered pairing), with
-   and without the bootstrap (in 1, then W worker processes): the cost of the ratings.
+1. `rate` over N synthetic team-vs-team results (4 agents, every ordered pairing playing
+   every deal, as in a tournament), with and without the deal bootstrap: the cost of the
+   batch fit, its resamples, the pair verdicts and the win table.
 2. `load_games` over M real bot games (std9, beliefs after every speech) written to a
    temporary directory: the cost of reading and folding replays, per replay.
 """
@@ -54,6 +54,7 @@ def synthetic(n: int) -> list[GameResult]:
                 winner=winner,
                 days=3,
                 seats=seats,
+                deal=f"d-{i // len(pairs)}",
             )
         )
     return games
@@ -75,7 +76,6 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--replays", type=int, default=50)
     parser.add_argument("--bootstrap", type=int, default=200)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
 
     games = synthetic(args.games)
@@ -83,14 +83,10 @@ def main() -> None:
     rate(games, bootstrap=0)
     point = time.perf_counter() - start
     print(f"rate, {args.games} games, no bootstrap: {point * 1000:.0f} ms")
-    for workers in args.workers:
-        start = time.perf_counter()
-        rate(games, bootstrap=args.bootstrap, workers=workers)
-        boot = time.perf_counter() - start
-        print(
-            f"rate, {args.games} games, bootstrap {args.bootstrap}, "
-            f"{workers} worker process(es): {boot:.2f} s"
-        )
+    start = time.perf_counter()
+    rate(games, bootstrap=args.bootstrap)
+    boot = time.perf_counter() - start
+    print(f"rate, {args.games} games, bootstrap {args.bootstrap}: {boot:.2f} s")
 
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from arena.ratings import Report, Skill, WinRate, agent_rows
+from arena.ratings import Rating, Report, WinRate, agent_rows
 
 from .i18n import Lang, t
 
@@ -17,8 +17,8 @@ SIDES = ("overall", "wolf", "good")
 SIDE_COLORS = alt.Scale(domain=list(SIDES), range=["#4c78a8", "#e45756", "#54a24b"])
 
 
-RATING_FORMAT = ".1~f"
-"""Ratings (mu about 25) to one decimal at most: `24`, `24.5`."""
+RATING_FORMAT = ".0f"
+"""Ratings (Elo points, the agents' mean 1500) in whole points: `1552`."""
 SHARE_FORMAT = ".0%"
 """Shares and probabilities (win rates, suspicion) as percentages: `47%`."""
 SCORE_FORMAT = ".2f"
@@ -56,16 +56,16 @@ def title_lines(title: str) -> str | list[str]:
 
 
 def skill_frame(report: Report) -> pd.DataFrame:
-    """One row per (agent, side) rating: mu and its interval."""
+    """One row per (agent, side) rating: its Elo value (`mu`) and its interval."""
     rows = []
     for s in report.leaderboard.standings:
-        skills: dict[str, Skill | None] = {"overall": s.overall, "wolf": s.wolf, "good": s.good}
-        for side, skill in skills.items():
-            if skill is None:
+        ratings: dict[str, Rating | None] = {"overall": s.rating, "wolf": s.wolf, "good": s.good}
+        for side, rating in ratings.items():
+            if rating is None:
                 continue
-            low = skill.interval.low if skill.interval else skill.mu
-            high = skill.interval.high if skill.interval else skill.mu
-            rows.append((s.agent, side, skill.mu, low, high, skill.games))
+            low = rating.interval.low if rating.interval else rating.elo
+            high = rating.interval.high if rating.interval else rating.elo
+            rows.append((s.agent, side, rating.elo, low, high, rating.games))
     return pd.DataFrame(rows, columns=["agent", "side", "mu", "low", "high", "games"])
 
 

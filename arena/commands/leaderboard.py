@@ -16,22 +16,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from arena.commands.leaderboard_text import render
 from arena.ratings.folder import folder_report
 from arena.ratings.loader import UNSIGNED, FolderScan, Reason
-from arena.ratings.metrics import AgentMetrics
-from arena.ratings.ratings import Skill, WinRate
-from arena.ratings.report import Report, to_csv, to_json
+from arena.ratings.report import to_csv, to_json
 from arena.rules.errors import ArenaError
-from arena.text import inert, inert_lines, ljust, rjust, width
+from arena.text import inert, inert_lines
 from arena.tournament import load_spec, schedule
-
-NONE = "-"
-"""What a cell shows when there is no data (for example no belief reports)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,8 +60,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="processes for the bootstrap (default: every core for large jobs; "
-        "the intervals do not depend on it)",
+        help="processes verifying new replay files (default: every core when there are "
+        "many; the numbers do not depend on it)",
     )
     board.add_argument(
         "--tournament",
@@ -179,7 +174,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
         include_unsigned=args.include_unsigned,
         bootstrap=args.bootstrap,
         seed=args.seed,
-        workers=args.jobs or os.cpu_count() or 1,  # used only for large scalar bootstraps
+        workers=args.jobs or os.cpu_count() or 1,  # verifies new files
         cache=not args.no_cache,
         progress=progress.files,
         step=progress.step,
@@ -249,141 +244,3 @@ def _write(path: Path | None, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise ArenaError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-def _pct(value: float | None) -> str:
-    return NONE if value is None else f"{100 * value:.0f}%"
-
-
-def _num(value: float | None, digits: int = 2) -> str:
-    return NONE if value is None else f"{value:.{digits}f}"
-
-
-def _skill(skill: Skill | None) -> str:
-    if skill is None:
-        return NONE
-    if skill.interval is None:
-        return f"{skill.mu:.1f} ±{skill.sigma:.1f}σ"
-    return f"{skill.mu:.1f} [{skill.interval.low:.1f}, {skill.interval.high:.1f}]"
-
-
-def _wins(wins: WinRate) -> str:
-    if wins.rate is None or wins.interval is None:
-        return NONE
-    low, high = wins.interval.low, wins.interval.high
-    return f"{100 * wins.rate:.0f}% [{100 * low:.0f}-{100 * high:.0f}] n={wins.games}"
-
-
-def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """Left-aligned first column, right-aligned others, two spaces apart.
-
-    Widths are terminal columns (`arena.text.width`), so a Chinese agent name, whose
-    characters take two columns each, keeps its row aligned.
-    """
-    widths = [max(width(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for row in [header, *rows]:
-        cells = [
-            ljust(c, w) if i == 0 else rjust(c, w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def _ratings(report: Report) -> str:
-    header = ["agent", "games", "overall μ", "as wolves μ", "as good μ", "wolf wins", "good wins"]
-    rows = [
-        [
-            s.agent,
-            str(s.games),
-            _skill(s.overall),
-            _skill(s.wolf),
-            _skill(s.good),
-            _wins(s.wolf_wins),
-            _wins(s.good_wins),
-        ]
-        for s in report.leaderboard.standings
-    ]
-    return table(header, rows)
-
-
-def _metric_row(m: AgentMetrics) -> list[str]:
-    wolf, good, total = m.as_wolf, m.as_good, m.total
-    return [
-        m.agent,
-        _pct(wolf.god_claims.value),
-        _pct(wolf.claim_survival.value),
-        _num(wolf.wolf_suspicion.value),
-        _num(good.brier.value),
-        _pct(good.vote_accuracy.value),
-        _pct(wolf.partner_votes.value),
-        _num(wolf.misdirection.value, 3),
-        _pct(wolf.whisper_leak.value),
-        _pct(total.fallbacks.value),
-        f"{m.tokens_per_game:,.0f}" if total.usage.calls else NONE,
-        f"${m.cost_per_game:.4f}" if total.usage.calls else NONE,
-    ]
-
-
-def _deception(report: Report) -> str:
-    header = [
-        "agent",
-        "god claims",
-        "claim survives",
-        "suspicion",
-        "brier",
-        "vote acc",
-        "votes partner",
-        "misdirection",
-        "leak",
-        "fallback",
-        "tokens/game",
-        "$/game",
-    ]
-    order = [s.agent for s in report.leaderboard.standings]
-    rows = [_metric_row(m) for m in sorted(report.agents, key=lambda m: order.index(m.agent))]
-    return table(header, rows)
-
-
-def _models(report: Report) -> str:
-    header = ["model", "games", "calls", "tokens/game", "cached", "$/game", "$ total"]
-    rows = [
-        [
-            u.model,
-            str(u.games),
-            str(u.usage.calls),
-            f"{u.tokens_per_game:,.0f}",
-            _pct(u.usage.cached_tokens / u.usage.prompt_tokens if u.usage.prompt_tokens else None),
-            f"${u.cost_per_game:.4f}",
-            f"${u.usage.cost_usd:.2f}",
-        ]
-        for u in report.models
-    ]
-    return table(header, rows)
-
-
-def render(report: Report) -> str:
-    """The leaderboard as plain text: ratings, deception and cost, and model usage."""
-    board = report.leaderboard
-    side = board.wolf_side_wins
-    intervals = (
-        f"{100 * board.confidence:.0f}% bootstrap intervals ({board.bootstrap} resamples, "
-        f"seed {board.seed})"
-        if board.bootstrap
-        else "no bootstrap (μ ±σ shown)"
-    )
-    parts = [
-        f"{board.games} games from {report.directory or 'memory'}; "
-        f"wolves won {_wins(side)}, draws {board.draws}; {intervals}",
-        "",
-        "Ratings (openskill μ; win rates with Wilson 95% intervals)",
-        _ratings(report),
-        "",
-        "Deception and reliability (wolf seats: claims, suspicion, partner votes, "
-        "misdirection, leak; good seats: brier, vote acc)",
-        _deception(report),
-    ]
-    if report.models:
-        parts += ["", "Model usage", _models(report)]
-    return "\n".join(parts)

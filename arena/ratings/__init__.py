@@ -6,8 +6,13 @@ The public API, in the order a caller uses it:
   folded into a small `GameSummary`; unusable files come back as `SkippedFile`s. The
   only function here that touches the disk.
 - `summarize(replay) -> GameSummary`: the same fold for one replay already in memory.
-- `rate(results) -> Leaderboard`: openskill team ratings (overall, as wolves, as good)
-  with bootstrap intervals, and win rates by side and role with Wilson intervals.
+- `rate(results) -> Leaderboard`: the batch Bradley-Terry rating of teams (overall, as
+  wolves, as good) on the Elo scale with deal-bootstrap intervals; every pair of agents
+  compared (difference, separated, head to head, games needed); the wolf-agent x
+  good-agent win table; recent form (openskill); win rates by side and role (Wilson).
+- `deal_scores(results, a, b)`: A's score against B per deal, in schedule order.
+- `cluster_weights`, `ratio_replicates`, `intervals`: the cluster bootstrap, for any
+  statistic of clustered data.
 - `agent_metrics(games) -> tuple[AgentMetrics, ...]`, `model_usage(games)`: deception,
   reliability and cost per agent and per model; `deception_metrics(replays)` does the
   same from whole replays.
@@ -21,8 +26,19 @@ Every returned model is a frozen pydantic model; every rate keeps its counts, an
 metric without data is None, never 0. docs/metrics.md defines each number.
 """
 
+from arena.ratings.board import (
+    Cell,
+    HeadToHead,
+    Leaderboard,
+    Needed,
+    PairVerdict,
+    Rating,
+    Standing,
+    WinRate,
+)
 from arena.ratings.facts import summarize
 from arena.ratings.folder import folder_report
+from arena.ratings.form import Skill
 from arena.ratings.loader import FolderScan, GameSet, SkippedFile, load_games
 from arena.ratings.metrics import (
     AgentMetrics,
@@ -31,14 +47,26 @@ from arena.ratings.metrics import (
     deception_metrics,
     model_usage,
 )
-from arena.ratings.ratings import Leaderboard, Skill, Standing, WinRate, rate
+from arena.ratings.pairs import DealScore, deal_scores
+from arena.ratings.ratings import rate
 from arena.ratings.report import Report, agent_rows, build_report, to_csv, to_json
+from arena.ratings.resample import cluster_weights, intervals, ratio_replicates
 from arena.ratings.results import GameResult, SeatResult, game_result
 from arena.ratings.stats import Interval, Mean, Ratio
 from arena.ratings.tallies import GameSummary, Tallies, UsageTally
 
 __all__ = [
     "AgentMetrics",
+    "Cell",
+    "DealScore",
+    "HeadToHead",
+    "Needed",
+    "PairVerdict",
+    "Rating",
+    "cluster_weights",
+    "deal_scores",
+    "intervals",
+    "ratio_replicates",
     "GameResult",
     "FolderScan",
     "GameSet",

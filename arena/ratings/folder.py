@@ -8,16 +8,17 @@ bit (a test compares them), but a warm folder never re-reads what it already fol
    `stat` and one cached row per known file; new files are verified and folded).
 2. The rated files, in rating order (start time, then game id), give a hash chain:
    link `i` is SHA-256 of link `i - 1` and file `i`'s SHA-256, starting from the kind
-   of report (bootstrap size and seed, numpy or not).
+   of state (`STATE_KIND`; the bootstrap's size and seed are no part of a state: they
+   are applied when the report is made from it).
 3. The cache's saved `ReportFold` over the longest matching prefix of that chain is
    extended by the remaining games only (their summaries are the only ones read), and
    saved again. An unchanged folder matches its whole chain and folds nothing; a
    finished tournament game (a newer start time) folds one game.
-4. Anything else (an older game added, a file edited or removed, a game that changes the
-   bootstrap's path) matches a shorter prefix or none, and the rest is folded from
-   there: never a stale number, only a slower run. Checkpoints every
-   `CHECKPOINT_STRIDE` games keep that prefix long when a game finishes out of order
-   (it started before games already rated, as concurrent tournament games do).
+4. Anything else (an older game added, a file edited or removed) matches a shorter
+   prefix or none, and the rest is folded from there: never a stale number, only a
+   slower run. Checkpoints every `CHECKPOINT_STRIDE` games keep that prefix long when
+   a game finishes out of order (it started before games already rated, as concurrent
+   tournament games do).
 
 The saved states are JSON (`ReportFold.to_json`) in the folder's `.arena/facts.sqlite`,
 entries tagged with the `arena` source digest like the facts, so a newer version never
@@ -42,15 +43,13 @@ from arena.ratings.loader import (
 from arena.ratings.ratings import check_arguments
 from arena.ratings.report import Report, ReportFold
 from arena.ratings.tallies import GameSummary
-from arena.ratings.vectorized import available
 
 Step = Callable[[str], None]
 """Told what the rating step is doing (for a progress line)."""
 
 
-def state_kind(bootstrap: int, seed: int) -> str:
-    """What a saved state is a state of: bootstrap size and seed, and the bootstrap path."""
-    return f"report/bootstrap={bootstrap}/seed={seed}/numpy={available()}"
+STATE_KIND = "report"
+"""What a saved state is a state of (`ReportFold`, whose own layout is `STATE_FORMAT`)."""
 
 
 def chain(kind: str, files: Sequence[RatedFile]) -> list[str]:
@@ -98,8 +97,12 @@ def folder_report(
             include_unsigned=include_unsigned,
             workers=workers,
         )
-        fold = _folded(store, scan, fresh, bootstrap, seed, workers, step)
-        report = fold.report(confidence, skipped=scan.skipped, directory=str(directory))
+        fold = _folded(store, scan, fresh, step)
+        if step is not None:
+            step(f"rating {len(scan.rated)} games ({bootstrap} resamples of their deals)…")
+        report = fold.report(
+            bootstrap, seed, confidence, skipped=scan.skipped, directory=str(directory)
+        )
         return scan, report
     finally:
         if store is not cache:
@@ -115,36 +118,30 @@ that started earlier and ran longer, as a tournament's concurrent workers finish
 
 
 def _folded(
-    store: FactsCache,
-    scan: FolderScan,
-    fresh: dict[str, GameSummary],
-    bootstrap: int,
-    seed: int,
-    workers: int,
-    step: Step | None,
+    store: FactsCache, scan: FolderScan, fresh: dict[str, GameSummary], step: Step | None
 ) -> ReportFold:
-    kind = state_kind(bootstrap, seed)
+    kind = STATE_KIND
     ordered = sorted(scan.rated, key=lambda e: (e.created_at, e.game_id))
     links = chain(kind, ordered)
-    fold, done = ReportFold(bootstrap, seed, workers), 0
+    fold, done = ReportFold(), 0
     saved = store.best_state([kind, f"{kind}/checkpoint"], links)
     if saved is not None:
         try:
-            fold, done = ReportFold.from_json(saved[1], workers), saved[0]
+            fold, done = ReportFold.from_json(saved[1]), saved[0]
         except ValueError:  # a state this code cannot read: fold from scratch
-            fold, done = ReportFold(bootstrap, seed, workers), 0
+            fold, done = ReportFold(), 0
     if fold.games != done:
-        fold, done = ReportFold(bootstrap, seed, workers), 0
+        fold, done = ReportFold(), 0
     if done == len(ordered):
         return fold
     if step is not None:
-        step(f"rating {len(ordered) - done} new of {len(ordered)} games ({bootstrap} resamples)…")
+        step(f"folding {len(ordered) - done} new of {len(ordered)} games…")
     latest = len(ordered) // CHECKPOINT_STRIDE * CHECKPOINT_STRIDE
     stops = [n for n in (latest - CHECKPOINT_STRIDE, latest) if done < n < len(ordered)]
     for stop in [*stops, len(ordered)]:
         games = [rated_summary(store, fresh, e) for e in ordered[done:stop]]
-        if not fold.extend(games):  # the bootstrap's path changed: fold all from scratch
-            fold = ReportFold(bootstrap, seed, workers)
+        if not fold.extend(games):  # cannot happen in order; fold all from scratch if it does
+            fold = ReportFold()
             fold.extend([rated_summary(store, fresh, e) for e in ordered[:stop]])
         done = stop
         label = kind if stop == len(ordered) else f"{kind}/checkpoint"

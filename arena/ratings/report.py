@@ -12,17 +12,13 @@ import io
 import json
 from collections.abc import Sequence
 
+from arena.ratings.board import Leaderboard, Rating, Standing, WinRate
+from arena.ratings.fold import RatingFold
+from arena.ratings.form import Skill
 from arena.ratings.loader import SkippedFile
 from arena.ratings.metrics import AgentMetrics, MetricsFold, ModelUsage
-from arena.ratings.ratings import (
-    Leaderboard,
-    RatingFold,
-    Skill,
-    Standing,
-    WinRate,
-    check_arguments,
-    rating_order,
-)
+from arena.ratings.ratings import check_arguments
+from arena.ratings.results import rating_order
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary, Tallies
 from arena.rules.types import Role
@@ -54,20 +50,22 @@ def build_report(
     confidence: float = 0.95,
     skipped: Sequence[SkippedFile] = (),
     directory: str | None = None,
-    workers: int = 1,
 ) -> Report:
     """Rate `games` and total their metrics (see `rate` for the arguments).
 
     Games are folded in rating order (start time, then id), whatever order they come in,
     so a report does not depend on how a folder lists its files.
+
+    Raises:
+        ValueError: a negative `bootstrap` or a `confidence` outside (0, 1).
     """
-    check_arguments(bootstrap, confidence, workers)
-    fold = ReportFold(bootstrap, seed, workers)
+    check_arguments(bootstrap, confidence)
+    fold = ReportFold()
     fold.extend(games)
-    return fold.report(confidence, skipped=skipped, directory=directory)
+    return fold.report(bootstrap, seed, confidence, skipped=skipped, directory=directory)
 
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 """The layout of `ReportFold.to_json`; a saved state of another layout is not read."""
 
 
@@ -77,12 +75,13 @@ class ReportFold:
     `extend` takes games that all come after the ones folded so far (in rating order)
     and gives the same state as folding every game at once; `to_json` / `from_json`
     save and restore it, which is what lets a folder's leaderboard continue from its
-    cached state when games are added (`arena.ratings.folder`).
+    cached state when games are added (`arena.ratings.folder`). The state does not
+    depend on the bootstrap: its size and seed are arguments of `report`.
     """
 
-    def __init__(self, bootstrap: int, seed: int, workers: int = 1) -> None:
+    def __init__(self) -> None:
         """No games yet."""
-        self.ratings = RatingFold(bootstrap, seed, workers)
+        self.ratings = RatingFold()
         self.metrics = MetricsFold()
 
     @property
@@ -93,8 +92,8 @@ class ReportFold:
     def extend(self, games: Sequence[GameSummary]) -> bool:
         """Fold `games` after the ones folded so far.
 
-        Returns False, changing nothing, if they do not all come later or would change
-        the bootstrap's path (see `RatingFold.extend`).
+        Returns False, changing nothing, if they do not all come later (see
+        `RatingFold.extend`).
         """
         ordered = sorted(games, key=lambda g: rating_order(g.result))
         if not self.ratings.extend([g.result for g in ordered]):
@@ -104,15 +103,17 @@ class ReportFold:
 
     def report(
         self,
+        bootstrap: int = 200,
+        seed: int = 0,
         confidence: float = 0.95,
         *,
         skipped: Sequence[SkippedFile] = (),
         directory: str | None = None,
     ) -> Report:
-        """The report of the games folded so far."""
+        """The report of the games folded so far, with a `bootstrap`-resample deal bootstrap."""
         return Report(
             directory=directory,
-            leaderboard=self.ratings.leaderboard(confidence),
+            leaderboard=self.ratings.leaderboard(bootstrap, seed, confidence),
             agents=self.metrics.agents(),
             models=self.metrics.models(),
             skipped=tuple(skipped),
@@ -128,7 +129,7 @@ class ReportFold:
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str, workers: int = 1) -> ReportFold:
+    def from_json(cls, text: str) -> ReportFold:
         """The state `to_json` wrote.
 
         Raises:
@@ -138,22 +139,25 @@ class ReportFold:
             data = json.loads(text)
             if data.get("format") != STATE_FORMAT:
                 raise ValueError(f"state format {data.get('format')!r}, not {STATE_FORMAT}")
-            fold = cls(0, 0, workers)
-            fold.ratings = RatingFold.from_data(data["ratings"], workers)
+            fold = cls()
+            fold.ratings = RatingFold.from_data(data["ratings"])
             fold.metrics = MetricsFold.from_data(data["metrics"])
         except (KeyError, TypeError, AttributeError, IndexError) as exc:
             raise ValueError(f"not a saved report state: {type(exc).__name__}: {exc}") from None
         return fold
 
 
-def _skill(prefix: str, skill: Skill | None) -> Row:
-    interval = skill.interval if skill is not None else None
+def _rating(prefix: str, rating: Rating | None) -> Row:
+    interval = rating.interval if rating is not None else None
     return {
-        f"{prefix}_mu": skill.mu if skill is not None else None,
-        f"{prefix}_sigma": skill.sigma if skill is not None else None,
+        prefix: rating.elo if rating is not None else None,
         f"{prefix}_low": interval.low if interval is not None else None,
         f"{prefix}_high": interval.high if interval is not None else None,
     }
+
+
+def _form(skill: Skill) -> Row:
+    return {"form_mu": skill.mu, "form_sigma": skill.sigma}
 
 
 def _wins(prefix: str, wins: WinRate) -> Row:
@@ -201,8 +205,9 @@ def agent_rows(report: Report) -> list[Row]:
     roles = _roles(report.leaderboard.standings)
     rows = []
     for s in report.leaderboard.standings:
-        row: Row = {"agent": s.agent, "games": s.games}
-        row |= _skill("rating", s.overall) | _skill("wolf", s.wolf) | _skill("good", s.good)
+        row: Row = {"agent": s.agent, "games": s.games, "deals": s.deals}
+        row |= _rating("rating", s.rating) | _rating("wolf_rating", s.wolf)
+        row |= _rating("good_rating", s.good) | _form(s.form)
         row |= _wins("win", s.wins) | _wins("wolf_win", s.wolf_wins)
         row |= _wins("good_win", s.good_wins)
         row["draws"] = s.wins.draws

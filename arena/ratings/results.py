@@ -208,3 +208,8 @@ def game_result(replay: Replay) -> GameResult:
         deal=deal_key(header),
         deal_order=deal_order(header),
     )
+
+
+def rating_order(result: GameResult) -> tuple[str, str]:
+    """Where a game is folded: by start time, then game id (the recent form's order)."""
+    return result.created_at, result.game_id

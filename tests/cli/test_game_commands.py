@@ -146,7 +146,7 @@ def test_zh_hans_prints_one_script_bot_speech_included(
 
 
 def test_the_leaderboard_table_aligns_chinese_names_by_display_width() -> None:
-    from arena.commands.leaderboard import table
+    from arena.commands.leaderboard_text import table
     from arena.text import width
 
     lines = table(["agent", "games"], [["human:林小明", "3"], ["bot", "12"]]).splitlines()

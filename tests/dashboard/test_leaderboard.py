@@ -23,7 +23,7 @@ def test_leaderboard_shows_ratings_metrics_and_costs(dash: Callable[..., AppTest
     assert not at.exception
     assert [m.value for m in at.metric][0] == "2"
     assert len(at.get("vega_lite_chart")) == 4
-    full = next(d.value for d in at.dataframe if "rating_mu" in d.value.columns)
+    full = next(d.value for d in at.dataframe if "rating" in d.value.columns)
     assert set(full["agent"]) == {"marker"}
     assert full["tokens_per_game"].iloc[0] > 0
     text = page_text(at)
@@ -83,7 +83,7 @@ def test_a_changed_folder_reads_only_the_new_file(
 def test_the_charts_format_their_numbers_and_keep_their_titles_whole(
     dash: Callable[..., AppTest],
 ) -> None:
-    """Ratings to one decimal, shares as %, Brier to two decimals, costs in dollars.
+    """Ratings in whole Elo points, shares as %, Brier to two decimals, costs in dollars.
 
     Vega-Lite's default shows raw floats (`0.170673`) and a legend of `0.000000`; a long
     vertical title is cut at the chart's height unless it is broken into lines.
@@ -92,7 +92,7 @@ def test_the_charts_format_their_numbers_and_keep_their_titles_whole(
     at.number_input(key="bootstrap").set_value(0).run()
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     rating, wins, scatter, cost = specs
-    assert rating["layer"][0]["encoding"]["x"]["axis"]["format"] == ".1~f"
+    assert rating["layer"][0]["encoding"]["x"]["axis"]["format"] == ".0f"
     assert wins["layer"][0]["encoding"]["x"]["axis"]["format"] == ".0%"
     x, y = (scatter["layer"][0]["encoding"][k] for k in ("x", "y"))
     assert x["axis"]["format"] == ".0%" and y["axis"]["format"] == ".2f"

@@ -56,7 +56,7 @@ def test_a_worker_hosts_queued_games_and_people_are_rated_by_name(
     assert len(files) == 3 and all(check_replay(f).ok for f in files)
     board = rate([g.result for g in load_games(replays).games], bootstrap=20)
     ann = next(s for s in board.standings if s.agent == "human:ann")
-    assert ann.games == 3 and ann.overall.interval is not None
+    assert ann.games == 3 and ann.rating.interval is not None
     assert (ann.wolf is not None) or (ann.good is not None)
 
 

@@ -163,3 +163,16 @@ def planted_tournament(
                 winner = Winner.WOLVES if rng.random() < p else Winner.GOOD
                 games.append(team_game(f"g{len(games):05d}-{r}", wolves, good, winner))
     return games
+
+
+def three_agent_game() -> GameResult:
+    """Six seats: `big` holds 2 of the 3 wolf seats, `small` the third, `g` every good seat."""
+    roles = (Role.WEREWOLF,) * 3 + (Role.VILLAGER,) * 3
+    agents = ("big", "big", "small", "g", "g", "g")
+    seats = tuple(
+        SeatResult(seat=i, agent=a, role=r, team=Team.WOLF if r is Role.WEREWOLF else Team.GOOD)
+        for i, (a, r) in enumerate(zip(agents, roles, strict=True), start=1)
+    )
+    return GameResult(
+        game_id="g", created_at="t", board="std9", winner=Winner.WOLVES, days=1, seats=seats
+    )

@@ -77,12 +77,12 @@ def write_game(
     return write_signed(path, [json.dumps(header), *lines[1:]])
 
 
-def from_scratch(directory: Path, seed: int = 0) -> Report:
+def from_scratch(directory: Path, seed: int = 0, bootstrap: int = BOOTSTRAP) -> Report:
     """`build_report(load_games(...))` without any cache: the reference."""
     found = load_games(directory, cache=False)
     return build_report(
         found.games,
-        bootstrap=BOOTSTRAP,
+        bootstrap=bootstrap,
         seed=seed,
         skipped=found.skipped,
         directory=str(directory),
@@ -103,8 +103,8 @@ def folded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return sizes
 
 
-def report(directory: Path, seed: int = 0) -> Report:
-    return folder_report(directory, bootstrap=BOOTSTRAP, seed=seed)[1]
+def report(directory: Path, seed: int = 0, bootstrap: int = BOOTSTRAP) -> Report:
+    return folder_report(directory, bootstrap=bootstrap, seed=seed)[1]
 
 
 def test_newer_games_extend_the_saved_state_to_the_result_from_scratch(
@@ -123,7 +123,8 @@ def test_newer_games_extend_the_saved_state_to_the_result_from_scratch(
     assert report(tmp_path) == from_scratch(tmp_path)
     assert folded == [8, 1, 2], "each run folds only the games after its saved state"
     assert report(tmp_path, seed=5) == from_scratch(tmp_path, seed=5)
-    assert folded[-1] == 11, "another seed is another state"
+    assert report(tmp_path, seed=5, bootstrap=3) == from_scratch(tmp_path, seed=5, bootstrap=3)
+    assert folded == [8, 1, 2], "one state serves every seed and bootstrap size"
 
 
 def test_an_older_game_or_an_edited_file_folds_from_a_checkpoint_or_from_scratch(
@@ -149,7 +150,7 @@ def test_an_older_game_or_an_edited_file_folds_from_a_checkpoint_or_from_scratch
     assert report(tmp_path) == from_scratch(tmp_path)
 
 
-def test_a_game_that_is_no_pairing_refolds_with_the_scalar_bootstrap(
+def test_a_game_that_is_no_pairing_extends_the_state_like_any_other(
     sources: list[tuple[list[str], list[bool]]], tmp_path: Path, folded: list[int]
 ) -> None:
     for i in range(5):
@@ -157,10 +158,9 @@ def test_a_game_that_is_no_pairing_refolds_with_the_scalar_bootstrap(
     report(tmp_path)
     write_game(tmp_path, sources, 5, minute=5, mixed=True)
     assert report(tmp_path) == from_scratch(tmp_path)
-    assert folded == [5, 1, 6], "vectorized resamples never take a scalar game"
     write_game(tmp_path, sources, 6, minute=6)
     assert report(tmp_path) == from_scratch(tmp_path)
-    assert folded[-1] == 1, "scalar resamples take pairing games"
+    assert folded == [5, 1, 1]
 
 
 def test_a_saved_state_that_cannot_be_read_is_rebuilt(
@@ -203,18 +203,17 @@ def test_saved_states_are_bounded_per_kind_and_in_all(
     from arena.ratings import cache
 
     monkeypatch.setattr(cache, "KEPT_ALL_STATES", 5)
-    write_game(tmp_path, sources, 0, minute=0)
-    for i in range(1, 5):
+    monkeypatch.setattr(module, "CHECKPOINT_STRIDE", 1)
+    for i in range(12):  # three new games a run: checkpoints at the two before the last
         write_game(tmp_path, sources, i, minute=i)
-        report(tmp_path)
-    for seed in range(1, 5):
-        report(tmp_path, seed=seed)
+        if i % 3 == 2:
+            report(tmp_path)
     store = FactsCache.for_folder(tmp_path)
     rows = store._db.execute("SELECT kind, games FROM states").fetchall()
     store.close()
     assert len(rows) == 5
-    seed_0 = [games for kind, games in rows if kind == module.state_kind(BOOTSTRAP, 0)]
-    assert 0 < len(seed_0) <= cache.KEPT_STATES
+    full = [games for kind, games in rows if kind == module.STATE_KIND]
+    assert 0 < len(full) <= cache.KEPT_STATES and max(full) == 12
     assert report(tmp_path, seed=4) == from_scratch(tmp_path, seed=4)
 
 
@@ -228,6 +227,7 @@ def test_a_cache_without_a_rated_file_summary_is_one_line(
     report(tmp_path)
     store = FactsCache.for_folder(tmp_path)
     store._db.execute("UPDATE verdicts SET summary = NULL")
+    store._db.execute("DELETE FROM states")  # nothing folded: every summary is read
     store.close()
     code = main(["leaderboard", str(tmp_path), "--bootstrap", "5", "--seed", "1"])
     err = capsys.readouterr().err

@@ -106,7 +106,7 @@ def test_leaderboard_skips_bad_files_one_line_each(
     assert any("notes.txt:1: not a Werewolf Arena replay" in line for line in skipped)
     assert any("torn.jsonl:2: not JSON" in line for line in skipped)
     assert any("copy.jsonl: the same game (body) as " in line for line in skipped)  # by content
-    assert "6 games from" in captured.out
+    assert "6 games on 6 deals from" in captured.out
     assert "3 files left out: 2 unreadable, 1 duplicate" in captured.out
     assert "bot" in captured.out and "rand" in captured.out
     rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
@@ -208,7 +208,7 @@ def test_planted_tournament_written_as_replays_is_recovered(
 
     assert code == 0
     board = json.loads(out.read_text())["leaderboard"]
-    wolf_mus = {s["agent"]: s["wolf"]["mu"] for s in board["standings"]}
+    wolf_mus = {s["agent"]: s["wolf"]["elo"] for s in board["standings"]}
     assert max(wolf_mus, key=wolf_mus.__getitem__) == "A"
     assert board["standings"][0]["agent"] == "A"
     assert board["games"] == 240 and board["draws"] == 0

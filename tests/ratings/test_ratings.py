@@ -1,80 +1,105 @@
-import math
+"""The headline rating: a batch Bradley-Terry fit over all games, with a deal bootstrap."""
+
+from __future__ import annotations
 
 import pytest
-from openskill.models import PlackettLuce
 
-from arena.ratings.ratings import MU, SIGMA, TAU, fit, overall_lineup, rate
-from arena.ratings.results import GameResult, SeatResult
-from arena.rules.roles import team_of
-from arena.rules.types import Role, Team, Winner
-from tests.ratings.builders import planted_tournament, team_game
+from arena.ratings.ratings import rate
+from arena.ratings.strength import CENTRE
+from arena.rules.types import Role, Winner
+from tests.ratings.builders import planted_tournament, team_game, three_agent_game
 
 
 def test_planted_wolf_advantage_is_recovered_with_intervals() -> None:
     board = rate(planted_tournament(), bootstrap=50, seed=3)
     a = board.standing("A")
-    others = [board.standing(x) for x in ("B", "C")]
     assert a is not None and a.wolf is not None and a.wolf.interval is not None
-    assert all(o is not None and o.wolf is not None for o in others)
-    other_wolf_mus = [o.wolf.mu for o in others if o is not None and o.wolf is not None]
-    assert a.wolf.mu > max(other_wolf_mus)
-    assert a.wolf.interval.low > max(other_wolf_mus)
+    others = [board.standing(x) for x in ("B", "C")]
+    other_wolves = [o.wolf.elo for o in others if o is not None and o.wolf is not None]
+    assert len(other_wolves) == 2
+    assert a.wolf.interval.low > max(other_wolves)
     assert board.standings[0].agent == "A"
     assert a.wolf_wins.rate is not None and a.wolf_wins.rate > 0.7
+    for other in ("B", "C"):
+        pair = board.pair("A", other)
+        assert pair is not None and pair.first == "A" and pair.separated is True
+        assert pair.needed is None, "a separated pair needs no more games"
+    even = board.pair("B", "C")
+    assert even is not None and even.separated is False
+    assert even.needed is not None and even.needed.more_deals is not None
 
 
 def test_planted_advantage_does_not_leak_into_good_side_ordering() -> None:
     board = rate(planted_tournament(), bootstrap=0)
-    goods = {s.agent: s.good for s in board.standings}
-    assert all(g is not None and g.interval is None for g in goods.values())
-    spread = [g.mu for g in goods.values() if g is not None]
+    goods = [s.good.elo for s in board.standings if s.good is not None]
     a = board.standing("A")
-    assert a is not None and a.wolf is not None
-    assert max(spread) - min(spread) < a.wolf.mu - min(spread)
+    assert a is not None and a.wolf is not None and len(goods) == 3
+    assert max(goods) - min(goods) < a.wolf.elo - CENTRE
 
 
-def test_one_agent_per_side_is_exactly_openskill_one_vs_one() -> None:
-    model = PlackettLuce(tau=TAU)
-    x, y = model.rating(), model.rating()
-    table = fit([overall_lineup(team_game("g1", "x", "y", Winner.WOLVES))])
-    [[x2], [y2]] = model.rate([[x], [y]], ranks=[1, 2])
-    assert table["x"][0] == pytest.approx(x2.mu)
-    assert math.sqrt(table["x"][1]) == pytest.approx(x2.sigma)
-    assert table["y"][0] == pytest.approx(y2.mu)
+def test_ratings_are_centred_and_independent_of_the_order_of_games() -> None:
+    games = planted_tournament(rounds=20)
+    board = rate(games, bootstrap=30, seed=9)
+    assert sum(s.rating.elo for s in board.standings) / 3 == pytest.approx(CENTRE)
+    times = [
+        g.model_copy(update={"created_at": f"2025-02-{i % 28 + 1:02d}"})
+        for i, g in enumerate(reversed(games))
+    ]
+    moved = rate(times, bootstrap=30, seed=9)
+    for s in board.standings:
+        other = moved.standing(s.agent)
+        assert other is not None and other.rating == s.rating and other.wolf == s.wolf
+    assert moved.pairs == board.pairs
+    assert [s.form for s in moved.standings] != [s.form for s in board.standings], (
+        "the recent form, not the rating, follows the order the games started"
+    )
 
 
-def test_draw_between_equals_leaves_means_and_counts_as_draw() -> None:
-    board = rate([team_game("g1", "x", "y", Winner.DRAW)], bootstrap=0)
-    x = board.standing("x")
-    assert x is not None and x.wolf is not None
-    assert x.overall.mu == pytest.approx(MU)
-    assert x.overall.sigma < math.sqrt(SIGMA**2 + TAU**2)
-    assert x.wolf_wins.wins == 0 and x.wolf_wins.draws == 1 and x.wolf_wins.rate == 0.0
-    assert board.draws == 1 and board.wolf_side_wins.draws == 1
+def test_a_draw_is_half_a_win() -> None:
+    board = rate(
+        [team_game("g1", "x", "y", Winner.DRAW), team_game("g2", "y", "x", Winner.DRAW)],
+        bootstrap=0,
+    )
+    x, y = board.standing("x"), board.standing("y")
+    assert x is not None and y is not None
+    assert x.rating.elo == pytest.approx(CENTRE) == pytest.approx(y.rating.elo)
+    assert x.wolf_wins.draws == 1 and x.wolf_wins.rate == 0.0 and board.draws == 2
+    assert board.boards["std9"].elo == pytest.approx(0.0, abs=1e-6)
+    lovers = rate([team_game("g1", "x", "y", Winner.LOVERS)], bootstrap=0)
+    draw = rate([team_game("g1", "x", "y", Winner.DRAW)], bootstrap=0)
+    assert [s.rating for s in lovers.standings] == [s.rating for s in draw.standings]
 
 
 def test_self_play_says_nothing_about_the_overall_rating() -> None:
     board = rate([team_game("g1", "x", "x", Winner.WOLVES)], bootstrap=0)
     x = board.standing("x")
     assert x is not None and x.wolf is not None and x.good is not None
-    assert x.overall.mu == pytest.approx(MU)
-    assert x.wolf.mu > MU > x.good.mu
+    assert x.rating.elo == pytest.approx(CENTRE)
+    assert board.boards["std9"].elo > 0, "the wolves' win is the board's, not x's"
     assert x.wins.games == 2 and x.wins.wins == 1
 
 
+def test_an_unbeaten_agent_with_two_games_stays_finite_and_uncertain() -> None:
+    games = [team_game("g1", "x", "y", Winner.WOLVES), team_game("g2", "y", "x", Winner.GOOD)]
+    many = [
+        team_game(f"m{i}", "y", "z", Winner.WOLVES if i % 2 else Winner.GOOD) for i in range(40)
+    ]
+    board = rate([*games, *many], bootstrap=200, seed=1)
+    x, z = board.standing("x"), board.standing("z")
+    assert x is not None and z is not None and x.rating.interval is not None
+    assert CENTRE < x.rating.elo < CENTRE + 1000
+    assert z.rating.interval is not None
+    wide = x.rating.interval.high - x.rating.interval.low
+    assert wide > 2 * (z.rating.interval.high - z.rating.interval.low)
+
+
 def test_mixed_sides_weigh_agents_by_seat_share() -> None:
-    roles = (Role.WEREWOLF,) * 3 + (Role.VILLAGER,) * 3
-    agents = ("big", "big", "small", "g", "g", "g")
-    seats = tuple(
-        SeatResult(seat=i, agent=a, role=r, team=Team.WOLF if r is Role.WEREWOLF else Team.GOOD)
-        for i, (a, r) in enumerate(zip(agents, roles, strict=True), start=1)
-    )
-    game = GameResult(
-        game_id="g", created_at="t", board="std9", winner=Winner.WOLVES, days=1, seats=seats
-    )
-    table = fit([overall_lineup(game)])
-    assert table["big"][0] > table["small"][0] > MU > table["g"][0]
-    assert table["big"][0] - MU == pytest.approx(2 * (table["small"][0] - MU))
+    game = three_agent_game()
+    board = rate([game], bootstrap=0)
+    big, small, good = (board.standing(a) for a in ("big", "small", "g"))
+    assert big is not None and small is not None and good is not None
+    assert big.rating.elo > small.rating.elo > good.rating.elo
+    assert board.cells == (), "a game of three agents is no pairing"
 
 
 def test_role_win_rates_count_a_game_once_per_role() -> None:
@@ -91,138 +116,25 @@ def test_role_win_rates_count_a_game_once_per_role() -> None:
     assert interval is not None and 0.3 < interval.low < 0.4 and interval.high == 1.0
 
 
-def test_bootstrap_is_reproducible_from_its_seed_and_order_free() -> None:
+def test_bootstrap_is_reproducible_from_its_seed() -> None:
     games = planted_tournament(rounds=5)
     first = rate(games, bootstrap=20, seed=9)
     assert rate(list(reversed(games)), bootstrap=20, seed=9) == first
     assert rate(games, bootstrap=20, seed=10) != first
 
 
-def test_bootstrap_in_worker_processes_gives_exactly_the_same_intervals(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from arena.ratings import ratings as module
-
-    monkeypatch.setattr(module, "available", lambda: False)  # the scalar bootstrap
-    monkeypatch.setattr(module, "PARALLEL_RESAMPLED", 0)  # in processes however small
-    games = planted_tournament(rounds=5)
-    fold = module.RatingFold(21, 3, workers=2)
-    assert fold.extend(games) and fold.tables is not None
-    assert fold.leaderboard(0.95) == rate(games, bootstrap=21, seed=3)
+def test_without_a_bootstrap_there_are_points_but_no_verdicts() -> None:
+    board = rate(planted_tournament(rounds=5), bootstrap=0)
+    assert all(s.rating.interval is None for s in board.standings)
+    assert board.pairs and all(p.separated is None and p.needed is None for p in board.pairs)
 
 
 def test_no_games_gives_an_empty_board() -> None:
     board = rate([], bootstrap=10)
-    assert board.games == 0 and board.standings == ()
+    assert board.games == 0 and board.standings == () and board.pairs == ()
 
 
-@pytest.mark.parametrize(
-    "kwargs", [{"bootstrap": -1}, {"confidence": 1.0}, {"confidence": 0}, {"workers": 0}]
-)
+@pytest.mark.parametrize("kwargs", [{"bootstrap": -1}, {"confidence": 1.0}, {"confidence": 0}])
 def test_bad_arguments_are_rejected(kwargs: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         rate([], **kwargs)  # type: ignore[arg-type]
-
-
-def test_closed_form_duel_is_openskill_to_the_bit() -> None:
-    import math
-    import random as stdlib_random
-
-    from arena.ratings.ratings import _MODEL, duel
-
-    rng = stdlib_random.Random(11)
-    for _ in range(3000):
-        a = (rng.uniform(-10, 60), rng.uniform(1e-4, 90))
-        b = (rng.uniform(-10, 60), rng.uniform(1e-4, 90))
-        ranks = rng.choice([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]])
-        teams = [[_MODEL.rating(mu=m, sigma=math.sqrt(v))] for m, v in (a, b)]
-        expected = [(t[0].mu, t[0].sigma) for t in _MODEL.rate(teams, ranks=ranks)]
-        assert duel(a, b, ranks) == expected
-
-
-def test_the_pairing_fast_path_gives_the_general_path_bits() -> None:
-    from arena.ratings import ratings as module
-
-    games = [overall_lineup(g) for g in planted_tournament(rounds=10)]
-    fast = fit(games)
-    general: dict[str, tuple[float, float]] = {}
-    for wolf, good, winner in games:
-        module._play(general, ({**wolf, "_": 0.0}, good), module._ranks(winner))
-        general.pop("_", None)
-    assert general and fast == general
-
-
-def pairing_games(n: int, seed: int = 5) -> list[GameResult]:
-    import random as stdlib_random
-
-    from tests.ratings.builders import STD9
-
-    rng = stdlib_random.Random(seed)
-    agents = ("A", "B", "C")
-    games = []
-    for i in range(n):
-        wolves, good = rng.sample(agents, 2)
-        seats = tuple(
-            SeatResult(
-                seat=s,
-                agent=wolves if team_of(r) is Team.WOLF else good,
-                role=r,
-                team=team_of(r),
-            )
-            for s, r in enumerate(STD9, start=1)
-        )
-        winner = rng.choice([Winner.WOLVES, Winner.GOOD, Winner.GOOD, Winner.DRAW])
-        games.append(
-            GameResult(
-                game_id=f"p{i:04d}",
-                created_at="t",
-                board="std9",
-                winner=winner,
-                days=3,
-                seats=seats,
-            )
-        )
-    return games
-
-
-def test_vectorized_bootstrap_matches_one_resample_at_a_time(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from arena.ratings import ratings as module
-
-    games = pairing_games(120)
-    fast = module.RatingFold(15, 4)
-    assert fast.extend(games) and fast.pairs is not None
-    monkeypatch.setattr(module, "available", lambda: False)
-    slow = module.RatingFold(15, 4)
-    assert slow.extend(games) and slow.tables is not None and slow.pairs is None
-    for fast_mus, slow_tables in zip(fast.pairs, slow.tables, strict=True):
-        slow_mus = module._mus(slow_tables)
-        assert fast_mus.mus().keys() == slow_mus.keys()
-        for key, values in slow_mus.items():
-            assert len(fast_mus.mus()[key]) == len(values)
-            assert all(
-                math.isclose(a, b, rel_tol=1e-12)
-                for a, b in zip(fast_mus.mus()[key], values, strict=True)
-            )
-
-
-def test_a_game_that_is_not_a_pairing_takes_the_scalar_bootstrap() -> None:
-    from arena.ratings import ratings as module
-
-    pairs = pairing_games(10)
-    lineups = [overall_lineup(g) for g in pairs]
-    mixed = [*lineups, ({"A": 0.5, "B": 0.5}, {"C": 1.0}, Winner.GOOD)]
-    assert module.pairing_codes(lineups) is not None
-    assert module.pairing_codes(mixed) is None
-    base = team_game("z-late", "A", "B", Winner.GOOD)
-    seats = tuple(
-        s.model_copy(update={"agent": "C"}) if s.seat == 1 else s for s in base.seats
-    )  # seat 1 to a third agent: not a pairing
-    later = base.model_copy(update={"created_at": "u", "seats": seats})
-    fold = module.RatingFold(8, 1)
-    assert fold.extend(pairs) and fold.vector is True
-    assert not fold.extend([later]), "a scalar game never joins vectorized resamples"
-    assert fold.games == len(pairs)
-    board = rate(pairing_games(60), bootstrap=30, seed=1)
-    assert all(s.overall.interval is not None for s in board.standings)

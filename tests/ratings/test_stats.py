@@ -1,7 +1,7 @@
 import pytest
 
+from arena.ratings.board import WinRate
 from arena.ratings.ngrams import ngrams, overlap, tokens
-from arena.ratings.ratings import WinRate
 from arena.ratings.stats import Mean, Ratio, percentile_interval, quantile, wilson
 
 

@@ -81,7 +81,7 @@ def test_files_that_validate_rejects_are_left_out_and_counted(
     assert any("game-1.jsonl:" in line and "the log was altered" in line for line in err)
     assert "Rated 3 verified games" in captured.out
     assert "2 files left out: 2 failed verification" in captured.out
-    assert "3 games from" in captured.out
+    assert "3 games on 3 deals from" in captured.out
 
 
 def test_a_corrupt_replay_is_skipped_with_its_file_and_the_rest_rated(
@@ -173,7 +173,7 @@ def test_tournament_file_selects_its_games_and_counts_the_schedule(
     assert main(["leaderboard", str(replays), "--tournament", str(spec), "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
     assert "Rated 4 verified games of tournament cup (4 of 6 scheduled)" in out
-    assert "4 games from" in out
+    assert "4 games on 2 deals from" in out
 
     assert main(["leaderboard", str(replays), "--tournament", "other", "--bootstrap", "0"]) == 0
     assert "Rated 2 verified games of tournament other" in capsys.readouterr().out
