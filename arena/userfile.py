@@ -22,6 +22,8 @@ The bounds, and why:
   (`arena.rules.errors.clip`).
 - A UTF-8 byte order mark at the start of a file (some Windows editors write one) is
   dropped, never a reason to refuse.
+- Only a regular file is read (`open_regular`): a FIFO, socket or device named as a file
+  is refused at once, never waited on (opening a FIFO blocks until someone writes to it).
 
 This module reads files but imports nothing of the arena except its errors, so every layer
 may use it; the rules core does not (it does no I/O) and uses `clip`/`one_line` directly.
@@ -29,9 +31,12 @@ may use it; the rules core does not (it does no I/O) and uses `clip`/`one_line` 
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from importlib.resources.abc import Traversable
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -119,7 +124,8 @@ def read_text(
             that is not UTF-8.
     """
     try:
-        with source.open("rb") as file:
+        opened = open_regular(source) if isinstance(source, Path) else source.open("rb")
+        with opened as file:
             data = file.read(max_bytes + 1)
     except FileNotFoundError:
         raise error(f"{name}: no such {what}") from None
@@ -128,6 +134,46 @@ def read_text(
     except OSError as exc:
         raise error(f"{name}: cannot read: {exc.strerror or exc}") from None
     return decode(data, name, what=what, max_bytes=max_bytes, error=error)
+
+
+class NotAFile(OSError):
+    """A path that names something other than a regular file (a FIFO, a socket, a device)."""
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """`path` opened for reading in binary, if it is a regular file.
+
+    Opened without blocking and then checked on the open descriptor (not by a `stat`
+    before it, which a swap could race): opening a FIFO for reading waits for a writer,
+    so `arena validate` on one hung forever.
+
+    Raises:
+        IsADirectoryError: `path` is a folder.
+        NotAFile: it is a FIFO, socket or device (`strerror` says which).
+        OSError: as `os.open` does (missing, no permission).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise NotAFile(0, f"not a regular file ({_kind(mode)})")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in a word."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file"
 
 
 def decode(

@@ -8,6 +8,7 @@ died of `MemoryError` instead of refusing in one line.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -206,6 +207,12 @@ def test_unreadable_files_are_one_line(tmp_path: Path) -> None:
     (tmp_path / "latin1.yaml").write_bytes(b"id: caf\xe9\n")
     with pytest.raises(ArenaError, match=r"not UTF-8 text \(byte 0xe9 at offset 7\)$"):
         read_yaml(tmp_path / "latin1.yaml")
+    if hasattr(os, "mkfifo"):  # opening a FIFO waits for a writer: refused at once instead
+        os.mkfifo(tmp_path / "pipe.yaml")
+        with pytest.raises(
+            ArenaError, match=r"pipe.yaml: cannot read: not a regular file \(a FIFO\)$"
+        ):
+            read_yaml(tmp_path / "pipe.yaml")
 
 
 BOARD = textwrap.dedent(

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from arena.rules.errors import ArenaError
+from arena.userfile import open_regular
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 """The longest replay line read (the arena's longest, a trace holding a whole long
@@ -59,10 +60,11 @@ def raw_lines(path: Path) -> Generator[tuple[int, bytes, bool], None, None]:
     """Each line of `path` as (line number, bytes without the newline, ended by a newline).
 
     Raises:
-        ReplayError: the file cannot be opened or read.
+        ReplayError: the file cannot be opened or read, or is not a regular file (a FIFO
+            is refused at once, never waited on: `open_regular`).
     """
     try:
-        with path.open("rb") as file:
+        with open_regular(path) as file:
             for number, raw in enumerate(iter(_reader(file), b""), start=1):
                 complete = raw.endswith(b"\n")
                 if len(raw) > MAX_LINE_BYTES and not complete:

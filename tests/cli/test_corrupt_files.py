@@ -7,6 +7,9 @@ rest.
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -118,3 +121,50 @@ def test_the_leaderboard_skips_each_bad_file_with_its_line_and_rates_the_rest(
             assert "unfinished" in mine
         else:
             assert _where(path, line) in mine and reason in mine, mine
+
+
+def _unblocked(fifo: Path, run: Callable[[], object]) -> object:
+    """`run()` in a thread; if it is still waiting on `fifo` after a while, fail.
+
+    A reader that opens a FIFO waits for a writer: the hang guard opens it for writing
+    so the thread ends, then fails the test.
+    """
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(run()), daemon=True)
+    thread.start()
+    thread.join(timeout=60)
+    if thread.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY))  # let the blocked open return (at EOF)
+        thread.join()
+        pytest.fail(f"blocked opening the FIFO {fifo}")
+    return done[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_validate_refuses_a_fifo_at_once_and_checks_the_rest(
+    good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    assert _unblocked(fifo, lambda: main(["validate", str(fifo), str(good)])) == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    refused, ok = out.splitlines()
+    assert refused.startswith(f"BAD {fifo}: cannot read: not a regular file (a FIFO)"), refused
+    assert ok.startswith(f"ok  {good}: intact")
+    assert _unblocked(fifo, lambda: main(["replay", str(fifo), "--lang", "en"])) == 2
+    err = capsys.readouterr().err
+    assert err == f"arena: error: {fifo}: cannot read: not a regular file (a FIFO)\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_the_leaderboard_passes_a_fifo_by(
+    good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "good.jsonl").write_bytes(good.read_bytes())
+    os.mkfifo(folder / "pipe.jsonl")
+    argv = ["leaderboard", str(folder), "--bootstrap", "0", "--no-cache"]
+    assert _unblocked(folder / "pipe.jsonl", lambda: main(argv)) == 0
+    assert "Rated 1 verified games" in capsys.readouterr().out
