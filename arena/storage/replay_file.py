@@ -39,6 +39,7 @@ from arena.storage.jsonl import MAX_DEPTH, bad, check_keys, decode, depth, parse
 from arena.storage.jsonl import ReplayError as ReplayError
 from arena.storage.outsiders import INSIDER_AGENTS as INSIDER_AGENTS
 from arena.storage.outsiders import has_outsiders as has_outsiders
+from arena.storage.outsiders import open_running
 from arena.storage.seal import ArenaKey, Digests, Seal, arena_key, seal
 from arena.userfile import BOM
 
@@ -209,7 +210,8 @@ class ReplayWriter:
 
     The arena's key is read when the writer is made (`arena_key(create=True)`), so a bad
     key stops a game before it starts, not after it was played. `sign=False` writes an
-    unsigned file (tests of readers of old files).
+    unsigned file (tests of readers of old files). A game with outsiders is written
+    owner-only until it is finished and signed (`outsiders.open_running`).
     """
 
     def __init__(
@@ -219,10 +221,8 @@ class ReplayWriter:
         self.header = header
         self.key = arena_key(create=True) if sign else None
         path.parent.mkdir(parents=True, exist_ok=True)
-        if resume and path.exists():
-            self._file: IO[str] = path.open("a", encoding="utf-8")
-        else:
-            self._file = path.open("w", encoding="utf-8")
+        self._file: IO[str] = open_running(path, append=resume, private=has_outsiders(header))
+        if self._file.tell() == 0:  # new, or resumed from nothing
             self._write(_dump(header.model_dump(mode="json")))
 
     def _write(self, line: str) -> None:

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -97,3 +99,35 @@ def test_an_answer_the_referee_never_asked_for_is_rejected(tmp_path: Path) -> No
     path.write_text("\n".join(lines) + "\n")
     report = check_replay(path)
     assert not report.ok and "matches no request" in report.message
+
+
+class _Watcher(RandomAgent):
+    """A random seat named as an outsider would be, noting the running file's mode."""
+
+    name = "py:somebody.agents:make_agent"
+
+    def __init__(self, seed: int, path: Path) -> None:
+        super().__init__(seed)
+        self.path = path
+        self.modes: set[int] = set()
+
+    async def decide(self, view, request, feedback=None):  # type: ignore[no-untyped-def]
+        self.modes.add(stat.S_IMODE(self.path.stat().st_mode))
+        return await super().decide(view, request, feedback)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_a_running_game_with_an_outsider_is_the_owners_alone(tmp_path: Path) -> None:
+    config = GameConfig(board="std9")
+    path = tmp_path / "live" / "game.jsonl"
+    path.parent.mkdir()
+    path.write_text("")  # left wide open by an older run: the writer narrows it
+    path.chmod(0o644)
+    watcher = _Watcher(1, path)
+    agents = {s: RandomAgent(s) for s in range(2, 10)} | {1: watcher}
+    header = new_header("g", config, 5, agents)
+    asyncio.run(run_game(header, agents, path))
+    assert watcher.modes == {0o600}, "roles and seed are in it while it runs"
+    insiders = _game(tmp_path, "std9")
+    assert stat.S_IMODE(path.stat().st_mode) == stat.S_IMODE(insiders.stat().st_mode)
+    assert check_replay(path).ok
