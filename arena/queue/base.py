@@ -17,7 +17,8 @@ in-process twin for `arena tournament run`). The contract, in words:
   (`arena.queue.results`); `offer_replay` keeps one only where none is held. `fail`
   re-queues a job, or dead-letters it once it has been started `max_attempts` times.
 - `forget` drops finished games (`done`, `skipped`) and their replays, never a queued,
-  running or failed one; a tournament's spend goes with its last game. A forgotten
+  running or failed one, and whatever is left of a game the backend lost (a replay a
+  worker gave back after the loss); a tournament's spend goes with its last game. A forgotten
   game is unknown to the queue: submitted again, it is played again, so the caller
   forgets only games whose replays it holds.
 - A backend that loses its data (a Redis restarted without persistence) says so once,

@@ -153,15 +153,18 @@ FORGET = """
 -- KEYS: game hash, lease counter, heartbeat, log list, live stream, replay string,
 --       tournament set, live index, tournament spend hash
 -- ARGV: game id
--- Only a finished game ('done' or 'skipped') is forgotten; the tournament's spend goes
--- with its last game.
+-- Only a finished game ('done' or 'skipped') is forgotten, or one the server no longer
+-- knows (its hash lost with the server's data: what is left of it, such as the replay a
+-- worker gave back after the loss, goes too; the caller holds its finished replay). A
+-- queued or running game stays. The tournament's spend goes with its last game.
+-- Returns 1 if anything of the game was there to delete.
 local state = redis.call('HGET', KEYS[1], 'state')
-if state ~= 'done' and state ~= 'skipped' then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
-redis.call('SREM', KEYS[7], ARGV[1])
-redis.call('ZREM', KEYS[8], ARGV[1])
+if state and state ~= 'done' and state ~= 'skipped' then return 0 end
+local gone = redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+gone = gone + redis.call('SREM', KEYS[7], ARGV[1]) + redis.call('ZREM', KEYS[8], ARGV[1])
 if redis.call('SCARD', KEYS[7]) == 0 then redis.call('DEL', KEYS[9]) end
-return 1
+if gone > 0 then return 1 end
+return 0
 """
 
 TRY_SLOT = """

@@ -243,9 +243,11 @@ class MemoryQueue:
         forgotten = []
         for job in jobs:
             game = self._games.get(job.game_id)
-            if game is not None and game.state in (GameState.DONE, GameState.SKIPPED):
-                del self._games[job.game_id]
-                self._replays.pop(job.game_id, None)
+            if game is not None and game.state not in (GameState.DONE, GameState.SKIPPED):
+                continue  # queued, running or failed: kept
+            held = self._games.pop(job.game_id, None) or self._replays.get(job.game_id)
+            self._replays.pop(job.game_id, None)
+            if held is not None:  # a game lost but for its replay goes too
                 forgotten.append(job.game_id)
         for name in {job.tournament for job in jobs}:
             if not any(g.job.tournament == name for g in self._games.values()):

@@ -234,6 +234,25 @@ def test_forget_drops_finished_games_only_and_spend_with_the_last(make_queue: Ma
     run(scenario())
 
 
+def test_forget_leaves_nothing_of_a_game_the_backend_lost(make_queue: MakeQueue) -> None:
+    """After a loss of state, a worker gives a finished replay back to the emptied queue
+    (`offer_replay`) though the game itself is gone; forgetting it drops the replay too,
+    once (a second forget finds nothing), and a game queued again is still kept."""
+
+    async def scenario() -> None:
+        queue = await make_queue()
+        lost, queued = jobs(games=1)[:2]
+        assert await queue.offer_replay(lost.game_id, "packed")
+        await queue.submit([queued])
+        assert await queue.forget([lost, queued]) == (lost.game_id,)
+        assert await queue.replays([lost.game_id]) == {}
+        assert await queue.forget([lost, queued]) == ()
+        assert [s.state for s in await queue.statuses([queued.game_id])] == [GameState.QUEUED]
+        await queue.close()
+
+    run(scenario())
+
+
 def test_forgetting_a_whole_tournament_drops_its_spend(make_queue: MakeQueue) -> None:
     async def scenario() -> None:
         queue = await make_queue()
