@@ -8,8 +8,11 @@ and:
 
 - `collect` (`arena tournament status --collect`, and `submit` before it queues) writes
   every finished replay of a tournament the submitter's folder lacks, each checked to be
-  that job's game and moved into place atomically, so `--replays` there holds every
-  finished game and `submit` skips them;
+  that job's game and verified as `arena validate` does (its answers re-run to its log,
+  its signature under this arena's key) before it is moved into place atomically, so
+  `--replays` there holds every finished game and `submit` skips them. Whoever can
+  write to Redis cannot make a game count as finished here: a replay that does not
+  verify is reported (`Collected.refused`) and left out, and its game stays owed;
 - `forget_collected` (`arena tournament forget`) collects, then drops from the queue
   the finished games whose replays the folder now holds, so a server that outlives
   its tournaments does not keep every game it ever played;
@@ -35,8 +38,10 @@ from typing import NamedTuple, Protocol
 
 from arena.queue.base import JobQueue
 from arena.queue.jobs import MatchJob
+from arena.replay_check import check_replay
 from arena.rules.errors import ArenaError
 from arena.storage.replay_file import ReplayError, ReplayHeader, read_header
+from arena.storage.seal import ArenaKey, arena_key
 
 MAX_REPLAY_BYTES = 256 * 1024 * 1024
 """The largest replay `unpack` expands (a bound on what a forged entry can make us hold)."""
@@ -109,11 +114,16 @@ class Collected(NamedTuple):
     """One line per queued replay it did not write (not that job's game, unreadable)."""
 
 
-def place(text: str, path: Path, job: MatchJob) -> None:
-    """Write `text` to `path` if it is `job`'s finished game (durably, atomically).
+def place(text: str, path: Path, job: MatchJob, key: ArenaKey | None = None) -> None:
+    """Write `text` to `path` if it is `job`'s finished game and verifies (durably, atomically).
+
+    Verified as `arena validate` verifies a file, under `key` (None: the arena's key): a
+    log its answers do not reproduce, or a signature that is missing or does not verify,
+    is refused, so no game counts as finished here that the arena did not play and sign.
 
     Raises:
-        ArenaError: it is not a finished replay of `job` (another game, no result).
+        ArenaError: it is not a finished replay of `job` (another game, no result), or it
+            does not verify (the reason, in one line).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.collect")
@@ -128,10 +138,25 @@ def place(text: str, path: Path, job: MatchJob) -> None:
             raise ArenaError(f"the queued replay of {job.game_id} is another game") from None
         if header is None:
             raise ArenaError(f"the queued replay of {job.game_id} is not a finished game")
+        _verify(tmp, job, key)
         os.replace(tmp, path)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+def _verify(path: Path, job: MatchJob, key: ArenaKey | None) -> None:
+    """Refuse a replay that `arena validate` rejects, or that is not signed under `key`."""
+    report = check_replay(path, key if key is not None else arena_key())
+    if not report.ok:
+        where = f" (line {report.line})" if report.line else ""
+        raise ArenaError(
+            f"the queued replay of {job.game_id} does not verify{where}: {report.message}"
+        )
+    if report.signature != "signed":
+        raise ArenaError(
+            f"the queued replay of {job.game_id} does not verify: {report.signature_message}"
+        )
 
 
 async def collect(queue: ReplayHolder, jobs: Sequence[MatchJob], replays: Path) -> Collected:
@@ -145,11 +170,12 @@ async def collect(queue: ReplayHolder, jobs: Sequence[MatchJob], replays: Path) 
             continue  # another game under this id here: `submit` and `status` say so
     held = await queue.replays([job.game_id for job in missing])
     written, refused = [], []
+    key = arena_key() if held else None
     for job in missing:
         if job.game_id not in held:
             continue
         try:
-            place(unpack(held[job.game_id]), replay_path(replays, job.game_id), job)
+            place(unpack(held[job.game_id]), replay_path(replays, job.game_id), job, key)
         except (ArenaError, OSError) as exc:
             refused.append(f"{job.game_id}: {exc}")
             continue
@@ -180,7 +206,8 @@ async def forget_collected(
 async def take_finished(queue: ReplayHolder, job: MatchJob, path: Path) -> bool:
     """Write `job`'s finished replay from the queue to `path`; False if it holds none.
 
-    A held replay of another game (a forged or stale entry) is ignored: the job is played.
+    A held replay of another game (a forged or stale entry), or one that does not verify
+    (`place`), is ignored: the job is played.
     """
     held = await queue.replays([job.game_id])
     if job.game_id not in held:

@@ -8,6 +8,7 @@ machine of its own, as far as the files go); the submitter's folder is another o
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import subprocess
 import time
@@ -22,12 +23,13 @@ import redis
 from arena.cli import main
 from arena.commands.worker import worker_argv
 from arena.queue.jobs import MatchJob
-from arena.queue.results import pack, replay_path, unpack
+from arena.queue.results import Collected, collect, finished_replay, pack, replay_path, unpack
 from arena.ratings.folder import folder_report
 from arena.replay_check import check_replay
 from arena.rules.errors import ArenaError
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import QueueMaker, make_jobs, run_all
+from tests.support.forgery import FORGER_KEY, signing_key
 from tests.support.redis_db import REDIS_URL
 
 
@@ -192,6 +194,10 @@ def test_a_resubmit_after_a_loss_plays_no_finished_game_again(
     assert f"queued 0, re-queued 0 failed, 0 already known, {len(jobs)} finished here" in out
     assert same_files(jobs, submitter, machine)  # a game played again has other bytes
     assert f"gave back the {len(jobs)} finished replays" in (tmp_path / "worker.log").read_text()
+    cli("forget", spec, prefix, submitter)  # the games are gone but for the replays given back
+    assert f"forgot {len(jobs)} finished games" in capsys.readouterr().out
+    left = [k for k in client.scan_iter(f"{prefix}:*") if any(j.game_id in k for j in jobs)]
+    assert left == [], "nothing of a forgotten game may stay"
     client.close()
 
 
@@ -239,3 +245,43 @@ def test_worker_hands_the_queue_its_replay_bytes(new_queue: QueueMaker, tmp_path
     assert {g: unpack(p) for g, p in kept.items()} == {
         j.game_id: replay_path(tmp_path, j.game_id).read_text(encoding="utf-8") for j in jobs
     }
+
+
+def test_collect_places_only_replays_that_verify_and_the_rest_stay_owed(
+    new_queue: QueueMaker, tmp_path: Path
+) -> None:
+    """A Redis writer cannot make a game count as finished here: an altered log and a
+    replay signed under another arena's key are reported and left out; those games are
+    still owed (no finished replay in the folder), and a genuine one is placed."""
+    jobs = make_jobs(games=2)
+    assert len(jobs) >= 3
+    played, forged, here = tmp_path / "played", tmp_path / "forged", tmp_path / "here"
+
+    async def scenario() -> Collected:
+        assert (await run_all(new_queue(prefix="a"), jobs, played)).done == len(jobs)
+        with signing_key(FORGER_KEY):
+            assert (await run_all(new_queue(prefix="b"), jobs[1:2], forged)).done == 1
+        queue = new_queue(prefix="c")
+        lines = replay_path(played, jobs[0].game_id).read_text(encoding="utf-8").split("\n")
+        header = json.loads(lines[0])
+        header["result"]["winner"] = "wolves" if header["result"]["winner"] != "wolves" else "good"
+        altered = "\n".join([json.dumps(header, separators=(",", ":")), *lines[1:]])
+        offers = {
+            jobs[0].game_id: altered,
+            jobs[1].game_id: replay_path(forged, jobs[1].game_id).read_text(encoding="utf-8"),
+            jobs[2].game_id: replay_path(played, jobs[2].game_id).read_text(encoding="utf-8"),
+        }
+        for game_id, text in offers.items():
+            assert await queue.offer_replay(game_id, pack(text))
+        return await collect(queue, jobs, here)
+
+    collected = asyncio.run(scenario())
+    assert collected.written == (jobs[2].game_id,)
+    refused = dict(line.split(": ", 1) for line in collected.refused)
+    assert set(refused) == {jobs[0].game_id, jobs[1].game_id}
+    assert all("does not verify" in why for why in refused.values()), refused
+    assert "won, the log says" in refused[jobs[0].game_id]
+    assert "not this arena's key" in refused[jobs[1].game_id], refused
+    for job in jobs[:2]:
+        assert finished_replay(replay_path(here, job.game_id), job) is None  # still owed
+    assert [p.name for p in here.iterdir()] == [f"{jobs[2].game_id}.jsonl"]
