@@ -6,7 +6,10 @@ tens of milliseconds a file. The cache keeps what each file contributes — its 
 and, for a game that verifies, its summary — so a folder is re-read only where it
 changed. Two keys:
 
-- the file's path, size and modification time: an unchanged file costs one `stat`;
+- the file's path, size, modification and status-change times and inode: an unchanged
+  file costs one `stat`. The status-change time cannot be set back (any write or `utime`
+  moves it), so an edit of the same size with its modification time restored is a
+  changed file, verified again;
 - the SHA-256 of its bytes: a file that was touched, copied or moved is recognised
   without being verified again.
 
@@ -23,23 +26,32 @@ The cache is an SQLite file under the replay folder (`.arena/facts.sqlite`, hidd
 no listing mistakes it for a replay); a folder that cannot be written to gets an
 in-memory cache for the one run. SQLite serialises writers, so the dashboard and the
 command line can share it.
+
+Whoever can drop files in the folder can write that file too, so nothing in it is
+trusted: every row (a file's key, a verdict's head, its summary, a saved state) carries
+an HMAC-SHA256 under a key derived from the arena's key (`arena.storage.seal`), and a row
+whose MAC does not verify is as good as absent (the file is verified again). A row planted
+without the key — a genuine signature beside a forged summary, a state of made-up
+ratings — is never read. A machine without an arena key keeps no cache between runs (it
+could authenticate none): each run verifies every file, in memory.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import os
+import secrets
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import arena
+from arena.ratings.cache_rows import KNOWN, RowMac, lay_out
+from arena.ratings.cache_rows import Stat as Stat
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary
-from arena.storage.seal import Seal
+from arena.storage.seal import ArenaKey, Seal, arena_key
 
 CACHE_DIR = ".arena"
 CACHE_FILE = "facts.sqlite"
@@ -135,21 +147,6 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Stat:
-    """The quick key of a file: path, size and modification time."""
-
-    path: str
-    size: int
-    mtime_ns: int
-
-    @classmethod
-    def of(cls, path: Path) -> Stat:
-        """Stat `path` (raises `OSError` as `os.stat` does)."""
-        st = os.stat(path)
-        return cls(str(path.resolve()), st.st_size, st.st_mtime_ns)
-
-
 KEPT_STATES = 3
 """Saved leaderboard states kept per kind (bootstrap and seed; full or checkpoint): the
 newest; older ones are dropped."""
@@ -159,21 +156,28 @@ dashboard user trying many bootstrap sizes does not grow the file without bound.
 
 
 class FactsCache:
-    """Verified facts per file, and saved leaderboard states, in SQLite (or in memory)."""
+    """Verified facts per file, and saved leaderboard states, in SQLite (or in memory).
 
-    def __init__(self, location: Path | None) -> None:
-        """Open the cache at `location` (a file), or an in-memory one for None."""
+    Every row carries its MAC (`RowMac`); a row whose MAC does not verify is not read.
+    """
+
+    def __init__(self, location: Path | None, key: ArenaKey | None = None) -> None:
+        """Open the cache at `location` (a file), or an in-memory one for None.
+
+        Rows are authenticated under `key` (None: the arena's key). Without any key the
+        cache is in memory whatever `location` says: nothing could tell its rows from
+        planted ones in a later run.
+
+        Raises:
+            ArenaError: the arena's key cannot be read (`arena_key`).
+        """
+        key = key if key is not None else arena_key()
+        if key is None:
+            location, key = None, ArenaKey(secrets.token_bytes(32), "this run")
         self.location = location
+        self._mac = RowMac(key)
         self._db = sqlite3.connect(":memory:" if location is None else str(location), timeout=30)
-        self._db.executescript(
-            "DROP TABLE IF EXISTS facts;"  # the layout before heads and summaries were apart
-            "CREATE TABLE IF NOT EXISTS verdicts (sha256 TEXT, version TEXT, head TEXT,"
-            " summary TEXT, PRIMARY KEY (sha256, version));"
-            "CREATE TABLE IF NOT EXISTS files"
-            " (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT);"
-            "CREATE TABLE IF NOT EXISTS states (kind TEXT, version TEXT, games INTEGER,"
-            " chain TEXT, data TEXT, PRIMARY KEY (kind, version, chain));"
-        )
+        lay_out(self._db)
         self._version = facts_version()
         self._db.execute("DELETE FROM verdicts WHERE version != ?", (self._version,))
         self._db.execute("DELETE FROM states WHERE version != ?", (self._version,))
@@ -195,51 +199,60 @@ class FactsCache:
 
     def preload(self) -> None:
         """Read every known file's key and head in one query (a warm folder's fast path)."""
-        rows = self._db.execute(
-            "SELECT files.path, files.size, files.mtime_ns, files.sha256, verdicts.head"
-            " FROM files JOIN verdicts"
-            " ON verdicts.sha256 = files.sha256 AND verdicts.version = ?",
-            (self._version,),
-        ).fetchall()
-        self._known = {
-            Stat(path, size, mtime): (sha, head) for path, size, mtime, sha, head in rows
-        }
+        rows = self._db.execute(KNOWN, (self._version,)).fetchall()
+        self._known = {}
+        for row in rows:
+            known = self._authentic(row)
+            if known is not None:
+                self._known[known[0]] = known[1]
 
     def by_stat(self, stat: Stat) -> tuple[str, FileHead] | None:
         """The digest and head of an unchanged file, if known."""
         known = self._known.get(stat)
         if known is None:
             row = self._db.execute(
-                "SELECT files.sha256, verdicts.head FROM files JOIN verdicts"
-                " ON verdicts.sha256 = files.sha256 AND verdicts.version = ?"
-                " WHERE files.path = ? AND files.size = ? AND files.mtime_ns = ?",
-                (self._version, stat.path, stat.size, stat.mtime_ns),
+                KNOWN + " WHERE files.path = ? AND files.size = ? AND files.mtime_ns = ?"
+                " AND files.ctime_ns = ? AND files.inode = ?",
+                (self._version, stat.path, stat.size, stat.mtime_ns, stat.ctime_ns, stat.inode),
             ).fetchone()
-            if row is None:
+            found = self._authentic(row) if row is not None else None
+            if found is None:
                 return None
-            known = row[0], row[1]
+            known = found[1]
         self.hits += 1
         return known[0], FileHead.model_validate_json(known[1])
+
+    def _authentic(self, row: tuple[Any, ...]) -> tuple[Stat, tuple[str, str]] | None:
+        """A `KNOWN` row as (key, (digest, head)) if both its MACs verify, else None."""
+        path, size, mtime, ctime, inode, sha, file_mac, head, head_mac = row
+        stat = Stat(path, size, mtime, ctime, inode)
+        if not self._mac.holds(file_mac, "file", stat.text(), sha):
+            return None
+        if not self._mac.holds(head_mac, "head", sha, self._version, head):
+            return None
+        return stat, (str(sha), str(head))
 
     def by_digest(self, stat: Stat, sha256: str) -> FileHead | None:
         """The head of a file with these bytes, if known (and re-keys `stat` to them)."""
         row = self._db.execute(
-            "SELECT head FROM verdicts WHERE sha256 = ? AND version = ?",
+            "SELECT head, head_mac FROM verdicts WHERE sha256 = ? AND version = ?",
             (sha256, self._version),
         ).fetchone()
-        if row is None:
+        if row is None or not self._mac.holds(row[1], "head", sha256, self._version, row[0]):
             return None
         self.hits += 1
         self._remember_file(stat, sha256)
         return FileHead.model_validate_json(row[0])
 
     def summary(self, sha256: str) -> GameSummary | None:
-        """The summary of the file with these bytes, if it has one."""
+        """The summary of the file with these bytes, if it has one (and it is authentic)."""
         row = self._db.execute(
-            "SELECT summary FROM verdicts WHERE sha256 = ? AND version = ?",
+            "SELECT summary, summary_mac FROM verdicts WHERE sha256 = ? AND version = ?",
             (sha256, self._version),
         ).fetchone()
         if row is None or row[0] is None:
+            return None
+        if not self._mac.holds(row[1], "summary", sha256, self._version, row[0]):
             return None
         return GameSummary.model_validate_json(row[0])
 
@@ -247,16 +260,32 @@ class FactsCache:
         """Remember the facts of the file with these bytes."""
         self.misses += 1
         summary = facts.summary.model_dump_json() if facts.summary is not None else None
+        head = facts.head().model_dump_json()
         self._db.execute(
-            "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?)",
-            (sha256, self._version, facts.head().model_dump_json(), summary),
+            "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                sha256,
+                self._version,
+                head,
+                self._mac.of("head", sha256, self._version, head),
+                summary,
+                self._mac.of("summary", sha256, self._version, summary),
+            ),
         )
         self._remember_file(stat, sha256)
 
     def _remember_file(self, stat: Stat, sha256: str) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)",
-            (stat.path, stat.size, stat.mtime_ns, sha256),
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                stat.path,
+                stat.size,
+                stat.mtime_ns,
+                stat.ctime_ns,
+                stat.inode,
+                sha256,
+                self._mac.of("file", stat.text(), sha256),
+            ),
         )
 
     def best_state(self, kinds: Sequence[str], chains: Sequence[str]) -> tuple[int, str] | None:
@@ -267,21 +296,25 @@ class FactsCache:
         """
         marks = ", ".join("?" * len(kinds))
         rows = self._db.execute(
-            f"SELECT rowid, games, chain FROM states WHERE kind IN ({marks}) AND version = ?"
+            f"SELECT rowid, kind, games, chain FROM states WHERE kind IN ({marks}) AND version = ?"
             " ORDER BY games DESC",
             (*kinds, self._version),
         ).fetchall()
-        for rowid, games, chain in rows:
+        for rowid, kind, games, chain in rows:
             if 0 < games <= len(chains) and chains[games - 1] == chain:
-                data = self._db.execute("SELECT data FROM states WHERE rowid = ?", (rowid,))
-                return games, str(data.fetchone()[0])
+                data, mac = self._db.execute(
+                    "SELECT data, mac FROM states WHERE rowid = ?", (rowid,)
+                ).fetchone()
+                if self._mac.holds(mac, "state", kind, self._version, games, chain, data):
+                    return games, str(data)
         return None
 
     def put_state(self, kind: str, games: int, chain: str, data: str) -> None:
         """Save a state of `kind` over `games` games (keeping the `KEPT_STATES` newest)."""
+        mac = self._mac.of("state", kind, self._version, games, chain, data)
         self._db.execute(
-            "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?, ?)",
-            (kind, self._version, games, chain, data),
+            "INSERT OR REPLACE INTO states VALUES (?, ?, ?, ?, ?, ?)",
+            (kind, self._version, games, chain, data, mac),
         )
         self._db.execute(
             "DELETE FROM states WHERE kind = ? AND rowid NOT IN"
