@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 from pathlib import Path
@@ -18,6 +19,7 @@ from arena.commands.separation import (
     score,
 )
 from arena.commands.worker import worker_argv
+from arena.queue.redis_queue import RedisQueue
 from arena.rules.types import Winner
 from arena.tournament import load_spec, schedule
 from tests.support.redis_db import REDIS_URL
@@ -189,3 +191,39 @@ def test_submit_plays_rounds_on_the_queue_and_resumes_from_the_folder(
     queued = submitted_ids(replays, prefix, prefix)
     here = {job.game_id for job in schedule(load_spec(spec))[:6]}
     assert len(queued) == 18 and not queued & here  # the games played here were never queued
+
+
+@pytest.mark.redis
+def test_a_round_left_on_redis_is_waited_for_not_queued_again(
+    tmp_path: Path, prefix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A submitter stopped after queueing its first round: the rerun queues none of it."""
+    spec, replays = _spec(tmp_path, BOT_VS_RANDOM, games=6, name=prefix), tmp_path / "replays"
+    loaded = load_spec(spec)
+    deals = deals_by_pairing(loaded, schedule(loaded))[("bot", "rnd")]
+    first = next_round([pairing(("bot", "rnd"), deals, replays)])
+    assert len(first) == 4
+
+    async def leave_queued() -> None:
+        queue = await RedisQueue.connect(REDIS_URL, prefix=prefix)
+        await queue.submit(first)
+        await queue.close()
+
+    asyncio.run(leave_queued())
+    log = (tmp_path / "worker.log").open("w")
+    worker = subprocess.Popen(
+        worker_argv(REDIS_URL, prefix, tmp_path / "worker-replays", concurrency=2),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        argv = ["tournament", "submit", str(spec), "--redis", REDIS_URL, "--prefix", prefix]
+        assert main([*argv, "--replays", str(replays), "--until-separated"]) == 0
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+        log.close()
+    out = capsys.readouterr().out
+    assert "round: 4 games for 1 pairings not yet separated: queued 0" in out
+    assert "bot vs rnd: 6 deals (12 games)" in out  # the cap: 6 deals are too few to decide
+    assert len(list(replays.glob(f"{prefix}-*.jsonl"))) == 12
