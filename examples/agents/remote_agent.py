@@ -18,7 +18,8 @@ What the protocol asks of an agent, all done below:
   check; list `beliefs` to be asked belief questions, revision 1);
 - `start`: keep the seat's `secret` for that game; answer `Ready`, signed with it;
 - `decide`: answer, echoing `game_id`, `seat`, `step` and `attempt`, signed with the
-  seat's secret (`X-Arena-Signature: sha256=HMAC-SHA256(secret, body)`);
+  seat's secret (`X-Arena-Signature: sha256=HMAC-SHA256(secret, body)`, the key being
+  the secret's 64 hex characters as text, `secret.encode()`: see `sign`);
 - `believe` (only to an agent listing `beliefs`): answer each of `seats`' chance of
   being a wolf, echoing `game_id`, `seat` and `after_seq`, signed the same way;
 - with `--token-env NAME` (the environment variable holding the token you gave the
@@ -203,7 +204,11 @@ class Agent:
 
 
 def sign(key: str, message: bytes) -> str:
-    """`sha256=` and the hex HMAC-SHA256 of `message` under `key`."""
+    """`sha256=` and the hex HMAC-SHA256 of `message` under `key`, the text as given.
+
+    A seat's secret is keyed as its 64 hex characters (`key.encode()`), never decoded
+    from hex (`bytes.fromhex`): the arena refuses that, and says so.
+    """
     return "sha256=" + hmac.new(key.encode(), message, hashlib.sha256).hexdigest()
 
 

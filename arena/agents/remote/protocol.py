@@ -63,6 +63,15 @@ FEATURES = {
 """Every feature an agent may list in `HelloReply.features`, by the revision that adds it."""
 
 
+SECRET = (
+    "This seat's key for this game: 64 hex characters. Sign every reply (Ready, Answer, "
+    "BeliefAnswer) with it: X-Arena-Signature: sha256= and the hex HMAC-SHA256 of the "
+    "reply's body, keyed with these 64 characters as ASCII text (the string's bytes, "
+    "secret.encode()), not with the 32 bytes they spell in hex."
+)
+"""How the seat's secret keys a reply's signature (the schema's description of `secret`)."""
+
+
 class _Message(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -115,8 +124,8 @@ class Start(_Message):
     nonce: str
     game_id: str
     seat: int
-    secret: str = Field(pattern=r"^[0-9a-f]{64}$")
-    """This seat's key for this game (hex of 32 random bytes): sign every reply with it."""
+    secret: str = Field(pattern=r"^[0-9a-f]{64}$", description=SECRET)
+    """This seat's key for this game (`SECRET` says how to sign with it)."""
     limit_ms: int
     """The per-decision time limit."""
     overage_ms: int
@@ -222,8 +231,9 @@ HEADERS = {
     "X-Arena-Signature": (
         "On requests, when the agent has a token: sha256= and the hex HMAC-SHA256, under the "
         "token, of the timestamp, a dot and the body. On Ready, Answer and BeliefAnswer "
-        "replies (always): sha256= and the hex HMAC-SHA256, under the seat's game secret, "
-        "of the body."
+        "replies (always): sha256= and the hex HMAC-SHA256 of the body, keyed with the "
+        "seat's game secret as the text Start gives it (its 64 hex characters as ASCII "
+        "bytes, not decoded from hex)."
     ),
 }
 

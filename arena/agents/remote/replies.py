@@ -15,7 +15,7 @@ from typing import NamedTuple
 from pydantic import ValidationError
 
 from arena.agents.model.parsing import check_beliefs, parse_answer
-from arena.agents.remote.auth import is_signed
+from arena.agents.remote.auth import is_signed, why_unsigned
 from arena.agents.remote.protocol import PROTOCOL, Answer, BeliefAnswer, Ready
 from arena.agents.remote.transport import Reply
 from arena.llm.types import ModelCallRecord, ModelReply
@@ -56,7 +56,8 @@ def read_ready(response: Reply, secret: str, asked: tuple[str, str, int]) -> str
     if response.status_code != 200:
         return f"HTTP {response.status_code}"
     if not is_signed(secret, response.content, response.signature):
-        return "its Ready is not signed with the seat's new secret"
+        why = why_unsigned(secret, response.content, response.signature)
+        return f"its Ready is not signed with the seat's new secret: {why}"
     try:
         ready = Ready.model_validate_json(response.content)
     except ValidationError:
@@ -73,7 +74,12 @@ def read_answer(
     if response.status_code != 200:
         return None, f"the agent answered HTTP {response.status_code}", ()
     if not is_signed(secret, response.content, response.signature):
-        return None, f"refused: the answer is not signed with seat {request.seat}'s secret", ()
+        why = why_unsigned(secret, response.content, response.signature)
+        return (
+            None,
+            f"refused: the answer is not signed with seat {request.seat}'s secret: {why}",
+            (),
+        )
     try:
         answer = Answer.model_validate_json(response.content)
     except ValidationError as exc:
@@ -111,7 +117,8 @@ def read_beliefs(
     if response.status_code != 200:
         return None, f"the agent answered HTTP {response.status_code}"
     if not is_signed(secret, response.content, response.signature):
-        return None, f"refused: the belief answer is not signed with seat {seat}'s secret"
+        why = why_unsigned(secret, response.content, response.signature)
+        return None, f"refused: the belief answer is not signed with seat {seat}'s secret: {why}"
     try:
         answer = BeliefAnswer.model_validate_json(response.content)
     except ValidationError as exc:

@@ -7,10 +7,13 @@ every request body exactly as sent, and lets a test replace any answer (`misbeha
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import random
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -68,3 +71,19 @@ class InProcess:
 
 example_process = example_remote_agent
 """The example agent as a separate process on a free port (`arena.golden`'s runner)."""
+
+
+@contextlib.contextmanager
+def served(module: ModuleType, seed: int = 0) -> Iterator[str]:
+    """The example `module` (as loaded, maybe altered by the test) served over HTTP in a
+    thread of this process; yields its URL. For agents that misbehave on purpose."""
+    handler = type("Handler", (module.Handler,), {"agent": module.Agent(None, seed)})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/agent"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import socket
 
@@ -10,7 +12,7 @@ import pytest
 from arena.cli import main
 from arena.rules import events as ev
 from arena.storage.replay_file import read_replay
-from tests.agents.remote.support import example_process
+from tests.agents.remote.support import example_module, example_process, served
 
 TOKEN = "play-command-token"
 
@@ -91,3 +93,19 @@ def test_arena_agent_check_takes_a_url(capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"{url} on wwk_guard:") and out.rstrip().endswith("conformant")
     assert "refused 0, timeouts 0, crashes 0" in out
+
+
+def test_arena_agent_check_names_a_secret_decoded_from_hex(capsys) -> None:
+    """The docs said "32 random bytes": an agent keying its HMAC with the bytes the hex
+    spells has every answer refused; the check says which key encoding was expected."""
+    module = example_module()
+
+    def decoded(key: str, message: bytes) -> str:
+        return "sha256=" + hmac.new(bytes.fromhex(key), message, hashlib.sha256).hexdigest()
+
+    module.sign = decoded
+    with served(module) as url:
+        assert main(["agent", "check", url, "--games", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "keyed with the secret decoded from hex; the HMAC key is the secret's 64 hex" in out
+    assert "characters themselves, as ASCII text" in out

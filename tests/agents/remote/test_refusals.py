@@ -8,6 +8,7 @@ exchange is kept in the replay's trace.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import time
 from pathlib import Path
@@ -97,6 +98,39 @@ def test_an_answer_for_another_seat_is_refused(tmp_path) -> None:
     defaults = refused(replay, BAD)
     assert defaults and all("not signed with seat 3's secret" in d.reason for d in defaults)
     assert proper(replay, BAD) == 0
+
+
+@pytest.mark.parametrize(
+    ("resign", "named"),
+    [
+        (
+            lambda key, data: "sha256=" + hmac.new(bytes.fromhex(key), data, "sha256").hexdigest(),
+            "it is keyed with the secret decoded from hex; the HMAC key is the secret's 64 hex "
+            "characters themselves, as ASCII text",
+        ),
+        (
+            lambda key, data: hmac.new(key.encode(), data, "sha256").hexdigest(),
+            "the X-Arena-Signature lacks its sha256= prefix",
+        ),
+    ],
+    ids=["hex-decoded key", "no prefix"],
+)
+def test_a_signing_mistake_is_named_in_the_refusal(tmp_path, resign, named) -> None:
+    """Seat 3's agent signs its Ready and its answers with the right secret, wrongly."""
+
+    def hook(message, response):
+        if message.get("seat") != BAD or message["type"] not in ("start", "decide"):
+            return response
+        key = message["secret"] if message["type"] == "start" else agent.agent.secrets[("g", BAD)]
+        headers = {"X-Arena-Signature": resign(key, response.content)}
+        return httpx.Response(response.status_code, content=response.content, headers=headers)
+
+    agent = InProcess()
+    agent.misbehave = hook
+    replay = play_recorded(agent, tmp_path / "g.jsonl")
+    defaults = refused(replay, BAD)
+    assert defaults and proper(replay, BAD) == 0
+    assert all(named in d.reason for d in defaults), defaults[0].reason
 
 
 def test_an_answer_echoing_another_seat_is_refused_even_when_signed(tmp_path) -> None:
