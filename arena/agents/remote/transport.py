@@ -1,9 +1,13 @@
 """The HTTP line to a remote agent: requests signed, retried and bounded, replies capped.
 
 A remote seat's every message goes through one `Line` (the seat's kept connection): it
-POSTs the message rebuilt on each try (a fresh nonce), retries connection faults and
-5xx/429 answers with a short backoff while the question's deadline allows, and reads at
-most `MAX_REPLY_BYTES` of any reply. What a reply means is `replies.py`'s to read.
+POSTs the message rebuilt on each try (a fresh nonce), retries resets and 5xx/429 answers
+with a short backoff while the question's deadline allows, and reads at most
+`MAX_REPLY_BYTES` of any reply. A refused connection is not retried: nothing listens at
+the address (the agent's process is gone), so the try fails at once and the seat's
+question is refused, re-asked and defaulted as fast as the match asks, instead of
+waiting out every deadline (a crashed agent held a game 217 s before it was voided).
+What a reply means is `replies.py`'s to read.
 """
 
 from __future__ import annotations
@@ -65,7 +69,8 @@ class Line:
     ) -> tuple[Reply | None, tuple[str, ...]]:
         """POST `message()` (rebuilt per try: fresh nonce), retrying transport faults.
 
-        Returns the response (None if every try failed) and the faults met on the way.
+        Returns the response (None if every try failed, or at once if the connection was
+        refused) and the faults met on the way.
 
         Raises:
             ReplyTooLarge: a reply passed the cap (not retried: the agent chose to send it).
@@ -84,6 +89,8 @@ class Line:
                 )
             except _RETRIED as exc:
                 faults.append(fault(exc))
+                if isinstance(exc, httpx.ConnectError) and _refused(exc):
+                    return None, tuple(faults)  # nobody listens: no wait will change that
             except httpx.TimeoutException:
                 raise TimeoutError from None
             else:

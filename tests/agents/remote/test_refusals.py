@@ -215,7 +215,7 @@ def test_a_slow_answer_draws_on_the_overage_budget() -> None:
 
 def test_transport_faults_are_retried_within_the_deadline() -> None:
     agent = InProcess()
-    faults = [httpx.ConnectError("[Errno 111] Connection refused"), 503, httpx.ReadError("reset")]
+    faults = [httpx.ConnectError("[Errno 113] No route to host"), 503, httpx.ReadError("reset")]
 
     async def flaky(request: httpx.Request) -> httpx.Response:
         if faults:
@@ -227,7 +227,29 @@ def test_transport_faults_are_retried_within_the_deadline() -> None:
 
     outcome, replies = ask(RemoteAgent(URL, game_id="g", transport=httpx.MockTransport(flaky)))
     assert outcome.defaulted is None
-    assert replies[0].calls[0].notes[:3] == ("connection refused", "HTTP 503", "connection reset")
+    assert replies[0].calls[0].notes[:3] == (
+        "cannot connect ([Errno 113] No route to host)",
+        "HTTP 503",
+        "connection reset",
+    )
+
+
+def test_a_refused_connection_fails_the_try_at_once() -> None:
+    """Nobody listens (the agent's process is gone): each try is one connection attempt,
+    refused, not retried until the deadline; the decision is defaulted after three."""
+    tried: list[str] = []
+
+    def down(request: httpx.Request) -> httpx.Response:
+        tried.append(json.loads(request.content)["type"])
+        raise httpx.ConnectError("[Errno 111] Connection refused")
+
+    remote = RemoteAgent(
+        URL, game_id="g", limit_s=2.0, overage_s=0, transport=httpx.MockTransport(down)
+    )
+    outcome, replies = ask(remote, Limits(retries=2))
+    assert tried == ["start"] * 3, "one attempt a try"
+    assert outcome.defaulted is not None and "connection refused" in outcome.defaulted
+    assert [r.calls[0].notes for r in replies] == [("connection refused",)] * 3
 
 
 def test_a_down_agent_is_defaulted_once_its_deadline_passes() -> None:
