@@ -22,6 +22,8 @@ What the protocol asks of an agent, all done below:
   the secret's 64 hex characters as text, `secret.encode()`: see `sign`);
 - `believe` (only to an agent listing `beliefs`): answer each of `seats`' chance of
   being a wolf, echoing `game_id`, `seat` and `after_seq`, signed the same way;
+- a `decide` or `believe` for a seat it holds no secret for (this process restarted
+  mid-game): answer HTTP 409, and the arena sends that seat's `start` again;
 - with `--token-env NAME` (the environment variable holding the token you gave the
   arena), refuse requests not signed with the token, too old, or replayed.
 

@@ -17,14 +17,19 @@ sent one, so it gets the very bytes it got before revision 1.
 
 Time follows Kaggle's model: each decision has `limit_s`; time beyond it is drawn from
 the game's `overage_s` budget until that is spent, after which a decision gets `limit_s`
-alone and a late one is cut off. Connection faults and 5xx/429 answers are retried with
-a short backoff while the decision's deadline allows.
+alone and a late one is cut off. Resets and 5xx/429 answers are retried with a short
+backoff while the decision's deadline allows; a refused connection (the agent's process
+is gone) fails the try at once.
+
+A restarted agent gets back in: asked about a seat it holds no secret for, it answers
+HTTP 409, and the seat is started again (`Start`, a new secret) and asked once more.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import httpx
 from pydantic import BaseModel
@@ -49,7 +54,7 @@ from arena.agents.remote.replies import (
     read_beliefs,
     read_ready,
 )
-from arena.agents.remote.transport import Line, ReplyTooLarge
+from arena.agents.remote.transport import Line, Reply, ReplyTooLarge
 from arena.errors import ArenaError
 from arena.llm.types import ModelCallRecord
 from arena.records import BeliefReport
@@ -59,6 +64,11 @@ from arena.rules.visibility import SeatViewer
 
 GRACE_S = 1.0
 """How much longer than its own deadline the match's backstop waits for this agent."""
+LOST_SEAT = 409
+"""The HTTP status of an agent asked about a seat it holds no secret for (it restarted):
+the arena starts the seat again and asks once more."""
+RESTARTED = "the agent no longer held the seat (HTTP 409): start sent again, a new secret"
+"""The note a question's trace carries when the seat was started again."""
 
 
 class RemoteAgent:
@@ -215,9 +225,6 @@ class RemoteAgent:
     async def _estimate(
         self, view: Observation, seat: int, others: tuple[int, ...], deadline: float
     ) -> Estimate:
-        refused, met = await self._take_seat(seat, deadline)
-        if refused is not None:
-            return Estimate(None, refused, None, met)
 
         def ask() -> BaseModel:
             return Believe.model_construct(
@@ -234,8 +241,9 @@ class RemoteAgent:
                 protocol=PROTOCOL,
             )
 
-        response, faults = await self._line.post(ask, deadline)
-        faults = (*met, *faults)
+        response, refused, faults = await self._ask(seat, ask, deadline)
+        if refused is not None:
+            return Estimate(None, refused, None, faults)
         if response is None:
             return Estimate(None, f"the agent could not be reached: {faults[-1]}", None, faults)
         asked = (PROTOCOL, self.game_id, seat, view.log_length)
@@ -257,6 +265,31 @@ class RemoteAgent:
             raise ArenaError(f"a RemoteAgent plays one seat: {self._seat}, not {seat}")
         return None, ()
 
+    async def _ask(
+        self, seat: int, ask: Callable[[], BaseModel], deadline: float
+    ) -> tuple[Reply | None, str | None, tuple[str, ...]]:
+        """POST `ask()` for `seat`, starting the seat first if it is not started.
+
+        An agent that answers HTTP 409 (`LOST_SEAT`) holds no secret for the seat: it
+        restarted and lost its memory. The seat is then started again, with a new
+        secret, and asked once more within the same deadline; an agent that says so
+        again is refused. Returns the reply (None: none came), why the agent did not
+        take the seat (None: it did), and the transport faults and notes met.
+        """
+        refused, met = await self._take_seat(seat, deadline)
+        if refused is not None:
+            return None, refused, met
+        response, faults = await self._line.post(ask, deadline)
+        if response is None or response.status_code != LOST_SEAT:
+            return response, None, (*met, *faults)
+        self._seat, self._secret = None, new_secret()
+        refused, again = await self._take_seat(seat, deadline)
+        met = (*met, *faults, RESTARTED, *again)
+        if refused is not None:
+            return None, refused, met
+        response, faults = await self._line.post(ask, deadline)
+        return response, None, (*met, *faults)
+
     def _charge(self, elapsed: float) -> None:
         """Draw the time beyond the per-decision limit from the overage budget."""
         self._overage_s = max(0.0, self._overage_s - max(0.0, elapsed - self._limit_s))
@@ -269,10 +302,6 @@ class RemoteAgent:
         attempt: int,
         deadline: float,
     ) -> Exchange:
-        refused, met = await self._take_seat(request.seat, deadline)
-        if refused is not None:
-            return Exchange(None, refused, None, met)
-
         def ask() -> BaseModel:
             return Decide.model_construct(
                 nonce=new_nonce(),
@@ -290,8 +319,9 @@ class RemoteAgent:
                 protocol=PROTOCOL,
             )
 
-        response, faults = await self._line.post(ask, deadline)
-        faults = (*met, *faults)
+        response, refused, faults = await self._ask(request.seat, ask, deadline)
+        if refused is not None:
+            return Exchange(None, refused, None, faults)
         if response is None:
             return Exchange(None, f"the agent could not be reached: {faults[-1]}", None, faults)
         action, error, notes = read_answer(response, self._secret, request, attempt, self.game_id)

@@ -255,7 +255,10 @@ def protocol_schema() -> dict[str, Any]:
             "The arena POSTs one of `requests` (JSON) to the agent's URL; the agent answers "
             "HTTP 200 with the matching reply (JSON): Hello → HelloReply, Start → Ready, "
             "Decide → Answer, and Believe → BeliefAnswer to an agent whose HelloReply lists "
-            "the `beliefs` feature (revision 1). docs/agents.md describes the exchange."
+            "the `beliefs` feature (revision 1). An agent asked Decide or Believe for a seat "
+            "it holds no secret for (it restarted) answers HTTP 409: the arena sends that "
+            "seat's Start again (a new secret) and asks once more. docs/agents.md describes "
+            "the exchange."
         ),
         "headers": HEADERS,
         "features": FEATURES,
