@@ -11,8 +11,8 @@ event kinds, optional fields) do not.
 
 from __future__ import annotations
 
-from arena.agents.base import CONTRACT_VERSION, Agent, AgentReply, Believer
-from arena.records import BeliefReport
+from arena.agents.base import CONTRACT_VERSION, Agent, AgentReply, Believer, RoleGuesser
+from arena.records import BeliefReport, RoleGuess
 from arena.rules import actions, events
 from arena.rules.actions import Action, parse_action
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
@@ -33,6 +33,8 @@ __all__ = [
     "InvalidActionError",
     "Knowledge",
     "Observation",
+    "RoleGuess",
+    "RoleGuesser",
     "Seen",
     "actions",
     "check_legal",

@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "arena.commands.tournament",
     "arena.commands.leaderboard",
     "arena.commands.export",
+    "arena.commands.exam",
     "arena.commands.agent",
 )
 """Modules that add subcommands, in help order."""

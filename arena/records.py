@@ -10,6 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from arena.llm.types import ModelCallRecord
+from arena.rules.types import Role
 
 
 class BeliefReport(BaseModel):
@@ -27,4 +28,21 @@ class BeliefReport(BaseModel):
     after_seq: int
     """The report reflects the log up to (excluding) this event index."""
     wolf_probability: dict[int, float]
+    calls: tuple[ModelCallRecord, ...] = ()
+
+
+class RoleGuess(BaseModel):
+    """A seat's private guess of the card of each other seat it was asked about.
+
+    Asked only by an exam (`arena exam run`), never in a game: an exam's `role` item names
+    the seats whose card the seat cannot see, and a `RoleGuesser` answers each with one of
+    the board's cards. Scored against the key (`arena exam report`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int
+    after_seq: int
+    """The guess reflects the log up to (excluding) this event index."""
+    roles: dict[int, Role]
     calls: tuple[ModelCallRecord, ...] = ()

@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from arena.llm.types import ModelCallRecord
-from arena.records import BeliefReport
+from arena.records import BeliefReport, RoleGuess
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
@@ -77,6 +77,24 @@ class Believer(Protocol):
 
         The report's `seat`, `day` and `after_seq` come from `view` (its viewer, its
         `knowledge.day` and its `log_length`).
+        """
+        ...
+
+
+@runtime_checkable
+class RoleGuesser(Protocol):
+    """An agent that can guess other seats' cards (optional; asked by exams only).
+
+    An exam's `role` item asks it for every seat in `seats` (the other seats whose card
+    the view does not show). An agent without it answers from its belief report instead
+    (`arena.exam.guess.from_beliefs`, docs/agents.md: The exam), or not at all.
+    """
+
+    async def guess_roles(self, view: Observation, seats: tuple[int, ...]) -> RoleGuess | None:
+        """One of the board's cards (`view.knowledge.role_counts`) for each of `seats`.
+
+        The guess's `seat` and `after_seq` come from `view` (its viewer and `log_length`).
+        None declines.
         """
         ...
 

@@ -299,8 +299,9 @@ def build_agents(
     beliefs: Beliefs = "daily",
     game_id: str | None = None,
     names: Mapping[SeatId, str] | None = None,
+    models: dict[str, ChatModel] | None = None,
 ) -> dict[SeatId, Agent]:
-    """One agent per seat; model seats with the same spec and endpoint share a model.
+    """One agent per seat; seats of one model spec share its chat model (kept in `models`).
 
     `beliefs` is the match's belief schedule (`Limits.beliefs`): model seats fold the
     daily report into their exile vote. `game_id` is sent to remote agents (a fresh one
@@ -310,8 +311,7 @@ def build_agents(
     Raises:
         ArenaError: a remote agent's token variable is named but not set.
     """
-    spec = spec or MatchSpec()
-    models: dict[str, ChatModel] = {}
+    spec, models = spec or MatchSpec(), {} if models is None else models
     agents: dict[SeatId, Agent] = {}
     for seat, seat_spec in sorted(seats.items()):
         if seat_spec.kind == "bot":

@@ -207,6 +207,8 @@ def test_the_public_api_is_pinned() -> None:
             "InvalidActionError",
             "Knowledge",
             "Observation",
+            "RoleGuess",
+            "RoleGuesser",
             "Seen",
             "actions",
             "check_legal",

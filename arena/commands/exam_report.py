@@ -1,0 +1,160 @@
+"""`arena exam report DIR|ANSWERS… [--exam F] [--key F] [--judge SPEC] [--csv F] [--json F]`.
+
+Prints each contestant's figure per kind with its interval, then the paired differences;
+`--csv` writes every row (all items, by role, by day) and, beside it, the pairs
+(`F.pairs.csv`); `--json` the whole report (`arena.exam.report.ExamReport`). The judges'
+verdicts on speeches are kept in the answers folder (`judgments.jsonl`) and asked only once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.agents.seats import MatchSpec, load_spec_file
+from arena.exam.contestant import Contestant
+from arena.exam.judge import judge_speeches
+from arena.exam.judgments import append_judgments, read_judgments
+from arena.exam.report import ExamReport, Pair, Row, report
+from arena.exam.results import load
+from arena.rules.errors import ArenaError, IllegalActionError
+
+FIGURE = {
+    "vote": "vote on a wolf",
+    "belief": "Brier",
+    "role": "cards right",
+    "seer": "check on a wolf",
+    "knife": "knife on a god",
+    "speech": "suspicion",
+}
+"""What each kind's figure is, as the table heads it."""
+
+
+def report_parser(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `arena exam report`."""
+    rep = steps.add_parser("report", help="score the answers against the key")
+    rep.add_argument(
+        "answers", nargs="+", type=Path, metavar="DIR|ANSWERS",
+        help="an answers folder (arena exam run --out), or answers files",
+    )  # fmt: skip
+    rep.add_argument("--exam", type=Path, default=None, help="the exam file (default: as sat)")
+    rep.add_argument(
+        "--key", type=Path, default=None, help="the key file (default: beside the exam)"
+    )
+    rep.add_argument(
+        "--judge", dest="judges", action="append", default=None, metavar="SPEC",
+        help="a judge of speeches, any seat spec that reports beliefs (repeat it; default: bot)",
+    )  # fmt: skip
+    rep.add_argument("--spec-file", type=Path, default=None, help="judges' endpoints (YAML)")
+    rep.add_argument(
+        "--bootstrap", type=_resamples, default=1000, metavar="N",
+        help="resamples of games for the intervals (0: none)",
+    )  # fmt: skip
+    rep.add_argument("--seed", type=int, default=0, help="seeds the resamples")
+    rep.add_argument("--csv", type=Path, default=None, help="write the rows (and F.pairs.csv)")
+    rep.add_argument("--json", type=Path, default=None, help="write the whole report")
+    rep.set_defaults(handler=_report)
+
+
+def _resamples(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expects a number of resamples, 0 or more: {text!r}")
+    return value
+
+
+def _report(args: argparse.Namespace) -> int:
+    spec = load_spec_file(args.spec_file) if args.spec_file is not None else MatchSpec()
+    judges = [Contestant(j, spec) for j in dict.fromkeys(args.judges or ["bot"])]
+    found = load(args.answers, args.exam, args.key)
+    folder = args.answers[0] if args.answers[0].is_dir() else args.answers[0].parent
+    verdicts = read_judgments(folder)
+    try:
+        new = asyncio.run(judge_speeches(found.exam, found.key, found.sittings, judges, verdicts))
+    except IllegalActionError as exc:
+        raise ArenaError(f"{args.key or 'the key'}: {exc}") from None
+    append_judgments(folder, new)
+    verdicts = {**verdicts, **{(j.judge, j.contestant, j.item): j for j in new}}
+    done = report(
+        found.exam, found.key, found.sittings, judges=[j.label for j in judges],
+        verdicts=verdicts, bootstrap=args.bootstrap, seed=args.seed,
+    )  # fmt: skip
+    for line in table(done):
+        print(line)
+    if args.csv is not None:
+        write_csv(args.csv, done)
+    if args.json is not None:
+        args.json.write_text(done.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def _number(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+def _interval(low: float | None, high: float | None, signed: bool = False) -> str:
+    if low is None or high is None:
+        return ""
+    return f"[{_number(low, signed)}, {_number(high, signed)}]"
+
+
+def table(done: ExamReport) -> list[str]:
+    """The report as text: the headline rows, then the pairs."""
+    lines = [
+        f"{done.exam_id}: {done.items} items from {done.games} games; judges of speeches: "
+        f"{', '.join(done.judges)}; intervals: 95 %, {done.bootstrap} resamples of games "
+        f"(seed {done.seed})",
+        "",
+        f"{'kind':7} {'figure':22} {'contestant':28} {'items':>5} {'own':>5} {'value':>7}"
+        "  interval",
+    ]
+    for row in (r for r in done.rows if r.group == "all"):
+        lines.append(_row_line(row))
+    if done.pairs:
+        lines += ["", "paired, a - b over the items both answered (per pair):"]
+        lines += [_pair_line(p) for p in done.pairs]
+    return lines
+
+
+def _row_line(row: Row) -> str:
+    extra = f"  AUROC {_number(row.auroc)}" if row.auroc is not None else ""
+    extra += "".join(f"  {k} {v:.2f}" for k, v in row.extra.items())
+    figure = f"{FIGURE[row.kind]} ({row.better})"
+    return (
+        f"{row.kind:7} {figure:22} {row.contestant[:28]:28} {row.items:5d} {row.own:5.0%} "
+        f"{_number(row.value):>7}  {_interval(row.low, row.high)}{extra}"
+    )
+
+
+def _pair_line(pair: Pair) -> str:
+    verdict = "separated" if pair.separated else "not separated"
+    return (
+        f"{pair.kind:7} {pair.a} - {pair.b}: {_number(pair.difference, True)} "
+        f"{_interval(pair.low, pair.high, True)} over {pair.items} items of {pair.games} "
+        f"games, {verdict} ({pair.better} is better)"
+    )
+
+
+def write_csv(path: Path, done: ExamReport) -> None:
+    """Every row to `path`; the pairs to `path` with `.pairs.csv` for its suffix."""
+    rows = [r.model_dump(mode="json") for r in done.rows]
+    for row in rows:
+        row.update({f"extra_{k}": v for k, v in row.pop("extra").items()})
+    _write(path, rows)
+    _write(path.with_suffix(".pairs.csv"), [p.model_dump(mode="json") for p in done.pairs])
+
+
+def _write(path: Path, rows: Sequence[dict[str, object]]) -> None:
+    fields = list(dict.fromkeys(k for row in rows for k in row))
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
