@@ -53,6 +53,7 @@ def main() -> None:
             icon="🏆",
             url_path="leaderboard",
         ),
+        st.Page("screens/exam.py", title=t("exams", lang), icon="📝", url_path="exams"),
         st.Page("screens/live.py", title=t("live", lang), icon="📡", url_path="live"),
         st.Page("screens/play.py", title=text("play.title", lang), icon="🎲", url_path="play"),
     ]

@@ -6,7 +6,8 @@ session, which is safe precisely because no projection is ever stored in them.
 
 Settings come from the script's arguments (`streamlit run dashboard/app.py -- --replays
 DIR --redis URL`, which is what `arena dashboard` runs), else from the environment
-(`ARENA_REPLAYS`, `ARENA_REDIS_URL`, `ARENA_REDIS_PREFIX`), else the defaults.
+(`ARENA_REPLAYS`, `ARENA_REDIS_URL`, `ARENA_REDIS_PREFIX`, `ARENA_EXAMS`), else the
+defaults.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class Settings:
     """The dashboard's address as people outside reach it (behind a proxy), for join links."""
     redis_prefix: str = PREFIX
     """The Redis key namespace: the workers' `--prefix`, which the Live page reads."""
+    exams: Path = Path("exams")
+    """The folder of exam results (`arena exam run --out`), which the Exams page lists."""
 
 
 def settings(argv: list[str] | None = None) -> Settings:
@@ -44,13 +47,19 @@ def settings(argv: list[str] | None = None) -> Settings:
     parser.add_argument("--redis", default=None)
     parser.add_argument("--public-url", default=None)
     parser.add_argument("--prefix", default=None)
+    parser.add_argument("--exams", default=None)
     known, _ = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
     replays = known.replays or os.environ.get("ARENA_REPLAYS") or "replays"
     redis_url = known.redis or os.environ.get("ARENA_REDIS_URL") or None
     public = known.public_url or os.environ.get("ARENA_PUBLIC_URL") or None
     prefix = known.prefix or os.environ.get("ARENA_REDIS_PREFIX") or PREFIX
+    exams = known.exams or os.environ.get("ARENA_EXAMS") or "exams"
     return Settings(
-        replays=Path(replays), redis_url=redis_url, public_url=public, redis_prefix=prefix
+        replays=Path(replays),
+        redis_url=redis_url,
+        public_url=public,
+        redis_prefix=prefix,
+        exams=Path(exams),
     )
 
 

@@ -40,6 +40,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     dash.add_argument(
         "--replays", type=Path, default=Path("replays"), help="replay folder (default: replays/)"
     )
+    dash.add_argument(
+        "--exams", type=Path, default=Path("exams"),
+        help="the folder of exam results, for the Exams page (default: exams/)",
+    )  # fmt: skip
     dash.add_argument("--port", type=int, default=8501, help="HTTP port (default: 8501)")
     dash.add_argument(
         "--redis", default=None, metavar="URL", help="Redis URL for live games (default: none)"
@@ -83,7 +87,7 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
         "--server.port", str(args.port), "--server.address", args.address,
         "--server.headless", "true", "--browser.gatherUsageStats", "false",
         "--client.toolbarMode", "minimal", "--logger.level", "warning",
-        "--", "--replays", str(args.replays.resolve()),
+        "--", "--replays", str(args.replays.resolve()), "--exams", str(args.exams.resolve()),
     ]  # fmt: skip
     if args.redis is not None:
         command += ["--redis", args.redis]

@@ -22,7 +22,12 @@ def test_command_runs_streamlit_on_the_entry_file_with_the_folder(tmp_path: Path
     command = streamlit_command(args("--replays", str(tmp_path), "--port", "8765"))
     assert command[:5] == [sys.executable, "-m", "streamlit", "run", str(app_path())]
     assert command[command.index("--server.port") + 1] == "8765"
-    assert command[command.index("--") :] == ["--", "--replays", str(tmp_path.resolve())]
+    exams = str(Path("exams").resolve())
+    assert command[command.index("--") :] == [
+        "--", "--replays", str(tmp_path.resolve()), "--exams", exams
+    ]  # fmt: skip
+    elsewhere = streamlit_command(args("--replays", str(tmp_path), "--exams", str(tmp_path)))
+    assert elsewhere[elsewhere.index("--exams") + 1] == str(tmp_path.resolve())
     with_redis = streamlit_command(args("--replays", str(tmp_path), "--redis", "redis://h:1/2"))
     assert with_redis[-2:] == ["--redis", "redis://h:1/2"]
     named = streamlit_command(

@@ -37,6 +37,7 @@ def test_loading_the_dashboard_pulls_in_no_model_caller() -> None:
         "import sys\n"
         "import arena.dashboard.player_ui, arena.dashboard.live, arena.dashboard.session\n"
         "import arena.dashboard.standings, arena.dashboard.charts, arena.dashboard.catalog\n"
+        "import arena.dashboard.exams\n"
         "print('\\n'.join(sys.modules))\n"
     )
     out = subprocess.run(
