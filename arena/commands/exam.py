@@ -74,7 +74,7 @@ def _run_parser(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         action="append",
         required=True,
         metavar="SPEC",
-        help="a contestant, as a seat spec: bot, random, py:MODULE:FACTORY, "
+        help="a contestant, as a seat spec: bot, random, noisy:P:SPEC, py:MODULE:FACTORY, "
         "an installed agent, a URL, openai:MODEL, langchain:PROVIDER:MODEL (repeat it)",
     )
     run.add_argument(

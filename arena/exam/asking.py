@@ -20,9 +20,8 @@ from arena.exam.answers import ItemAnswer
 from arena.exam.guess import from_beliefs
 from arena.exam.items import DECISIONS, Item
 from arena.llm.types import ModelCallRecord
-from arena.match import Limits, decide, limit_of, now, timed_call
+from arena.match import Limits, ask_belief, decide, limit_of, now, timed_call
 from arena.records import BeliefReport, RoleGuess
-from arena.rules.observation import Observation
 from arena.rules.types import Role
 
 NO_REPORT = "no belief report"
@@ -39,7 +38,7 @@ async def ask_moment(agent: Agent, items: Sequence[Item], limits: Limits) -> lis
     report: BeliefReport | None = None
     folds = decision is not None and decision.kind == "vote" and _folds(agent)
     if belief is not None and not folds:
-        report, answer = await ask_belief(agent, belief, limits, deadline)
+        report, answer = await belief_answer(agent, belief, limits, deadline)
         answers.append(answer)
     if decision is not None:
         answer, folded = await ask_decision(agent, decision, limits, deadline)
@@ -81,48 +80,30 @@ async def _folded_belief(
 ) -> tuple[BeliefReport | None, ItemAnswer]:
     """The report that came with the vote, else the runner's fallback question now."""
     if folded is None:
-        return await ask_belief(agent, item, limits, deadline)
+        return await belief_answer(agent, item, limits, deadline)
     beliefs = _beliefs(folded, item)
     answer = ItemAnswer(item=item.id, beliefs=beliefs, defaulted=None if beliefs else NO_REPORT)
     return folded, answer  # its call is the vote's, recorded with the vote's answer
 
 
-async def ask_belief(
+async def belief_answer(
     agent: Agent, item: Item, limits: Limits, deadline: float
 ) -> tuple[BeliefReport | None, ItemAnswer]:
     """A belief item's answer: the agent's report on the seats asked, or why none came."""
     started = time.perf_counter()
-    report = (
-        await believe(agent, item.view, limits, deadline) if isinstance(agent, Believer) else None
-    )
+    believes = isinstance(agent, Believer)
+    report = await ask_belief(agent, item.view, limits, deadline) if believes else None
     calls = (*(report.calls if report is not None else ()), *_pending(agent))
     beliefs = _beliefs(report, item) if report is not None else None
     answer = ItemAnswer(
         item=item.id,
         beliefs=beliefs,
         defaulted=None if beliefs else NO_REPORT,
-        tries=int(isinstance(agent, Believer)),
+        tries=int(believes),
         seconds=time.perf_counter() - started,
         calls=calls,
     )
     return report, answer
-
-
-async def believe(
-    agent: Believer, view: Observation, limits: Limits, deadline: float
-) -> BeliefReport | None:
-    """The seat's report within its time limit, or None (a failure, a late or foreign one)."""
-    try:
-        report = await timed_call(
-            agent,  # type: ignore[arg-type]
-            lambda: agent.believe(view),
-            limit_of(agent, limits),  # type: ignore[arg-type]
-            deadline,
-        )
-    except Exception:  # a timeout, a refusal or an agent's bug: no report, as in a game
-        return None
-    mine = isinstance(report, BeliefReport) and report.seat == getattr(view.viewer, "seat", None)
-    return report if mine else None
 
 
 def _beliefs(report: BeliefReport, item: Item) -> dict[int, float] | None:
@@ -142,7 +123,7 @@ async def ask_roles(
         guess = await _guess(agent, item, limits, deadline)
     elif isinstance(agent, Believer):
         if report is None:
-            report = await believe(agent, item.view, limits, deadline)
+            report = await ask_belief(agent, item.view, limits, deadline)
         guess = from_beliefs(item.view, item.asked, report) if report is not None else None
         derived = True
     calls = (*(guess.calls if guess is not None else ()), *_pending(agent))

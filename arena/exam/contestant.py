@@ -1,7 +1,7 @@
 """A contestant: a seat spec, and a fresh seat of it for every moment an exam asks.
 
 Seats are built by the one factory games use (`arena.agents.seats.build_agents`), from the
-same spec strings (`bot`, `random`, `py:MODULE:FACTORY`, an installed
+same spec strings (`bot`, `random`, `noisy:P:SPEC`, `py:MODULE:FACTORY`, an installed
 agent, a URL, `openai:MODEL`, `langchain:PROVIDER:MODEL`), so a contestant answers an item
 exactly as it would play that seat. Each moment gets a new seat — a model seat's
 conversation starts there, rendered from the view alone — while a model's endpoint is

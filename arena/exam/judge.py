@@ -20,12 +20,11 @@ from typing import NamedTuple
 
 from arena.agents.base import Believer
 from arena.exam.answers import ItemAnswer
-from arena.exam.asking import believe
 from arena.exam.contestant import Contestant
 from arena.exam.files import Exam, Key
 from arena.exam.items import Item, KeyItem, KeySource
 from arena.exam.judgments import Judgment, Verdicts, answer_hash, current
-from arena.match import Limits, now
+from arena.match import Limits, ask_belief, now
 from arena.records import BeliefReport
 from arena.rules import events as ev
 from arena.rules.actions import Action, Speak
@@ -92,9 +91,9 @@ async def shift(
         agent = judge.seat_at(item, exam_id, seat=listener)
         if not isinstance(agent, Believer):
             return None
-        before = await believe(agent, before_view, limits, deadline)
+        before = await ask_belief(agent, before_view, limits, deadline)
         again = judge.seat_at(item, exam_id, seat=listener)
-        after = await believe(again, views.after[listener], limits, deadline)  # type: ignore[arg-type]
+        after = await ask_belief(again, views.after[listener], limits, deadline)
         if before is None or after is None:
             continue
         change = _change(before, after, item.seat, truth.wolves)

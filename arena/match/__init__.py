@@ -10,6 +10,7 @@ header and result (`header`), and a whole game to its replay file, new or resume
 from __future__ import annotations
 
 from arena.match.asking import decide, limit_of, now, timed_call
+from arena.match.beliefs import ask_belief
 from arena.match.game import resume_game, run_game
 from arena.match.header import new_game_id, new_header, result_of, secret_seed
 from arena.match.limits import GameVoided, Limits, Outcome, Tally
@@ -20,6 +21,7 @@ __all__ = [
     "Limits",
     "Outcome",
     "Tally",
+    "ask_belief",
     "decide",
     "limit_of",
     "new_game_id",

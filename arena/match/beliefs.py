@@ -16,7 +16,7 @@ from arena.match.limits import Limits, Outcome
 from arena.records import BeliefReport
 from arena.rules.decisions import DecisionKind
 from arena.rules.events import PhaseStarted, Spoke
-from arena.rules.observation import Projector
+from arena.rules.observation import Observation, Projector
 from arena.rules.referee import Referee
 from arena.rules.types import Phase, SeatId
 from arena.storage.replay_file import ReplayWriter
@@ -50,7 +50,7 @@ async def folded_belief(
     report = next((r.belief for r in reversed(replies) if r.belief is not None), None)
     agent = agents[outcome.seat]
     if report is None and isinstance(agent, Believer):
-        report = await _belief(agent, views[outcome.seat], limits, deadline)
+        report = await ask_belief(agent, views[outcome.seat].observe(), limits, deadline)
     _write_belief(agent, report, writer)
 
 
@@ -82,20 +82,22 @@ async def collect_beliefs(
         s for s in referee.state.present() if isinstance(agents[s], Believer) and s not in skip
     ]
 
-    reports = await asyncio.gather(*(_belief(agents[s], views[s], limits, deadline) for s in seats))
+    reports = await asyncio.gather(
+        *(ask_belief(agents[s], views[s].observe(), limits, deadline) for s in seats)
+    )
     for seat, report in zip(seats, reports, strict=True):
         _write_belief(agents[seat], report, writer)
 
 
-async def _belief(
-    agent: Agent, view: Projector, limits: Limits, deadline: float
+async def ask_belief(
+    agent: Agent, seen: Observation, limits: Limits, deadline: float
 ) -> BeliefReport | None:
-    """One seat's belief report, or None when it fails (within the seat's limit).
+    """One seat's belief report on its view `seen`, or None when it fails (within its limit).
 
-    A report that is not a `BeliefReport` of the asked seat counts as a failure too.
+    A report that is not a `BeliefReport` of the asked seat counts as a failure too. The
+    exam asks its belief items with it too (`arena.exam.asking`).
     """
     assert isinstance(agent, Believer)
-    seen = view.observe()
     try:
         report = await timed_call(
             agent, lambda: agent.believe(seen), limit_of(agent, limits), deadline
