@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.agents.base import Agent, AgentReply
+from arena.agents.base import Agent, AgentReply, TimeLimited
+from arena.agents.traits import Wrapper, trait
 from arena.match import Limits, new_header, run_game
 from arena.ratings.stats import quantile
 from arena.rules.config import GameConfig
@@ -53,25 +54,17 @@ class Call:
     """Why it was not accepted."""
 
 
-class Probe:
+class Probe(Wrapper):
     """The agent under test, timing and classifying every `decide` call.
 
-    Everything else (`model`, `chat`, `believe`, `slot`, `decision_timeout_s`, …) is the
-    agent's own, so the runner treats it exactly as it treats the agent.
+    What else the seat is (`model`, `chat`, `believe`, `slot`, `decision_timeout_s`, …) is
+    the agent's own, found through the wrapper (`arena.agents.traits.trait`), so the runner
+    treats it exactly as it treats the agent.
     """
 
     def __init__(self, inner: Agent) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.calls: list[Call] = []
-
-    @property
-    def name(self) -> str:
-        """The agent's name."""
-        return self.inner.name
-
-    def __getattr__(self, attribute: str) -> Any:
-        """Everything else is the agent's."""
-        return getattr(self.inner, attribute)
 
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
@@ -243,7 +236,8 @@ async def check_agent(
     for game in range(games):
         seat, game_seed = game % seats + 1, seed + game
         probe = Probe(make(seat, game_seed))
-        own = getattr(probe.inner, "decision_timeout_s", None)  # a seat's own limit wins
+        timed = trait(probe, TimeLimited)
+        own = timed.decision_timeout_s if timed is not None else None  # a seat's own limit wins
         report.timeout_s = own if isinstance(own, int | float) and own > 0 else timeout_s
         agents: dict[SeatId, Agent] = {s: bots(s, game_seed) for s in range(1, seats + 1)}
         agents[seat] = probe

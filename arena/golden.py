@@ -25,16 +25,11 @@ from typing import NamedTuple
 
 from pydantic import JsonValue
 
-from arena.agents.seats import (
-    MatchSpec,
-    SeatSpec,
-    aclose_models,
-    build_agents,
-    parse_seats,
-    preflight,
-)
+from arena.agents.base import Agent
+from arena.agents.seats import MatchSpec, SeatSpec, build_agents, parse_seats
 from arena.board_file import board_ref, is_board_file
-from arena.match import new_header, run_game
+from arena.match import run_game
+from arena.prepare import GamePlan, prepare_game
 from arena.rules.boards import board as board_of
 from arena.rules.config import GameConfig
 from arena.storage.replay_file import SCHEMA_VERSION
@@ -84,8 +79,14 @@ def write_golden(board: str, preset: str | None, seed: int, path: Path) -> None:
     name = config.board_spec.id
     seats = dict.fromkeys(range(1, config.board_spec.seats + 1), SeatSpec(kind="random"))
     agents = build_agents(seats, config, seed)
-    header = new_header(f"golden-{name}-{seed}", config, seed, agents, created_at=FIXED_TIME)
-    asyncio.run(run_game(header, agents, path))
+    plan = GamePlan(f"golden-{name}-{seed}", config, seed, {"created_at": FIXED_TIME})
+    asyncio.run(_play(plan, agents, path))
+
+
+async def _play(plan: GamePlan, agents: dict[int, Agent], path: Path) -> None:
+    """Prepare the game as every game is prepared (`arena.prepare`), then play it."""
+    async with prepare_game(plan, agents) as game:
+        await run_game(game.header, game.agents, path)
 
 
 EXAMPLES = ROOT / "examples" / "agents"
@@ -159,8 +160,9 @@ def outside_name(game: OutsideGame) -> str:
 def write_outside(game: OutsideGame, path: Path) -> None:
     """Play the outside golden game and write its replay to `path`, as `arena play` would.
 
-    The seats come from the one seat builder (`parse_seats`, `build_agents`, `preflight`:
-    the remote agent is greeted before the game), with the plug-in's folder on `sys.path`
+    The seats come from the one seat builder (`parse_seats`, `build_agents`) and are
+    prepared as every game's are (`prepare_game`: the remote agent is greeted before the
+    game), with the plug-in's folder on `sys.path`
     as `PYTHONPATH=examples/agents` puts it. In the file the remote agent's URL is written
     as `REMOTE` and its answers' latencies as 0 (`steady`), the only parts of the game that
     are not a function of its seed.
@@ -173,18 +175,8 @@ def write_outside(game: OutsideGame, path: Path) -> None:
         game_id = game.game_id
         spec = MatchSpec(options={k: dict(v) for k, v in game.options.items()})
         agents = build_agents(seats, config, game.seed, spec, game_id=game_id)
-
-        async def play() -> None:
-            try:
-                endpoints = await preflight(agents)
-                header = new_header(
-                    game_id, config, game.seed, agents, created_at=FIXED_TIME, endpoints=endpoints
-                )
-                await run_game(header, agents, path)
-            finally:
-                await aclose_models(agents)
-
-        asyncio.run(play())
+        plan = GamePlan(game_id, config, game.seed, {"created_at": FIXED_TIME})
+        asyncio.run(_play(plan, agents, path))
         text = stored_form(path.read_text(encoding="utf-8"))
         path.write_text(steady(text.replace(url, REMOTE)), encoding="utf-8")
 

@@ -24,13 +24,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from arena.agents.seats import (
-    EndpointSettings,
-    MatchSpec,
-    aclose_models,
-    build_agents,
-    parse_seats,
-)
+from arena.agents.preflight import aclose_models
+from arena.agents.seats import EndpointSettings, MatchSpec, build_agents, parse_seats
 from arena.llm.base import AnswerMode
 from arena.match import Limits, new_header, run_game
 from arena.rules import events as ev

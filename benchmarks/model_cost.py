@@ -31,14 +31,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from arena.agents.seats import (
-    EndpointSettings,
-    MatchSpec,
-    aclose_models,
-    build_agents,
-    parse_seats,
-    preflight,
-)
+from arena.agents.preflight import aclose_models, preflight
+from arena.agents.seats import EndpointSettings, MatchSpec, build_agents, parse_seats
 from arena.llm.types import ModelCallRecord
 from arena.match import Limits, new_header, run_game
 from arena.rules.config import GameConfig

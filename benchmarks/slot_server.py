@@ -61,16 +61,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.agents.seats import (
-    EndpointSettings,
-    MatchSpec,
-    aclose_models,
-    build_agents,
-    parse_seats,
-    preflight,
-)
+from arena.agents.preflight import aclose_models, preflight
+from arena.agents.seats import EndpointSettings, MatchSpec, build_agents, parse_seats
+from arena.agents.slots import hold_slots
 from arena.match import Limits, new_header, run_game
-from arena.queue.seating import hold_slots
 from arena.rules.config import GameConfig
 from arena.storage.calls import automatic_answers
 from arena.storage.replay_file import read_replay

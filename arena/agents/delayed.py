@@ -7,32 +7,27 @@ cheap agent the pace of a real one, so games overlap on a worker as model games 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from arena.agents.base import Agent, AgentReply
+from arena.agents.traits import Wrapper
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 
 
-class Delayed:
-    """Another agent, answering after a fixed delay (an injected model latency)."""
+class Delayed(Wrapper):
+    """Another agent, answering after a fixed delay (an injected model latency).
+
+    Only its decisions wait: what else the seat is (`model`, `chat`, `believe`…) is the
+    inner agent's, found through the wrapper (`arena.agents.traits.trait`).
+    """
 
     def __init__(self, inner: Agent, delay_s: float) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._delay_s = delay_s
-
-    @property
-    def name(self) -> str:
-        """The inner agent's name."""
-        return self._inner.name
-
-    def __getattr__(self, attribute: str) -> Any:
-        """Everything else (`model`, `chat`, `believe`…) is the inner agent's."""
-        return getattr(self._inner, attribute)
 
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
         """Wait, then ask the inner agent."""
         await asyncio.sleep(self._delay_s)
-        return await self._inner.decide(view, request, feedback)
+        return await self.inner.decide(view, request, feedback)

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from arena.agents.base import Agent, AgentReply
 from arena.agents.random_agent import random_action
+from arena.agents.traits import Wrapper
 from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ArenaError, clip
 from arena.rules.observation import Observation
@@ -79,8 +80,12 @@ def strip_noise(spec: str) -> str:
     return spec.removeprefix(PREFIX).partition(":")[2] if is_noisy(spec) else spec
 
 
-class Noisy:
-    """Another agent, except a seeded share of its decisions answered at random."""
+class Noisy(Wrapper):
+    """Another agent, except a seeded share of its decisions answered at random.
+
+    What else the seat is (`model`, `chat`, `believe`, …) is the inner agent's, found
+    through the wrapper (`arena.agents.traits.trait`).
+    """
 
     def __init__(self, inner: Agent, share: float, seed: int, name: str) -> None:
         """Wrap `inner`.
@@ -91,7 +96,7 @@ class Noisy:
             seed: the seat's seed (`arena.agents.seats.seat_seed`).
             name: the agent's full name, its spec as written (`noisy:0.3:bot`).
         """
-        self._inner = inner
+        super().__init__(inner)
         self._share = share
         self._seed = seed
         self._name = name
@@ -101,10 +106,6 @@ class Noisy:
         """The spec as written, `noisy:0.3:bot`: the name its games are rated under."""
         return self._name
 
-    def __getattr__(self, attribute: str) -> Any:
-        """Everything else (`model`, `chat`, `believe`, …) is the inner agent's."""
-        return getattr(self._inner, attribute)
-
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
@@ -113,4 +114,4 @@ class Noisy:
         rng = random.Random(key)
         if rng.random() < self._share:
             return AgentReply(action=random_action(request, rng))
-        return await self._inner.decide(view, request, feedback)
+        return await self.inner.decide(view, request, feedback)

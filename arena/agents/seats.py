@@ -1,4 +1,4 @@
-"""Seat specs → agents, and the pre-game check of every model endpoint.
+"""Seat specs → agents: the one seat builder.
 
 A seat spec maps seats to an agent: `1-6=openai:gpt-4.1-mini`, `7-12=bot`,
 `3=langchain:anthropic:claude-sonnet-4-5`, `5=random`, `1,3,5=bot`, `4=http://host:9000/agent`
@@ -15,14 +15,11 @@ This is the one place seats are built from specs, for `arena play`, the queue's 
 seed is derived from the game's (`seat_seed`).
 
 Seats with the same agent spec and endpoint share one chat model, so an endpoint is probed
-once and keeps one connection pool. `preflight` checks keys (without network), then
-probes every endpoint concurrently, and fails with one clear `ArenaError` before the game
-starts — never in the middle of one.
+once (`arena.agents.preflight`) and keeps one connection pool.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -50,12 +47,10 @@ from arena.agents.remote.seat import (
     RemoteSettings,
     check_url,
     is_url,
-    preflight_remote,
     remote_agent,
-    unwrap,
 )
 from arena.agents.terminal import TerminalHuman
-from arena.llm.base import AnswerMode, ChatModel, Probed
+from arena.llm.base import AnswerMode, ChatModel
 from arena.rules.config import GameConfig
 from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.types import SeatId
@@ -416,70 +411,3 @@ def endpoint_settings(seat: SeatSpec, spec: MatchSpec) -> EndpointSettings:
     label = seat.base_label
     keys = [k for k in spec.endpoints if label == k or label.startswith(k + ":")]
     return spec.endpoints[max(keys, key=len)] if keys else EndpointSettings()
-
-
-async def preflight(
-    agents: Mapping[SeatId, Agent], *, timeout_s: float | None = None
-) -> dict[str, dict[str, Any]]:
-    """Check every model endpoint before a game; returns `ReplayHeader.endpoints`.
-
-    Keys are checked first for all endpoints (no network), then every endpoint is probed
-    concurrently, each within its own probe limit (`probe_timeout_s`, which follows its
-    `timeout_s`) unless `timeout_s` is given for all, then every remote agent is greeted
-    (`hello`). The result maps each endpoint to its capability record.
-
-    Raises:
-        ArenaError: a missing key, an unreachable endpoint, a rejected key, an unknown
-            model, a probe past its limit, or a remote agent that is down — naming the
-            endpoint or agent and its seats.
-    """
-    users: dict[int, tuple[Probed, list[SeatId]]] = {}
-    for seat, agent in sorted(agents.items()):
-        chat = getattr(agent, "chat", None)
-        if isinstance(chat, Probed):
-            users.setdefault(id(chat), (chat, []))[1].append(seat)
-    for chat, seats in users.values():
-        try:
-            chat.check_credentials()
-        except ArenaError as exc:
-            raise ArenaError(f"seats {_seats(seats)}: {exc}") from None
-
-    async def probe(chat: Probed, seats: list[SeatId]) -> tuple[str, dict[str, Any]]:
-        limit = timeout_s or getattr(chat, "probe_timeout_s", None) or 4 * DEFAULT_TIMEOUT_S
-        try:
-            caps = await asyncio.wait_for(chat.probe(), limit)
-        except TimeoutError:
-            raise ArenaError(
-                f"{chat.endpoint} (seats {_seats(seats)}): the probe got no answer within "
-                f"{limit:g} s (set probe_timeout_s, or --probe-timeout)"
-            ) from None
-        except ArenaError as exc:
-            raise ArenaError(f"seats {_seats(seats)}: {exc}") from None
-        return chat.endpoint, caps.model_dump(mode="json")
-
-    results = await asyncio.gather(*(probe(c, s) for c, s in users.values()))
-    await preflight_remote(agents, timeout_s=min(timeout_s or 10.0, 10.0))
-    return dict(results)
-
-
-def _seats(seats: Sequence[SeatId]) -> str:
-    return ",".join(map(str, seats))
-
-
-async def aclose_models(agents: Mapping[SeatId, Agent]) -> None:
-    """Close the connection pools of the agents' chat models.
-
-    Call it at the end of the coroutine that played the game, in the same event loop:
-    a pool left to the garbage collector would try to close itself in whatever loop is
-    running then.
-    """
-    closed: set[int] = set()
-    for agent in agents.values():
-        remote = unwrap(agent)
-        if remote is not None:
-            await remote.aclose()
-        chat = getattr(agent, "chat", None)
-        aclose = getattr(chat, "aclose", None)
-        if aclose is not None and id(chat) not in closed:
-            closed.add(id(chat))
-            await aclose()

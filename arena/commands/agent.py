@@ -8,13 +8,8 @@ import json
 from pathlib import Path
 
 from arena.agents.base import Agent
-from arena.agents.seats import (
-    MatchSpec,
-    aclose_models,
-    build_agents,
-    parse_seats,
-    preflight,
-)
+from arena.agents.preflight import aclose_models, preflight
+from arena.agents.seats import MatchSpec, build_agents, parse_seats
 from arena.board_file import board_ref
 from arena.conformance import Report, check_agent
 from arena.rules.config import GameConfig

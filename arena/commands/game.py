@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import itertools
 import os
 import sys
@@ -17,15 +18,14 @@ from arena.agents.model.agent import Beliefs
 from arena.agents.seats import (
     MatchSpec,
     SeatSpec,
-    aclose_models,
     build_agents,
     check_options,
     endpoint_settings,
     load_spec_file,
     parse_seats,
-    preflight,
     with_endpoint_flags,
 )
+from arena.agents.slots import hold_slots
 from arena.agents.terminal import TerminalHuman
 from arena.board_file import board_ref
 from arena.commands.play_options import add_play_options, endpoint_flags, parse_knobs
@@ -33,8 +33,9 @@ from arena.commands.seen import print_seen, viewer_of
 from arena.commands.summary import seat_lines
 from arena.errors import ArenaError
 from arena.humans.host import live_folder
-from arena.match import Limits, new_game_id, new_header, run_game, secret_seed
-from arena.queue.seating import MODEL_KINDS, hold_slots
+from arena.match import Limits, new_game_id, run_game, secret_seed
+from arena.prepare import GamePlan, prepare_game
+from arena.queue.seating import MODEL_KINDS
 from arena.rules import events as ev
 from arena.rules.config import GameConfig
 from arena.rules.observation import observe
@@ -81,7 +82,7 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     progress = Progress(sys.stderr, spec.lang) if models and not args.quiet else None
     try:
         referee = asyncio.run(
-            _play_game(game_id, config, seed, agents, running, limits, progress, slots)
+            _play_game(GamePlan(game_id, config, seed), agents, running, limits, progress, slots)
         )
         if running != path:
             running.replace(path)  # finished: now the replay folder may show it whole
@@ -224,25 +225,19 @@ def _reserve(path: Path, *, force: bool = False) -> Path:
 
 
 async def _play_game(
-    game_id: str,
-    config: GameConfig,
-    seed: int,
+    plan: GamePlan,
     agents: dict[int, Agent],
     path: Path,
     limits: Limits,
     progress: Progress | None = None,
     slots: Mapping[int, int | None] | None = None,
 ) -> Referee:
-    """Check every model endpoint before the game starts, then play it.
+    """Prepare the game (`arena.prepare`: every model endpoint checked first), then play it.
 
     Model seats' calls hold one of their endpoint's slots (`slots` configured per seat,
     else the server's own count) before each decision's clock starts, so a seat waiting
     behind the others on a server with fewer slots than seats is not timed out for it.
     """
-    try:
-        endpoints = await preflight(agents)
-        header = new_header(game_id, config, seed, agents, endpoints=endpoints)
-        gated = hold_slots(agents, endpoints, slots)
-        return await run_game(header, gated, path, limits=limits, progress=progress)
-    finally:
-        await aclose_models(agents)
+    hold = functools.partial(hold_slots, configured=slots)
+    async with prepare_game(plan, agents, hold=hold) as game:
+        return await run_game(game.header, game.agents, path, limits=limits, progress=progress)

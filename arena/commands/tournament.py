@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.agents.plugin import check_plugin, is_plugin_spec
+from arena.agents.preflight import preflight
 from arena.commands import rounds, worker
 from arena.commands.embedded import run_embedded
 from arena.commands.progress import (
@@ -49,7 +50,7 @@ from arena.queue.results import (
     forget_collected,
     replay_path,
 )
-from arena.queue.seating import bare_spec, build_seats, is_model, is_remote, preflight
+from arena.queue.seating import bare_spec, build_seats, is_model, is_remote
 from arena.rules.errors import ArenaError
 from arena.tournament import TournamentSpec, load_spec, schedule
 

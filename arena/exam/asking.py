@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 
 from arena.agents.base import Agent, BeliefFolder, Believer, RoleGuesser, TimeLimited
+from arena.agents.traits import trait
 from arena.exam.answers import ItemAnswer
 from arena.exam.guess import from_beliefs
 from arena.exam.items import DECISIONS, Item
@@ -91,7 +92,7 @@ async def belief_answer(
 ) -> tuple[BeliefReport | None, ItemAnswer]:
     """A belief item's answer: the agent's report on the seats asked, or why none came."""
     started = time.perf_counter()
-    believes = isinstance(agent, Believer)
+    believes = trait(agent, Believer) is not None
     report = await ask_belief(agent, item.view, limits, deadline) if believes else None
     calls = (*(report.calls if report is not None else ()), *_pending(agent))
     beliefs = _beliefs(report, item) if report is not None else None
@@ -119,9 +120,10 @@ async def ask_roles(
     started = time.perf_counter()
     guess: RoleGuess | None = None
     derived = False
-    if isinstance(agent, RoleGuesser):
-        guess = await _guess(agent, item, limits, deadline)
-    elif isinstance(agent, Believer):
+    guesser = trait(agent, RoleGuesser)
+    if guesser is not None:
+        guess = await _guess(guesser, item, limits, deadline)
+    elif trait(agent, Believer) is not None:
         if report is None:
             report = await ask_belief(agent, item.view, limits, deadline)
         guess = from_beliefs(item.view, item.asked, report) if report is not None else None
@@ -133,7 +135,7 @@ async def ask_roles(
         roles=roles,
         defaulted=None if roles else NO_GUESS,
         derived=derived and roles is not None,
-        tries=int(isinstance(agent, RoleGuesser | Believer)),
+        tries=int(guesser is not None or trait(agent, Believer) is not None),
         seconds=time.perf_counter() - started,
         calls=calls,
     )
@@ -164,4 +166,5 @@ def _roles(guess: RoleGuess, item: Item) -> dict[int, Role] | None:
 
 def _pending(agent: Agent) -> list[ModelCallRecord]:
     """Calls a time limit cut off, or a failed question's, that no answer carries."""
-    return list(agent.pending_traces()) if isinstance(agent, TimeLimited) else []
+    timed = trait(agent, TimeLimited)
+    return list(timed.pending_traces()) if timed is not None else []

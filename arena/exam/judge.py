@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from arena.agents.base import Believer
+from arena.agents.traits import trait
 from arena.exam.answers import ItemAnswer
 from arena.exam.contestant import Contestant
 from arena.exam.files import Exam, Key
@@ -89,7 +90,7 @@ async def shift(
     deadline = now() + limits.game_timeout_s
     for listener, before_view in views.before.items():
         agent = judge.seat_at(item, exam_id, seat=listener)
-        if not isinstance(agent, Believer):
+        if trait(agent, Believer) is None:
             return None
         before = await ask_belief(agent, before_view, limits, deadline)
         again = judge.seat_at(item, exam_id, seat=listener)

@@ -1,9 +1,9 @@
 """Hosting a game with people (created by `lobby.create_game`) to an ordinary replay.
 
 `host_game` plays it: people's seats are `BrowserSeat`s, the others bots, random players,
-model seats or remote agents (a "model" seat named by a URL). Before the game, model seats'
-endpoints and remote agents get the same preflight as `arena play`
-(`arena.agents.seats.preflight`): one that cannot play fails the game in one line (its
+model seats or remote agents (a "model" seat named by a URL). Before the game, the seats
+are prepared as `arena play`'s are (`arena.prepare.prepare_game`: model seats' endpoints
+probed, remote agents greeted): one that cannot play fails the game in one line (its
 status `failed`, shown on the Play page) before any event, instead of a game played on
 defaults. After every answer the host publishes, for each human seat, the new events of that
 seat's `observe` projection, the public projection (view `PUBLIC_SEAT`, for spectators), and
@@ -19,13 +19,13 @@ import asyncio
 import logging
 import threading
 from pathlib import Path
-from typing import Any
 
 from arena.agents.base import Agent
 from arena.agents.browser import BrowserSeat
 from arena.humans.access import seen_line
 from arena.humans.pace import Pacer, paced
-from arena.match import Limits, new_header, play, result_of, secret_seed
+from arena.match import Limits, play, result_of, secret_seed
+from arena.prepare import GamePlan, Prepared, prepare_game
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind
 from arena.rules.errors import ArenaError
@@ -81,25 +81,6 @@ def seat_agents(
 def has_models(table: Table) -> bool:
     """Whether any seat is played by a model (whose endpoint the preflight probes)."""
     return any(plan.kind == "model" for plan in table.seats.values())
-
-
-async def check_models(desk: Desk, table: Table, agents: dict[int, Agent]) -> dict[str, Any]:
-    """`arena play`'s preflight of the model seats; the endpoints for the replay header.
-
-    Raises:
-        ArenaError: an endpoint that cannot play, in one line (also the game's status).
-    """
-    if not has_models(table):
-        return {}
-    from arena.agents.seats import preflight
-
-    desk.set_status(table.game_id, Status(state="checking"))
-    try:
-        endpoints: dict[str, Any] = await preflight(agents)
-    except ArenaError as exc:
-        desk.set_status(table.game_id, Status(state="failed", error=str(exc)))
-        raise
-    return endpoints
 
 
 class Publisher:
@@ -158,13 +139,17 @@ async def host_game(
     poll_s: float = 0.1,
     pacer: Pacer | None = None,
 ) -> Path:
-    """Check the model seats, play a created game to the end; returns the replay's path.
+    """Seat, check and play a created game to the end; returns the replay's path.
 
-    `pacer` defaults to the game card's `Pace` on the real clock.
+    One pass down and back: the seats are built from the card (`seat_agents`), prepared
+    as every game's are (`arena.prepare.prepare_game`: the model seats' endpoints probed
+    and remote agents greeted, the game's status `checking` meanwhile), played, and the
+    replay moved into the folder. `pacer` defaults to the game card's `Pace` on the real
+    clock.
 
     Raises:
-        ArenaError: an unknown game, or a model endpoint that cannot play (before the
-            game starts; the game's status says why).
+        ArenaError: an unknown game, or a seat that cannot play (before the game starts;
+            the game's status says why).
     """
     table = desk.table(game_id)
     if table is None:
@@ -173,43 +158,31 @@ async def host_game(
     seed = secret_seed() if seed is None else seed
     try:
         agents = seat_agents(desk, table, config, seed, poll_s)
-    except ArenaError as exc:
-        desk.set_status(game_id, Status(state="failed", error=str(exc)))
-        raise
-    try:
-        endpoints = await check_models(desk, table, agents)
-        return await _host(desk, table, config, seed, agents, endpoints, replays, live, pacer)
-    finally:
         if has_models(table):
-            from arena.agents.seats import aclose_models
-
-            await aclose_models(agents)
+            desk.set_status(game_id, Status(state="checking"))
+        async with prepare_game(GamePlan(game_id, config, seed), agents) as game:
+            return await _host(desk, table, game, replays, live, pacer)
+    except ArenaError as exc:  # the seats or the preflight: before the game's first event
+        if desk.status(game_id).state in ("waiting", "checking"):
+            desk.set_status(game_id, Status(state="failed", error=str(exc)))
+        raise
 
 
 async def _host(
-    desk: Desk,
-    table: Table,
-    config: GameConfig,
-    seed: int,
-    agents: dict[int, Agent],
-    endpoints: dict[str, Any],
-    replays: Path,
-    live: Path,
-    pacer: Pacer | None,
+    desk: Desk, table: Table, game: Prepared, replays: Path, live: Path, pacer: Pacer | None
 ) -> Path:
+    """Play the prepared game, publishing each seat's view, to its replay in `replays`."""
     game_id = table.game_id
-    people = {s: a for s, a in agents.items() if isinstance(a, BrowserSeat)}
-    extra = {"endpoints": endpoints} if endpoints else {}
-    header = new_header(game_id, config, seed, agents, **extra)
+    people = {s: a for s, a in game.agents.items() if isinstance(a, BrowserSeat)}
     running = live / f"{game_id}.jsonl"
-    writer = ReplayWriter(running, header)
-    referee = Referee(config, seed)
+    writer = ReplayWriter(running, game.header)
+    referee = Referee(game.header.config, game.header.seed)
     pacer = pacer or Pacer(table.pace)
     publisher = Publisher(desk, game_id, referee, sorted(people), pacer)
     publisher.push()
     longest = max(table.decision_timeout_s, table.speech_timeout_s) + table.pace.longest_hold_s
     limits = Limits(call_timeout_s=longest + 60.0, beliefs="off")
-    seated = {seat: paced(agent, pacer) for seat, agent in agents.items()}
+    seated = {seat: paced(agent, pacer) for seat, agent in game.agents.items()}
     try:
         await play(referee, seated, writer=writer, limits=limits, on_event=publisher.push)
     except BaseException as exc:

@@ -28,9 +28,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from arena.agents.base import Agent, AgentReply, TimeLimited
+from arena.agents.traits import Wrapper, trait
 from arena.llm.types import ModelCallRecord
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.observation import Observation
@@ -99,17 +99,12 @@ class Pacer:
             await self.sleep(wait)
 
 
-class Paced:
-    """A seat's agent held to the game's pace (every other attribute is the agent's own)."""
+class Paced(Wrapper):
+    """A seat's agent held to the game's pace (what else the seat is, is the agent's own)."""
 
     def __init__(self, inner: Agent, pacer: Pacer) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.pacer = pacer
-
-    @property
-    def name(self) -> str:
-        """The seat's own agent label."""
-        return self.inner.name
 
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
@@ -121,28 +116,30 @@ class Paced:
         await self.pacer.hold(request, started)
         return reply
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
 
 class PacedTimed(Paced):
-    """A `Paced` model seat: its own time limit grows by what pacing may add."""
+    """A `Paced` seat with a time limit of its own: the limit grows by what pacing may add.
+
+    It changes a capability, so it declares it (`TimeLimited`), and the runner finds this
+    limit before the wrapped seat's (`arena.agents.traits.trait`).
+    """
+
+    def __init__(self, inner: Agent, pacer: Pacer, timed: TimeLimited) -> None:
+        super().__init__(inner, pacer)
+        self._timed = timed
 
     @property
     def decision_timeout_s(self) -> float | None:
         """The agent's limit plus the longest hold (None: the match's limit)."""
-        own = getattr(self.inner, "decision_timeout_s", None)
+        own = self._timed.decision_timeout_s
         return None if own is None else own + self.pacer.pace.longest_hold_s
 
     def pending_traces(self) -> tuple[ModelCallRecord, ...]:
         """The agent's traces cut off by a time limit."""
-        traces: tuple[ModelCallRecord, ...] = self.inner.pending_traces()  # type: ignore[attr-defined]
-        return traces
+        return self._timed.pending_traces()
 
 
 def paced(agent: Agent, pacer: Pacer) -> Agent:
     """`agent` held to `pacer`'s floors."""
-    wrapped: Agent = (
-        PacedTimed(agent, pacer) if isinstance(agent, TimeLimited) else Paced(agent, pacer)
-    )
-    return wrapped
+    timed = trait(agent, TimeLimited)
+    return Paced(agent, pacer) if timed is None else PacedTimed(agent, pacer, timed)

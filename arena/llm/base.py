@@ -190,6 +190,11 @@ class Probed(Protocol):
         """`provider:model@base_url`, unique per endpoint and model."""
         ...
 
+    @property
+    def probe_timeout_s(self) -> float | None:
+        """How long the probe may take (None: the caller's default)."""
+        ...
+
     def check_credentials(self) -> None:
         """Fail fast, without network, when a needed key is missing.
 
@@ -204,4 +209,8 @@ class Probed(Protocol):
         Raises:
             ArenaError: the endpoint is unreachable or rejects the credentials.
         """
+        ...
+
+    async def aclose(self) -> None:
+        """Close the connection pool, in the loop that played the game."""
         ...

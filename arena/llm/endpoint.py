@@ -91,6 +91,10 @@ class ProbedEndpoint(ABC):
     def check_credentials(self) -> None:
         """Fail fast on a missing key or package, before any request."""
 
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Close the connection pool, in the loop that played the game."""
+
     async def probe(self) -> Capabilities:
         """Find the best answer mode this endpoint plays in (see `arena.agents.model.probe`).
 

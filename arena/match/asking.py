@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from arena.agents.base import Agent, AgentReply, Gated, TimeLimited
+from arena.agents.traits import trait
 from arena.errors import ArenaError
 from arena.match.limits import Limits, Outcome
 from arena.rules.decisions import DecisionRequest, check_legal
@@ -42,9 +43,9 @@ async def timed_call(
             passed while waiting for the slot.
     """
     async with contextlib.AsyncExitStack() as held:
-        if isinstance(agent, Gated):
+        if (gated := trait(agent, Gated)) is not None:
             async with asyncio.timeout(max(0.0, deadline - now())):
-                await held.enter_async_context(agent.slot())
+                await held.enter_async_context(gated.slot())
         remaining = max(0.0, deadline - now())
         return await asyncio.wait_for(call(), min(timeout_s, remaining))
 
@@ -55,7 +56,8 @@ def limit_of(agent: Agent, limits: Limits) -> float:
     Its own limit (`TimeLimited`: a model seat's endpoint), else the match's; a belief
     question is held to the same limit as a decision.
     """
-    own = agent.decision_timeout_s if isinstance(agent, TimeLimited) else None
+    timed = trait(agent, TimeLimited)
+    own = timed.decision_timeout_s if timed is not None else None
     return own or limits.call_timeout_s
 
 
@@ -86,9 +88,9 @@ async def decide(
             )
         except TimeoutError:
             feedback = f"no answer within {timeout_s:g} s"
-            if isinstance(agent, TimeLimited):
+            if (timed := trait(agent, TimeLimited)) is not None:
                 replies.append(
-                    AgentReply(action=None, error=feedback, calls=agent.pending_traces())
+                    AgentReply(action=None, error=feedback, calls=timed.pending_traces())
                 )
             continue
         except ArenaError as exc:

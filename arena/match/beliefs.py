@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Mapping
 
 from arena.agents.base import Agent, AgentReply, BeliefFolder, Believer, TimeLimited
+from arena.agents.traits import trait
 from arena.match.asking import limit_of, timed_call
 from arena.match.limits import Limits, Outcome
 from arena.records import BeliefReport
@@ -24,13 +25,8 @@ from arena.storage.replay_file import ReplayWriter
 
 def folding(referee: Referee, agents: Mapping[SeatId, Agent]) -> set[SeatId]:
     """Seats about to vote whose agents report their beliefs with the vote."""
-    return {
-        r.seat
-        for r in referee.pending()
-        if r.kind is DecisionKind.VOTE
-        and isinstance(agents[r.seat], BeliefFolder)
-        and agents[r.seat].folds_beliefs  # type: ignore[attr-defined]
-    }
+    voting = [r.seat for r in referee.pending() if r.kind is DecisionKind.VOTE]
+    return {s for s in voting if (f := trait(agents[s], BeliefFolder)) and f.folds_beliefs}
 
 
 async def folded_belief(
@@ -49,7 +45,7 @@ async def folded_belief(
     """
     report = next((r.belief for r in reversed(replies) if r.belief is not None), None)
     agent = agents[outcome.seat]
-    if report is None and isinstance(agent, Believer):
+    if report is None and trait(agent, Believer) is not None:
         report = await ask_belief(agent, views[outcome.seat].observe(), limits, deadline)
     _write_belief(agent, report, writer)
 
@@ -79,7 +75,9 @@ async def collect_beliefs(
     Failures are skipped: a belief report is instrumentation, never part of the game.
     """
     seats = [
-        s for s in referee.state.present() if isinstance(agents[s], Believer) and s not in skip
+        s
+        for s in referee.state.present()
+        if trait(agents[s], Believer) is not None and s not in skip
     ]
 
     reports = await asyncio.gather(
@@ -95,12 +93,14 @@ async def ask_belief(
     """One seat's belief report on its view `seen`, or None when it fails (within its limit).
 
     A report that is not a `BeliefReport` of the asked seat counts as a failure too. The
-    exam asks its belief items with it too (`arena.exam.asking`).
+    exam asks its belief items with it too (`arena.exam.asking`). The seat (its outermost
+    layer) holds its slot; the question goes to the layer that reports beliefs.
     """
-    assert isinstance(agent, Believer)
+    believer = trait(agent, Believer)
+    assert believer is not None
     try:
         report = await timed_call(
-            agent, lambda: agent.believe(seen), limit_of(agent, limits), deadline
+            agent, lambda: believer.believe(seen), limit_of(agent, limits), deadline
         )
     except Exception:  # a timeout, a refusal or an agent's bug: no report, same game
         return None
@@ -112,8 +112,8 @@ def _write_belief(agent: Agent, report: BeliefReport | None, writer: ReplayWrite
     """Write `report` and any calls no report carries (a failed or cut-off question)."""
     if writer is None:
         return
-    if isinstance(agent, TimeLimited):
-        for call in agent.pending_traces():
+    if (timed := trait(agent, TimeLimited)) is not None:
+        for call in timed.pending_traces():
             writer.trace(call)
     if report is not None:
         writer.belief(report)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from arena.agents.base import Agent
+from arena.agents.traits import HandsOver, trait
 from arena.errors import ArenaError
 from arena.match.header import result_of
 from arena.match.limits import GameVoided, Limits
@@ -17,7 +18,7 @@ from arena.match.loop import play
 from arena.rules.config import GameConfig
 from arena.rules.referee import Referee, play_answers
 from arena.rules.types import SeatId
-from arena.storage.replay_file import ReplayHeader, ReplayWriter, SeatHandover, read_replay
+from arena.storage.replay_file import ReplayHeader, ReplayWriter, read_replay
 
 
 async def run_game(
@@ -48,8 +49,8 @@ def _note_handovers(writer: ReplayWriter, agents: Mapping[SeatId, Agent]) -> Non
     A person's seat played by a bot, or by the arena's defaults once the terminal closed,
     is recorded, so ratings do not count it as the person's (`arena.ratings.results`).
     """
-    found = [getattr(agent, "handover", None) for _, agent in sorted(agents.items())]
-    new = tuple(h for h in found if isinstance(h, SeatHandover))
+    found = [trait(agent, HandsOver) for _, agent in sorted(agents.items())]
+    new = tuple(h.handover for h in found if h is not None and h.handover is not None)
     known = {h.seat for h in writer.header.handovers}
     fresh = tuple(h for h in new if h.seat not in known)
     if fresh:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from arena.agents.base import Agent
+from arena.agents.traits import Described, Prompted, trait
 from arena.rules.config import GameConfig
 from arena.rules.draw import CURRENT_DRAW
 from arena.rules.events import GameEnded
@@ -45,18 +46,21 @@ def secret_seed() -> int:
 
 
 def new_header(
-    game_id: str, config: GameConfig, seed: int, agents: Mapping[SeatId, Agent], **extra: object
+    game_id: str,
+    config: GameConfig,
+    seed: int,
+    agents: Mapping[SeatId, Agent],
+    *,
+    labels: Mapping[SeatId, str] | None = None,
+    **extra: object,
 ) -> ReplayHeader:
-    """A replay header for a game about to start."""
-    seats = tuple(
-        SeatAgent(
-            seat=seat,
-            agent=agent.name,
-            model=getattr(agent, "model", None),
-            prompt_version=getattr(agent, "prompt_version", None),
-        )
-        for seat, agent in sorted(agents.items())
-    )
+    """A replay header for a game about to start.
+
+    Each seat is named by its agent's name, or by its label in `labels` (a tournament's
+    entry, as its file spells it), with the model and prompt version it declares.
+    """
+    named = labels or {}
+    seats = tuple(_seat(seat, agent, named.get(seat)) for seat, agent in sorted(agents.items()))
     return ReplayHeader.model_validate(
         {
             "game_id": game_id,
@@ -67,4 +71,15 @@ def new_header(
             "seats": seats,
             **extra,
         }
+    )
+
+
+def _seat(seat: SeatId, agent: Agent, label: str | None) -> SeatAgent:
+    """One seat's line of the header."""
+    described, prompted = trait(agent, Described), trait(agent, Prompted)
+    return SeatAgent(
+        seat=seat,
+        agent=label or agent.name,
+        model=described.model if described is not None else None,
+        prompt_version=prompted.prompt_version if prompted is not None else None,
     )

@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 
 from arena.agents.base import Accountable, Agent
+from arena.agents.traits import ModelSeat, trait
 from arena.match.asking import decide, now
 from arena.match.beliefs import belief_due, collect_beliefs, folded_belief, folding
 from arena.match.limits import GameVoided, Limits, Tally
@@ -101,6 +102,7 @@ async def play(
 
 def _accountable(agent: Agent) -> bool:
     """Whether the void rule counts `agent`'s defaults: a model seat's, or a plug-in's."""
-    if getattr(agent, "chat", None) is not None:
+    if trait(agent, ModelSeat) is not None:
         return True
-    return isinstance(agent, Accountable) and bool(agent.accountable)
+    declared = trait(agent, Accountable)
+    return declared is not None and bool(declared.accountable)

@@ -10,11 +10,10 @@ model's latency in benchmarks and crash drills) wraps the built seat in
 `arena.agents.delayed.Delayed`. Each entry is built apart, so its seats share one chat
 model (one connection pool, one probe) and no other entry's settings.
 
-`throttle` wraps an agent so that its decisions hold one of the endpoint's call slots
-(`JobQueue.try_slot`), which bounds the model calls in flight over all workers;
-`hold_slots` does the same within one process (`arena play`), sized by the server's
-slots. The runner holds the slot before a decision's clock starts (`Gated`), so the wait
-never turns into a default; only the game's time limit bounds it.
+`EndpointGate` is one of an endpoint's call slots shared by every worker of the queue
+(`JobQueue.try_slot`), which bounds the model calls in flight over all workers; a seat
+behind it (`arena.agents.slots.throttle`) holds it before a decision's clock starts
+(`Gated`), so the wait never turns into a default; only the game's time limit bounds it.
 """
 
 from __future__ import annotations
@@ -22,22 +21,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Callable
 
 from arena.agents import seats
-from arena.agents.base import Agent, AgentReply, Believer
+from arena.agents.base import Agent
 from arena.agents.delayed import Delayed
 from arena.agents.noisy import is_noisy, parse_noisy, strip_noise
 from arena.agents.plugin import PREFIX, is_plugin_ref, is_plugin_spec
-from arena.agents.remote.seat import check_url, is_url, preflight_remote
-from arena.llm.types import ModelCallRecord
+from arena.agents.remote.seat import check_url, is_url
 from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
-from arena.records import BeliefReport
-from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import ArenaError, ConfigError, clip
-from arena.rules.observation import Observation
 from arena.text.catalog import Lang
 
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
@@ -189,21 +183,6 @@ def per_seat(maker: AgentMaker) -> SeatBuilder:
     return build
 
 
-async def preflight(agents: Mapping[int, Agent]) -> dict[str, Any]:
-    """Probe the model endpoints among `agents` (none: no probe).
-
-    Returns the replay header's `endpoints` record. Remote agents are greeted once
-    (`preflight_remote`, which `seats.preflight` ends with when it probes).
-
-    Raises:
-        ArenaError: a missing key or an endpoint that does not answer properly.
-    """
-    if not any(hasattr(agent, "chat") for agent in agents.values()):
-        await preflight_remote(agents)
-        return {}
-    return await seats.preflight(agents)
-
-
 class EndpointGate:
     """One of `limit` call slots of an endpoint, shared by every worker of the queue."""
 
@@ -228,135 +207,3 @@ class EndpointGate:
             yield
         finally:
             await self._queue.release_slot(self._endpoint, holder)
-
-
-class Gate(Protocol):
-    """Where an endpoint's call slots are held (`EndpointGate`, `LocalGate`)."""
-
-    def hold(self) -> contextlib.AbstractAsyncContextManager[None]:
-        """Hold one slot for the block."""
-        ...
-
-
-class LocalGate:
-    """One of `limit` call slots of an endpoint, within one process (`arena play`).
-
-    A server with fewer slots than the seats asking it at once queues the rest; holding a
-    slot here first keeps that wait before the decision's clock starts (see `Gated`).
-    """
-
-    def __init__(self, limit: int) -> None:
-        self._limit = limit
-        self._free: asyncio.Semaphore | None = None
-
-    @contextlib.asynccontextmanager
-    async def hold(self) -> AsyncIterator[None]:
-        """Hold a slot for the block; waits while all are taken."""
-        if self._free is None:
-            self._free = asyncio.Semaphore(self._limit)
-        async with self._free:
-            yield
-
-
-def hold_slots(
-    agents: Mapping[int, Agent],
-    endpoints: Mapping[str, Mapping[str, Any]],
-    configured: Mapping[int, int | None] | None = None,
-) -> dict[int, Agent]:
-    """`agents` with each model seat's calls behind its endpoint's slots (`arena play`).
-
-    An endpoint's limit is the one configured for its seats (`configured`, a spec's
-    `slots`), else the slot count its probe read (`endpoints`, the replay header's
-    records); an endpoint with neither is not gated. Seats sharing a chat model share
-    one gate.
-    """
-    gates: dict[int, LocalGate] = {}
-    out: dict[int, Agent] = {}
-    for seat, agent in agents.items():
-        chat = getattr(agent, "chat", None)
-        endpoint = getattr(chat, "endpoint", None)
-        limit = (configured or {}).get(seat)
-        if limit is None and endpoint is not None:
-            limit = endpoints.get(endpoint, {}).get("slots")
-        if chat is None or not isinstance(limit, int) or limit <= 0:
-            out[seat] = agent
-            continue
-        gate = gates.setdefault(id(chat), LocalGate(limit))
-        out[seat] = throttle(agent, gate)
-    return out
-
-
-class Throttled:
-    """An agent whose calls each hold one of its endpoint's slots (see `Gated`).
-
-    The match runner holds `slot()` around every decision and belief call, outside the
-    call's time limit; the calls themselves pass straight through.
-    """
-
-    def __init__(self, inner: Agent, gate: Gate) -> None:
-        self._inner = inner
-        self._gate = gate
-
-    @property
-    def name(self) -> str:
-        """The inner agent's name."""
-        return self._inner.name
-
-    @property
-    def model(self) -> str | None:
-        """The inner agent's model, for the replay header."""
-        return getattr(self._inner, "model", None)
-
-    @property
-    def prompt_version(self) -> str | None:
-        """The inner agent's prompt version, for the replay header."""
-        return getattr(self._inner, "prompt_version", None)
-
-    @property
-    def folds_beliefs(self) -> bool:
-        """Whether the inner agent reports its daily beliefs with its vote."""
-        return bool(getattr(self._inner, "folds_beliefs", False))
-
-    @property
-    def decision_timeout_s(self) -> float | None:
-        """The inner agent's own time limit per decision, if any."""
-        return getattr(self._inner, "decision_timeout_s", None)
-
-    def pending_traces(self) -> tuple[ModelCallRecord, ...]:
-        """The inner agent's cut-off traces (none for agents that make no model calls)."""
-        take = getattr(self._inner, "pending_traces", None)
-        return take() if take is not None else ()
-
-    @property
-    def chat(self) -> object:
-        """The inner agent's chat model (the preflight probes it), if any."""
-        return getattr(self._inner, "chat", None)
-
-    def slot(self) -> contextlib.AbstractAsyncContextManager[None]:
-        """One of the endpoint's slots."""
-        return self._gate.hold()
-
-    async def decide(
-        self, view: Observation, request: DecisionRequest, feedback: str | None = None
-    ) -> AgentReply:
-        """The inner agent's answer (the runner holds the slot)."""
-        return await self._inner.decide(view, request, feedback)
-
-
-class ThrottledBeliever(Throttled):
-    """A throttled agent that also reports beliefs."""
-
-    async def believe(self, view: Observation) -> BeliefReport | None:
-        """The inner agent's beliefs (the runner holds the slot)."""
-        inner = self._inner
-        assert isinstance(inner, Believer)
-        return await inner.believe(view)
-
-
-def throttle(agent: Agent, gate: Gate | None) -> Agent:
-    """`agent` behind `gate` (unchanged without one), keeping its `Believer` ability."""
-    if gate is None:
-        return agent
-    if isinstance(agent, Believer):
-        return ThrottledBeliever(agent, gate)
-    return Throttled(agent, gate)

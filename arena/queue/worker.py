@@ -32,17 +32,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from arena.agents.base import Agent
-from arena.agents.remote.seat import preflight_remote
-from arena.match import GameVoided, new_header, play, result_of
+from arena.agents.slots import throttle
+from arena.match import GameVoided, play, result_of
+from arena.prepare import GamePlan, prepare_game
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
 from arena.queue.jobs import (
@@ -63,7 +64,7 @@ from arena.queue.results import (
     replay_path,
     take_finished,
 )
-from arena.queue.seating import EndpointGate, SeatBuilder, build_seats, preflight, throttle
+from arena.queue.seating import EndpointGate, SeatBuilder, build_seats
 from arena.rules.referee import Referee, play_answers
 from arena.storage.replay_file import ReplayHeader, read_replay
 from arena.storage.seal import arena_key
@@ -348,27 +349,33 @@ class Worker:
             self.stats.skipped += 1
             return
         agents = self.seat_builder(job)
-        if logged is None:
-            endpoints = await preflight(agents)
-        else:  # the logged header keeps the endpoints; remote agents must be greeted again
-            endpoints = {}
-            await preflight_remote(agents)
-        agents = self._throttled(job, agents)
-        if logged is not None:
-            self.stats.resumed += 1
-            log.info(
-                "game %s: resuming at event %d (attempt %d)",
-                job.game_id,
-                logged.events,
-                lease.attempt,
-            )
-        referee, writer = self._prepare(lease, agents, logged, endpoints)
-        void = await self._play(lease, referee, agents, writer)
+        plan = logged.header if logged is not None else self._plan(job)
+        labels = {seat: job.agent_of(seat).spec for seat in agents}
+        hold = functools.partial(self._throttled, job)
+        async with prepare_game(plan, agents, hold=hold, labels=labels) as game:
+            if logged is not None:
+                self.stats.resumed += 1
+                log.info(
+                    "game %s: resuming at event %d (attempt %d)",
+                    job.game_id,
+                    logged.events,
+                    lease.attempt,
+                )
+            referee, writer = self._prepare(lease, game.header, logged)
+            void = await self._play(lease, referee, game.agents, writer)
         final = writer.finish(result_of(referee, void))
         write_replay(path, final, (await self.queue.log(job.game_id))[1:], self.key)
         await self._complete(lease, final, spend_path=path)
 
-    def _throttled(self, job: MatchJob, agents: dict[int, Agent]) -> dict[int, Agent]:
+    @staticmethod
+    def _plan(job: MatchJob) -> GamePlan:
+        """A new game's header fields: the job's game, and the tournament it belongs to."""
+        return GamePlan(job.game_id, job.config, job.seed, {"tournament": job.tournament})
+
+    def _throttled(
+        self, job: MatchJob, agents: Mapping[int, Agent], _endpoints: object
+    ) -> dict[int, Agent]:
+        """Each seat behind its entry's endpoint gate, where the job limits the endpoint."""
         out: dict[int, Agent] = {}
         for seat, agent in agents.items():
             endpoint = job.agent_of(seat).endpoint_label
@@ -380,34 +387,15 @@ class Worker:
         return out
 
     def _prepare(
-        self,
-        lease: Lease,
-        agents: dict[int, Agent],
-        logged: LoggedGame | None,
-        endpoints: dict[str, Any],
+        self, lease: Lease, header: ReplayHeader, logged: LoggedGame | None
     ) -> tuple[Referee, FencedWriter]:
+        """The referee and the fenced writer: a new game's, or a logged game's re-run."""
         job = lease.job
         if logged is None:
-            header = new_header(
-                job.game_id,
-                job.config,
-                job.seed,
-                agents,
-                tournament=job.tournament,
-                endpoints=endpoints,
-            )
-            header = header.model_copy(
-                update={
-                    "seats": tuple(
-                        s.model_copy(update={"agent": job.agent_of(s.seat).spec})
-                        for s in header.seats
-                    )
-                }
-            )
             referee = Referee(job.config, job.seed, draw=header.draw)
             return referee, FencedWriter(self.queue, lease, header, None)
-        referee = play_answers(job.config, job.seed, logged.answers, draw=logged.header.draw)
-        return referee, FencedWriter(self.queue, lease, logged.header, logged)
+        referee = play_answers(job.config, job.seed, logged.answers, draw=header.draw)
+        return referee, FencedWriter(self.queue, lease, header, logged)
 
     async def _play(
         self, lease: Lease, referee: Referee, agents: dict[int, Agent], writer: FencedWriter

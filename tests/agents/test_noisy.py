@@ -20,6 +20,7 @@ from arena.agents.seats import (
     parse_seats,
     seat_seed,
 )
+from arena.agents.traits import ModelSeat, trait
 from arena.cli import main
 from arena.humans.lobby import is_model_spec
 from arena.match import new_header, run_game
@@ -133,13 +134,15 @@ def test_the_header_names_the_noisy_spec_and_keeps_the_inner_agents_powers(
     noisy, plain = agents[1], agents[2]
     assert isinstance(noisy, Noisy) and isinstance(plain, LLMAgent)
     assert noisy.name == "noisy:0.3:openai:gpt-4.1-mini" and plain.name == "openai:gpt-4.1-mini"
-    assert noisy.chat is plain.chat and noisy.chat.timeout_s == 9  # one model, its settings
+    model = trait(noisy, ModelSeat)  # found through the wrapper, not forwarded by it
+    assert model is not None and model.chat is plain.chat and plain.chat.timeout_s == 9
     assert endpoint_settings(seats[1], spec).timeout_s == 9
     header = new_header("g", CONFIG, 1, {1: noisy, 2: agents[3]})
     assert [s.agent for s in header.seats] == ["noisy:0.3:openai:gpt-4.1-mini", "bot"]
     assert header.seats[0].model == "gpt-4.1-mini"
-    assert isinstance(build_agents(parse_seats(["1=noisy:0.3:bot"], SEATS), CONFIG, 1)[1], Believer)
-    assert not isinstance(Noisy(RandomAgent(1), 0.3, 1, "n"), Believer)
+    noisy_bot = build_agents(parse_seats(["1=noisy:0.3:bot"], SEATS), CONFIG, 1)[1]
+    assert trait(noisy_bot, Believer) is not None
+    assert trait(Noisy(RandomAgent(1), 0.3, 1, "n"), Believer) is None
 
 
 def test_a_noisy_plugins_options_are_the_plugins(tmp_path: Path) -> None:

@@ -4,18 +4,17 @@ from pathlib import Path
 import pytest
 
 from arena.agents.model.agent import LLMAgent
+from arena.agents.preflight import aclose_models, preflight
 from arena.agents.random_agent import RandomAgent
 from arena.agents.seats import (
     EndpointSettings,
     MatchSpec,
     SeatSpec,
-    aclose_models,
     build_agents,
     endpoint_settings,
     load_spec_file,
     parse_seat_spec,
     parse_seats,
-    preflight,
     seat_seed,
     with_endpoint_flags,
 )

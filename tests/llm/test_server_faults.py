@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from arena.agents.model.agent import LLMAgent
-from arena.agents.seats import preflight
+from arena.agents.preflight import preflight
 from arena.llm.base import AnswerMode, ProviderError
 from arena.llm.endpoint import ProbedEndpoint
 from arena.rules.errors import ArenaError

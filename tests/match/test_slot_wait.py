@@ -16,17 +16,11 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import Agent
+from arena.agents.preflight import aclose_models, preflight
 from arena.agents.random_agent import random_action
-from arena.agents.seats import (
-    EndpointSettings,
-    MatchSpec,
-    aclose_models,
-    build_agents,
-    parse_seats,
-    preflight,
-)
+from arena.agents.seats import EndpointSettings, MatchSpec, build_agents, parse_seats
+from arena.agents.slots import hold_slots
 from arena.match import Limits, Outcome, decide, now
-from arena.queue.seating import hold_slots
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind, DecisionRequest
 from arena.rules.observation import Observation, observe

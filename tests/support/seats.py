@@ -19,8 +19,8 @@ from arena.agents.model.library import load_library
 from arena.agents.model.parsing import parse_answer
 from arena.agents.model.probe import VOTE, probe_tool
 from arena.agents.model.tools import options_text
+from arena.agents.preflight import aclose_models
 from arena.agents.random_agent import RandomAgent
-from arena.agents.seats import aclose_models
 from arena.llm.types import ChatMessage, ModelReply
 from arena.match import Limits, new_header, run_game
 from arena.rules import events as ev

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.agents.remote.client import RemoteAgent
 from arena.agents.remote.transport import check_health
+from arena.agents.traits import trait
 from arena.rules.errors import ArenaError
 
 
@@ -92,15 +93,15 @@ async def preflight_remote(agents: Mapping[int, object], *, timeout_s: float = 5
     """Say `hello` to every remote agent among `agents` (each URL once, concurrently).
 
     Each seat's agent then knows the features its hello listed (`RemoteAgent.greeted`):
-    this is where the arena learns that an agent answers belief questions. Agents wrapped
-    by the queue's throttle or delay are found through `inner`.
+    this is where the arena learns that an agent answers belief questions. A remote agent
+    is found through any wrapper (`arena.agents.traits.trait`).
 
     Raises:
         ArenaError: one line naming the agent and its seats, when one is down or wrong.
     """
     seats: dict[tuple[str, str | None], list[tuple[int, RemoteAgent]]] = {}
     for seat, agent in sorted(agents.items()):
-        remote = unwrap(agent)
+        remote = trait(agent, RemoteAgent)
         if remote is not None:
             seats.setdefault((remote.url, remote.token), []).append((seat, remote))
 
@@ -115,15 +116,3 @@ async def preflight_remote(agents: Mapping[int, object], *, timeout_s: float = 5
             remote.greeted(reply)
 
     await asyncio.gather(*(hello(url, token, at) for (url, token), at in seats.items()))
-
-
-def unwrap(agent: object) -> RemoteAgent | None:
-    """The `RemoteAgent` inside `agent` (through wrappers' `inner`/`_inner`), or None."""
-    for _ in range(8):
-        if isinstance(agent, RemoteAgent):
-            return agent
-        inner = getattr(agent, "inner", None) or getattr(agent, "_inner", None)
-        if inner is None:
-            return None
-        agent = inner
-    return None

@@ -17,15 +17,9 @@ from pathlib import Path
 import pytest
 
 from arena.agents.model.agent import LLMAgent
+from arena.agents.preflight import aclose_models, preflight
 from arena.agents.random_agent import RandomAgent
-from arena.agents.seats import (
-    EndpointSettings,
-    MatchSpec,
-    aclose_models,
-    build_agents,
-    parse_seats,
-    preflight,
-)
+from arena.agents.seats import EndpointSettings, MatchSpec, build_agents, parse_seats
 from arena.llm.pricing import PRICES, cost_usd
 from arena.match import Limits, new_header, run_game
 from arena.rules import events as ev

@@ -21,7 +21,7 @@ import pytest
 from arena.agents.model.agent import LLMAgent
 from arena.agents.model.parsing import parse_answer
 from arena.agents.model.probe import SPEECH
-from arena.agents.seats import preflight
+from arena.agents.preflight import preflight
 from arena.llm.endpoint import ProbedEndpoint
 from arena.rules.actions import EXCLUSIVE, Speak
 from tests.llm.helpers import langchain_model, openai_model
