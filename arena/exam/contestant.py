@@ -16,17 +16,13 @@ import hashlib
 from typing import Any
 
 from arena.agents.base import Agent
+from arena.agents.preflight import preflight
 from arena.agents.remote import check_health
+from arena.agents.remote.client import RemoteAgent
 from arena.agents.remote.protocol import HelloReply
-from arena.agents.remote.seat import RemoteSettings, token_of, unwrap
-from arena.agents.seats import (
-    MatchSpec,
-    SeatSpec,
-    build_agents,
-    endpoint_settings,
-    preflight,
-    to_seat_spec,
-)
+from arena.agents.remote.seat import RemoteSettings, token_of
+from arena.agents.seats import MatchSpec, SeatSpec, build_agents, endpoint_settings, to_seat_spec
+from arena.agents.traits import trait
 from arena.exam.items import Item
 from arena.llm.base import ChatModel
 from arena.rules.errors import ArenaError
@@ -73,7 +69,7 @@ class Contestant:
             models=self._models,
         )
         agent = agents[seat]
-        remote = unwrap(agent)
+        remote = trait(agent, RemoteAgent)
         if remote is not None and self._hello is not None:
             remote.greeted(self._hello)
         return agent

@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from arena.agents.remote.seat import unwrap
+from arena.agents.remote.client import RemoteAgent
+from arena.agents.traits import trait
 from arena.exam.answers import ItemAnswer, Sitting, answers_path, append, start
 from arena.exam.asking import ask_moment
 from arena.exam.contestant import Contestant
@@ -128,7 +129,7 @@ async def _ask(
     try:
         return await ask_moment(agent, group, limits)
     finally:
-        remote = unwrap(agent)
+        remote = trait(agent, RemoteAgent)
         if remote is not None:
             await remote.aclose()
 
