@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.commands.leaderboard_text import render
+from arena.ratings.export import pairs_csv, to_csv, to_json
 from arena.ratings.folder import folder_report
 from arena.ratings.loader import UNSIGNED, FolderScan, Reason
-from arena.ratings.report import to_csv, to_json
 from arena.rules.errors import ArenaError
 from arena.text import inert, inert_lines
 from arena.tournament import load_spec, schedule
@@ -41,9 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="directory of replays, searched recursively (default: replays); "
         "a tournament file (.yaml) here means --tournament FILE",
     )
-    board.add_argument(
-        "--csv", type=Path, default=None, metavar="FILE", help="also write one CSV row per agent"
-    )
+    csv = "also write one CSV row per agent, and one per pair of agents (board.pairs.csv)"
+    board.add_argument("--csv", type=Path, default=None, metavar="FILE", help=csv)
     board.add_argument(
         "--json", type=Path, default=None, metavar="FILE", help="also write the full report as JSON"
     )
@@ -188,6 +187,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     print(inert(rated_line(found, chosen)))
     print(inert_lines(render(report)))  # agent labels come from replay headers
     _write(args.csv, to_csv(report))
+    _write(pairs_path(args.csv), pairs_csv(report))
     _write(args.json, to_json(report))
     return 0
 
@@ -234,6 +234,13 @@ def rated_line(found: FolderScan, chosen: Selection) -> str:
         what += f" ({found.unsigned} of them unsigned, rated apart as 'AGENT{UNSIGNED}')"
     left = left_out_text(found)
     return f"{what}; {left} (listed on stderr)" if left else what
+
+
+def pairs_path(path: Path | None) -> Path | None:
+    """Where `--csv FILE` writes its pairs: `board.csv` -> `board.pairs.csv`."""
+    if path is None:
+        return None
+    return path.with_name(f"{path.stem}.pairs{path.suffix or '.csv'}")
 
 
 def _write(path: Path | None, text: str) -> None:

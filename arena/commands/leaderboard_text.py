@@ -8,11 +8,11 @@ comes from the report (`arena.ratings`); this module only lays it out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from arena.ratings.board import Leaderboard, PairVerdict, Rating, WinRate
+from arena.ratings.export import agent_rows
 from arena.ratings.form import Skill
-from arena.ratings.metrics import AgentMetrics
 from arena.ratings.report import Report
 from arena.text import ljust, rjust, width
 
@@ -128,30 +128,63 @@ def _cells(board: Leaderboard) -> str:
     return table(["wolves \\ good", *good], rows)
 
 
-def _metric_row(m: AgentMetrics) -> list[str]:
-    wolf, good, total = m.as_wolf, m.as_good, m.total
-    return [
-        m.agent,
-        _pct(wolf.god_claims.value),
-        _pct(wolf.claim_survival.value),
-        _num(wolf.wolf_suspicion.value),
-        _num(good.brier.value),
-        _pct(good.vote_accuracy.value),
-        _pct(wolf.partner_votes.value),
-        _num(wolf.misdirection.value, 3),
-        _pct(wolf.whisper_leak.value),
-        _pct(total.fallbacks.value),
-        f"{m.tokens_per_game:,.0f}" if total.usage.calls else NONE,
-        f"${m.cost_per_game:.4f}" if total.usage.calls else NONE,
-    ]
+SHOWN: tuple[tuple[str, str, Callable[[float], str]], ...] = (
+    ("god_claim_rate", "god claims (w)", lambda v: f"{100 * v:.0f}%"),
+    ("claim_survival", "claim survives (w)", lambda v: f"{100 * v:.0f}%"),
+    ("wolf_suspicion", "suspicion (w)", lambda v: f"{v:.2f}"),
+    ("brier", "brier (g)", lambda v: f"{v:.2f}"),
+    ("vote_accuracy", "vote acc (g)", lambda v: f"{100 * v:.0f}%"),
+    ("partner_vote_rate", "votes partner (w)", lambda v: f"{100 * v:.0f}%"),
+    ("wolf_misdirection", "misdirection (w)", lambda v: f"{v:.3f}"),
+    ("whisper_leak", "leak (w)", lambda v: f"{100 * v:.0f}%"),
+    ("fallback_rate", "fallback", lambda v: f"{100 * v:.0f}%"),
+    ("tokens_per_game", "tokens/game", lambda v: f"{v:,.0f}"),
+    ("cost_per_game_usd", "$/game", lambda v: f"${v:.4f}"),
+)
+"""The metrics the text shows: name in `agent_rows`, label ((w): wolf seats, (g): good
+seats), and how a value is written."""
+
+
+def _metric_cell(row: Mapping[str, object], name: str, write: Callable[[float], str]) -> str:
+    value, low, high = (row.get(f"{name}{end}") for end in ("", "_low", "_high"))
+    if not isinstance(value, int | float):
+        return NONE
+    if not isinstance(low, int | float) or not isinstance(high, int | float):
+        return write(value)
+    return f"{write(value)} [{write(low)}, {write(high)}]"
 
 
 def _deception(report: Report) -> str:
-    header = ["agent", "god claims", "claim survives", "suspicion", "brier", "vote acc"]
-    header += ["votes partner", "misdirection", "leak", "fallback", "tokens/game", "$/game"]
-    order = [s.agent for s in report.leaderboard.standings]
-    rows = [_metric_row(m) for m in sorted(report.agents, key=lambda m: order.index(m.agent))]
-    return table(header, rows)
+    rows = agent_rows(report)
+    shown = [(name, label, write) for name, label, write in SHOWN if _any(rows, name)]
+    lines = [
+        [label, *(_metric_cell(row, name, write) for row in rows)] for name, label, write in shown
+    ]
+    return table(["metric", *(str(row["agent"]) for row in rows)], lines)
+
+
+def _any(rows: Sequence[Mapping[str, object]], name: str) -> bool:
+    """Whether any agent has a value of metric `name` (unused metrics are not listed)."""
+    return any(row.get(name) not in (None, 0, 0.0) for row in rows)
+
+
+def _differences(report: Report) -> str:
+    """Every paired metric difference whose interval excludes 0, one line each."""
+    labels = {name: label for name, label, _ in SHOWN}
+    writes = {name: write for name, _, write in SHOWN}
+    lines = []
+    for d in report.metric_pairs:
+        if d.metric not in labels or d.interval is None:
+            continue
+        if d.interval.low <= 0 <= d.interval.high:
+            continue
+        write = writes[d.metric]
+        bounds = f"[{write(d.interval.low)}, {write(d.interval.high)}]"
+        lines.append(
+            f"  {labels[d.metric]}: {d.first} - {d.second} = {write(d.difference)} {bounds} "
+            f"over {d.deals} deals"
+        )
+    return "\n".join(lines) if lines else "  none"
 
 
 def _models(report: Report) -> str:
@@ -204,12 +237,11 @@ def render(report: Report) -> str:
     if board.cells:
         parts += ["", "Wins of the wolf side (rows) against the good side (columns)"]
         parts.append(_cells(board))
-    parts += [
-        "",
-        "Deception and reliability (wolf seats: claims, suspicion, partner votes, "
-        "misdirection, leak; good seats: brier, vote acc)",
-        _deception(report),
-    ]
+    parts += ["", "Deception and reliability ((w): the agent's wolf seats; (g): its good seats)"]
+    parts.append(_deception(report))
+    if board.bootstrap and len(board.standings) > 1:
+        parts += ["", "Metric differences whose interval excludes 0 (paired by deal)"]
+        parts.append(_differences(report))
     if report.models:
         parts += ["", "Model usage", _models(report)]
     return "\n".join(parts)

@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from arena.exam.moments import Moment, rerun
 from arena.match import result_of
-from arena.ratings.loader import candidate_files, play_digest, void_reason
+from arena.ratings.loader import candidate_files
+from arena.ratings.verify import play_digest, void_reason
 from arena.replay_check import check_log
 from arena.rules.errors import ArenaError, IllegalActionError
 from arena.rules.referee import Referee

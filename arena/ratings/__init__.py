@@ -16,8 +16,10 @@ The public API, in the order a caller uses it:
 - `agent_metrics(games) -> tuple[AgentMetrics, ...]`, `model_usage(games)`: deception,
   reliability and cost per agent and per model; `deception_metrics(replays)` does the
   same from whole replays.
-- `build_report(games) -> Report`, `agent_rows(report)`, `to_csv`, `to_json`: everything
-  together, flat or in full.
+- `build_report(games) -> Report`: everything together, with every metric's interval
+  and every pair's paired metric differences; `agent_rows(report)` / `to_csv` (one row
+  per agent), `pair_rows(report)` / `pairs_csv` (one row per pair of agents), `to_json`
+  (in full).
 - `folder_report(directory) -> (FolderScan, Report)`: `build_report(load_games(...))`
   with the same result, continued from the folder's saved state so that only new games
   are read and rated (what `arena leaderboard` and the dashboard use).
@@ -36,6 +38,7 @@ from arena.ratings.board import (
     Standing,
     WinRate,
 )
+from arena.ratings.export import agent_rows, pair_rows, pairs_csv, to_csv, to_json
 from arena.ratings.facts import summarize
 from arena.ratings.folder import folder_report
 from arena.ratings.form import Skill
@@ -49,7 +52,7 @@ from arena.ratings.metrics import (
 )
 from arena.ratings.pairs import DealScore, deal_scores
 from arena.ratings.ratings import rate
-from arena.ratings.report import Report, agent_rows, build_report, to_csv, to_json
+from arena.ratings.report import Report, build_report
 from arena.ratings.resample import cluster_weights, intervals, ratio_replicates
 from arena.ratings.results import GameResult, SeatResult, game_result
 from arena.ratings.stats import Interval, Mean, Ratio
@@ -86,6 +89,8 @@ __all__ = [
     "WinRate",
     "agent_metrics",
     "agent_rows",
+    "pair_rows",
+    "pairs_csv",
     "build_report",
     "deception_metrics",
     "folder_report",

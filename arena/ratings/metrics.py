@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import computed_field
 
 from arena.ratings.facts import summarize
-from arena.ratings.stats import FrozenModel
+from arena.ratings.spread import DealMetrics
+from arena.ratings.stats import FrozenModel, Interval
 from arena.ratings.tallies import (
     GameSummary,
     Tallies,
@@ -41,6 +42,10 @@ class AgentMetrics(FrozenModel):
     """Sum over the agent's wolf seats (the wolf-only metrics live here)."""
     as_good: Tallies
     """Sum over the agent's good seats (`brier`, `vote_accuracy` live here)."""
+    intervals: dict[str, Interval] = {}
+    """Each metric's interval over the deal bootstrap, by its name in `agent_rows`
+    (`brier`, `wolf_suspicion`, ...: `arena.ratings.spread.METRICS`); only metrics with
+    one (a report's, with a bootstrap; empty from `agent_metrics`)."""
 
     @property
     def total(self) -> Tallies:
@@ -98,6 +103,7 @@ class MetricsFold:
     The sums are plain numbers added game by game in the order given, so folding games
     `1..n` and then `n+1..m` gives the same bits as folding `1..m` at once;
     `to_data` / `from_data` carry the state between runs as JSON (exact for floats).
+    `deals` keeps the same sums per deal, for the metrics' intervals.
     """
 
     def __init__(self) -> None:
@@ -105,10 +111,13 @@ class MetricsFold:
         self.sums: dict[str, _Sums] = {}
         self.usage: dict[str, UsageTally] = {}
         self.played: dict[str, int] = {}
+        self.deals = DealMetrics()
 
     def extend(self, games: Iterable[GameSummary]) -> None:
         """Add `games`, in the order given."""
-        for game in games:
+        played = list(games)
+        self.deals.add(played)
+        for game in played:
             teams: dict[str, set[Team]] = defaultdict(set)
             for seat, tallies in zip(game.result.seats, game.seats, strict=True):
                 s = self.sums.setdefault(seat.agent, _Sums())
@@ -155,6 +164,7 @@ class MetricsFold:
                     u.cached_tokens, u.cost_usd]
                 for m, u in self.usage.items()
             },
+            "deals": self.deals.to_data(),
         }  # fmt: skip
 
     @classmethod
@@ -174,6 +184,7 @@ class MetricsFold:
                 cached_tokens=int(cached),
                 cost_usd=cost,
             )
+        fold.deals = DealMetrics.from_data(data["deals"])
         return fold
 
 

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from arena.agents.random_agent import RandomAgent
 from arena.dashboard.standings import cost_format, title_lines
-from arena.ratings import loader
+from arena.ratings import verify
 from tests.dashboard.games import APP, make_game, page_text
 
 LEADERBOARD = "screens/leaderboard.py"
@@ -56,13 +56,13 @@ def test_a_changed_folder_reads_only_the_new_file(
     folder = tmp_path / "games"
     shutil.copytree(replay_dir, folder, ignore=shutil.ignore_patterns(".arena"))
     calls: list[Path] = []
-    real = loader.verify_file
+    real = verify.verify_file
 
     def counting(path: Path, header: Any, key: Any = None) -> Any:
         calls.append(path)
         return real(path, header, key)
 
-    monkeypatch.setattr(loader, "verify_file", counting)
+    monkeypatch.setattr(verify, "verify_file", counting)
     monkeypatch.setenv("ARENA_REPLAYS", str(folder))
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()

@@ -18,7 +18,8 @@ import pytest
 
 from arena.ratings.cache import CACHE_DIR, CACHE_FILE, FactsCache, facts_version, file_digest
 from arena.ratings.folder import folder_report
-from arena.ratings.loader import load_games, verify_file
+from arena.ratings.loader import load_games
+from arena.ratings.verify import verify_file
 from arena.storage.replay_file import read_header
 from tests.support.forgery import forged_set, play
 

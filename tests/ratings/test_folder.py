@@ -15,7 +15,7 @@ from arena.agents.bot.agent import BotAgent
 from arena.cli import main
 from arena.match import new_header, run_game
 from arena.ratings import folder as module
-from arena.ratings import loader
+from arena.ratings import verify
 from arena.ratings.cache import FactsCache
 from arena.ratings.folder import folder_report
 from arena.ratings.loader import load_games
@@ -248,16 +248,16 @@ def test_files_verified_in_worker_processes_rate_as_in_one(
     for i in range(SOURCES):
         write_game(tmp_path, sources, i, minute=i)
     (tmp_path / "broken.jsonl").write_text('{"type":"header"', encoding="utf-8")
-    monkeypatch.setattr(loader, "PARALLEL_FILES", 4)
-    monkeypatch.setattr(loader.threading, "active_count", lambda: 1 if method == "fork" else 2)
+    monkeypatch.setattr(verify, "PARALLEL_FILES", 4)
+    monkeypatch.setattr(verify.threading, "active_count", lambda: 1 if method == "fork" else 2)
     started: list[str] = []
-    real = loader.multiprocessing.get_context
+    real = verify.multiprocessing.get_context
 
     def context(name: str) -> Any:
         started.append(name)
         return real(name)
 
-    monkeypatch.setattr(loader.multiprocessing, "get_context", context)
+    monkeypatch.setattr(verify.multiprocessing, "get_context", context)
     scan, parallel = folder_report(tmp_path, bootstrap=BOOTSTRAP, workers=2, cache=False)
     assert started == [method]
     assert parallel == from_scratch(tmp_path)

@@ -13,9 +13,10 @@ from arena.agents.random_agent import RandomAgent
 from arena.cli import main
 from arena.match import Limits, new_header, run_game
 from arena.ratings.cache import Content
+from arena.ratings.export import to_json
 from arena.ratings.loader import load_games
 from arena.ratings.metrics import agent_metrics
-from arena.ratings.report import Report, build_report, to_json
+from arena.ratings.report import Report, build_report
 from arena.records import BeliefReport
 from arena.replay_check import CheckReport
 from arena.rules.config import GameConfig
@@ -112,6 +113,11 @@ def test_leaderboard_skips_bad_files_one_line_each(
     rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
     assert {r["agent"] for r in rows} == {"bot", "rand"}
     assert all(r["games"] == "6" for r in rows)
+    assert all(r["brier_low"] for r in rows if r["agent"] == "bot")
+    [pair] = csv.DictReader(io.StringIO((out_csv.parent / "board.pairs.csv").read_text()))
+    assert {pair["first"], pair["second"]} == {"bot", "rand"}
+    assert pair["h2h_games"] == "", "mixed seats: never one agent a side, so never met"
+    assert "Pairs (rating difference" in captured.out and "never met" in captured.out
     report = Report.model_validate_json(out_json.read_text())
     assert len(report.skipped) == 3 and report.leaderboard.games == 6
     assert report.leaderboard.bootstrap == 20
@@ -165,11 +171,11 @@ def test_planted_tournament_written_as_replays_is_recovered(
     tests/ratings/test_verified.py checks that real unverifiable files are left out.
     """
     monkeypatch.setattr(
-        "arena.ratings.loader.check_log",
+        "arena.ratings.verify.check_log",
         lambda replay, path: CheckReport(path=str(path), ok=True, message="stubbed", finished=True),
     )
     monkeypatch.setattr(  # the logs hold one deal each, so many are alike: told apart by id
-        "arena.ratings.loader.content_of",
+        "arena.ratings.verify.content_of",
         lambda replay: Content(
             seal=replay.seal,
             digest=replay.digest,

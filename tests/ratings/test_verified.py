@@ -17,7 +17,7 @@ from arena.agents.bot.agent import BotAgent
 from arena.cli import main
 from arena.commands.leaderboard import Progress
 from arena.match import new_header, run_game
-from arena.ratings import loader
+from arena.ratings import verify
 from arena.ratings.cache import FactsCache
 from arena.ratings.loader import load_games
 from arena.replay_check import check_log
@@ -214,7 +214,7 @@ def test_summing_tallies_in_bulk_gives_the_same_totals(games: Path, tmp_path: Pa
 def test_void_reason_reads_the_result_flag() -> None:
     from types import SimpleNamespace
 
-    from arena.ratings.loader import void_reason
+    from arena.ratings.verify import void_reason
 
     def header(**result: object) -> object:
         return SimpleNamespace(result=SimpleNamespace(**result))
@@ -233,7 +233,6 @@ def test_a_file_is_parsed_once_to_verify_and_summarize_it(
 ) -> None:
     """Verification re-runs the file the loader already parsed (`check_log`), not a fresh
     read of it: parsing was about a quarter of a cold leaderboard file's cost."""
-    import arena.ratings.loader as loader
     import arena.replay_check as replay_check
     from arena.storage.replay_file import read_header, read_replay
 
@@ -243,10 +242,10 @@ def test_a_file_is_parsed_once_to_verify_and_summarize_it(
         reads.append(path)
         return read_replay(path, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(loader, "read_replay", counting)
+    monkeypatch.setattr(verify, "read_replay", counting)
     monkeypatch.setattr(replay_check, "read_replay", counting)
     path = next(iter(sorted(games.glob("*.jsonl"))))
-    facts = loader.verify_file(path, read_header(path))
+    facts = verify.verify_file(path, read_header(path))
     assert facts.verdict == "rated" and reads == [path]
 
 
@@ -270,7 +269,7 @@ def test_signed_games_are_not_played_again_and_every_other_file_is(
         checked.append(path.name)
         return check_log(replay, path)
 
-    monkeypatch.setattr(loader, "check_log", counting)
+    monkeypatch.setattr(verify, "check_log", counting)
     found = load_games(directory, cache=False, include_unsigned=True)
     assert sorted(checked) == ["game-2.jsonl", "unsigned.jsonl"]
     reasons = {Path(s.path).name: s.reason for s in found.skipped}
