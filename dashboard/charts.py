@@ -103,8 +103,48 @@ def circle_picture(
     or blue (good side); the rest are neutral. Arrows stop short of the target and end
     in a triangle pointing at it.
     """
+    frame = _seat_frame(cards, lang)
+    lines = _arrow_frame(rows, len(cards), lang)
+    scale = alt.Scale(domain=[-1.25, 1.25])
+    x = alt.X("x:Q", scale=scale, axis=None)
+    y = alt.Y("y:Q", scale=scale, axis=None)
+    states = ["wolf", "good", "unknown", "out"]
+    colors = alt.Scale(domain=states, range=["#e45756", "#4c78a8", "#bab0ac", "#e0e0e0"])
+    tips = [
+        alt.Tooltip("voter:N", title=t("voter", lang)),
+        alt.Tooltip("target:N", title=t("target", lang)),
+        alt.Tooltip("weight:Q", title=t("weight", lang), format="~g"),
+    ]
+    shafts = (
+        alt.Chart(lines)
+        .mark_rule(color="#f58518", strokeWidth=2)
+        .encode(x=x, y=y, x2="x2:Q", y2="y2:Q", tooltip=tips)
+    )
+    heads = (
+        alt.Chart(lines)
+        .mark_point(shape="triangle-up", filled=True, size=110, color="#f58518", opacity=1)
+        .encode(x=alt.X("x2:Q", scale=scale, axis=None), y=alt.Y("y2:Q", scale=scale, axis=None),
+                angle=alt.Angle("angle:Q", scale=None), tooltip=tips)
+    )  # fmt: skip
+    dots = (
+        alt.Chart(frame)
+        .mark_circle(size=1300, opacity=1, stroke="#555", strokeWidth=1)
+        .encode(x=x, y=y, color=alt.Color("state:N", scale=colors, legend=None),
+                tooltip=[alt.Tooltip("seat:N", title=t("call_seat", lang))])
+    )  # fmt: skip
+    names = (
+        alt.Chart(frame).mark_text(fontSize=13, fontWeight="bold").encode(x=x, y=y, text="seat:N")
+    )
+    layered: alt.LayerChart = alt.layer(
+        shafts, heads, dots, names, width=CIRCLE_PX, height=CIRCLE_PX
+    ).configure_view(strokeWidth=0)
+    return layered
+
+
+def _seat_frame(cards: Sequence[SeatCard], lang: Lang) -> pd.DataFrame:
+    """Each seat's place on the circle, its name and its colour's state."""
     seats = len(cards)
-    frame = pd.DataFrame(
+    return pd.DataFrame(
         [
             {
                 "x": seat_xy(c.seat, seats)[0],
@@ -115,6 +155,10 @@ def circle_picture(
             for c in cards
         ]
     )
+
+
+def _arrow_frame(rows: Sequence[BallotRow], seats: int, lang: Lang) -> pd.DataFrame:
+    """Each ballot's arrow: from just off the voter to just short of its target."""
     arrows = []
     for r in rows:
         if r.target is None or r.target == r.voter:
@@ -132,43 +176,8 @@ def circle_picture(
                 "weight": r.weight,
             }
         )  # fmt: skip
-    lines = pd.DataFrame(arrows, columns=["x", "y", "x2", "y2", "angle", "voter", "target",
-                                          "weight"])  # fmt: skip
-    scale = alt.Scale(domain=[-1.25, 1.25])
-    axis = None
-    x = alt.X("x:Q", scale=scale, axis=axis)
-    y = alt.Y("y:Q", scale=scale, axis=axis)
-    states = ["wolf", "good", "unknown", "out"]
-    colors = alt.Scale(domain=states, range=["#e45756", "#4c78a8", "#bab0ac", "#e0e0e0"])
-    tips = [
-        alt.Tooltip("voter:N", title=t("voter", lang)),
-        alt.Tooltip("target:N", title=t("target", lang)),
-        alt.Tooltip("weight:Q", title=t("weight", lang), format="~g"),
-    ]
-    shafts = (
-        alt.Chart(lines)
-        .mark_rule(color="#f58518", strokeWidth=2)
-        .encode(x=x, y=y, x2="x2:Q", y2="y2:Q", tooltip=tips)
-    )
-    heads = (
-        alt.Chart(lines)
-        .mark_point(shape="triangle-up", filled=True, size=110, color="#f58518", opacity=1)
-        .encode(x=alt.X("x2:Q", scale=scale, axis=axis), y=alt.Y("y2:Q", scale=scale, axis=axis),
-                angle=alt.Angle("angle:Q", scale=None), tooltip=tips)
-    )  # fmt: skip
-    dots = (
-        alt.Chart(frame)
-        .mark_circle(size=1300, opacity=1, stroke="#555", strokeWidth=1)
-        .encode(x=x, y=y, color=alt.Color("state:N", scale=colors, legend=None),
-                tooltip=[alt.Tooltip("seat:N", title=t("call_seat", lang))])
-    )  # fmt: skip
-    names = (
-        alt.Chart(frame).mark_text(fontSize=13, fontWeight="bold").encode(x=x, y=y, text="seat:N")
-    )
-    layered: alt.LayerChart = alt.layer(
-        shafts, heads, dots, names, width=CIRCLE_PX, height=CIRCLE_PX
-    ).configure_view(strokeWidth=0)
-    return layered
+    return pd.DataFrame(arrows, columns=["x", "y", "x2", "y2", "angle", "voter", "target",
+                                         "weight"])  # fmt: skip
 
 
 def _state(card: SeatCard) -> str:
