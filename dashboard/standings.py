@@ -128,39 +128,50 @@ def table(report: Report) -> pd.DataFrame:
 
 
 def deception_chart(frame: pd.DataFrame, lang: Lang) -> alt.LayerChart | alt.FacetChart:
-    """Deceptiveness against detection, one labelled point per agent.
+    """Deceptiveness against detection, one labelled point per agent, with interval bars.
 
     x: the wolf probability good seats gave the agent's wolves; y: the Brier score of the
-    agent's good seats. Agents in the lower left lie well and see through lies. Each dot
-    carries its agent's name beside it (and a legend), so the picture reads on its own.
+    agent's good seats; each with its interval over the deal bootstrap (`NAME_low`,
+    `NAME_high` of `agent_rows`: a bar across x and one along y, drawn where there is one).
+    Agents in the lower left lie well and see through lies. Each dot carries its agent's
+    name beside it (and a legend), so the picture reads on its own.
     """
     data = frame.dropna(subset=["wolf_suspicion", "brier"])
-    base = alt.Chart(data).encode(
-        x=alt.X(
-            "wolf_suspicion:Q",
-            title=title_lines(t("deception_x", lang)),
-            scale=alt.Scale(zero=False),
-            axis=alt.Axis(format=SHARE_FORMAT, titleLimit=0, titleLineHeight=TITLE_LINE_PX),
-        ),
-        y=alt.Y(
-            "brier:Q",
-            title=title_lines(t("deception_y", lang)),
-            scale=alt.Scale(zero=False),
-            axis=alt.Axis(format=SCORE_FORMAT, titleLimit=0, titleLineHeight=TITLE_LINE_PX),
-        ),
+    x_title, y_title = title_lines(t("deception_x", lang)), title_lines(t("deception_y", lang))
+    x_axis = alt.Axis(format=SHARE_FORMAT, titleLimit=0, titleLineHeight=TITLE_LINE_PX)
+    y_axis = alt.Axis(format=SCORE_FORMAT, titleLimit=0, titleLineHeight=TITLE_LINE_PX)
+    unzeroed = alt.Scale(zero=False)
+
+    def x(field: str) -> alt.X:
+        return alt.X(f"{field}:Q", title=x_title, axis=x_axis, scale=unzeroed)
+
+    def y(field: str) -> alt.Y:
+        return alt.Y(f"{field}:Q", title=y_title, axis=y_axis, scale=unzeroed)
+
+    color = alt.Color("agent:N", title=t("agent", lang), legend=alt.Legend(orient="bottom"))
+    base = alt.Chart(data).encode(x=x("wolf_suspicion"), y=y("brier"))
+    across = base.mark_rule(strokeWidth=2, opacity=0.6).encode(
+        x=x("wolf_suspicion_low"), x2="wolf_suspicion_high:Q", color=color
+    )
+    along = base.mark_rule(strokeWidth=2, opacity=0.6).encode(
+        y=y("brier_low"), y2="brier_high:Q", color=color
     )
     dots = base.mark_circle(size=120).encode(
-        color=alt.Color("agent:N", title=t("agent", lang), legend=alt.Legend(orient="bottom")),
+        color=color,
         tooltip=[
             "agent",
             "games",
             alt.Tooltip("wolf_suspicion:Q", format=SHARE_FORMAT),
+            alt.Tooltip("wolf_suspicion_low:Q", format=SHARE_FORMAT),
+            alt.Tooltip("wolf_suspicion_high:Q", format=SHARE_FORMAT),
             alt.Tooltip("brier:Q", format=".3f"),
+            alt.Tooltip("brier_low:Q", format=".3f"),
+            alt.Tooltip("brier_high:Q", format=".3f"),
             alt.Tooltip("god_claim_rate:Q", format=SHARE_FORMAT),
         ],
     )
     names = base.mark_text(align="left", dx=9, dy=-6, fontSize=11).encode(text="agent:N")
-    return alt.layer(dots, names)
+    return alt.layer(across, along, dots, names)
 
 
 def cost_chart(frame: pd.DataFrame, lang: Lang) -> alt.Chart:

@@ -1,4 +1,9 @@
-"""Leaderboard page: ratings with intervals per side, deception metrics, tokens and cost.
+"""Leaderboard page: ratings, head to head, the win table, deception metrics, cost.
+
+Sections: the headline rating (the batch fit, Elo points) and win rates with intervals per
+side; the head-to-head matrix (each agent's per-deal score against each opponent, outlined
+where separated) and the wolf-agent x good-agent win table (`arena.dashboard.head_to_head`);
+deception against detection per agent with interval bars; tokens and cost; every number.
 
 Every number comes from `arena.ratings` over the finished games of the replay folder
 that verify. The report comes from `arena.ratings.folder.folder_report`, which `arena
@@ -21,6 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from arena.dashboard.catalog import candidate_files
+from arena.dashboard.head_to_head import cells_frame, grid_chart, matrix_frame
 from arena.dashboard.i18n import Lang, t
 from arena.dashboard.plain import error
 from arena.dashboard.session import header_index, hide_folder, language, settings
@@ -131,12 +137,31 @@ def ratings(rep: Report, lang: Lang) -> None:
         st.altair_chart(interval_chart(win_frame(rep), "rate", t("win_rate", lang), lang))
 
 
+def head_to_head(rep: Report, lang: Lang) -> None:
+    """The head-to-head matrix and the wolf-agent x good-agent win table."""
+    level = f"{rep.leaderboard.confidence:.0%}"
+    order = [s.agent for s in rep.leaderboard.standings]
+    st.subheader(t("h2h_title", lang, level=level))
+    frame = matrix_frame(rep, lang)
+    if frame.empty:
+        st.info(t("h2h_none", lang))
+        return
+    st.caption(t("h2h_caption", lang))
+    titles = (t("agent", lang), t("h2h_opponent", lang), t("h2h_score", lang))
+    st.altair_chart(grid_chart(frame, order, titles, lang))
+    st.subheader(t("cells_title", lang, level=level))
+    titles = (t("cells_wolves", lang), t("cells_good", lang), t("cells_rate", lang))
+    st.altair_chart(grid_chart(cells_frame(rep, lang), order, titles, lang))
+
+
 def metrics(rep: Report, folder: Path, lang: Lang) -> None:
     """Deception metrics, cost per game, the full table and the skipped files."""
     frame = table(rep)
     left, right = st.columns(2)
     with left:
         st.subheader(t("deception_title", lang))
+        level = f"{rep.leaderboard.confidence:.0%}"
+        st.caption(t("deception_caption", lang, level=level))
         st.altair_chart(deception_chart(frame, lang))
     with right:
         st.subheader(t("cost_title", lang))
@@ -202,6 +227,7 @@ def main() -> None:
         st.info(t("no_finished", lang))
         return
     ratings(rep, lang)
+    head_to_head(rep, lang)
     metrics(rep, folder, lang)
 
 

@@ -15,6 +15,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from arena.cli import parser
 from arena.commands.dashboard import streamlit_command
@@ -75,3 +76,17 @@ def dashboard(replays: Path, *extra: str) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian chromium under playwright, the screenshots' folder made; closed on leaving."""
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

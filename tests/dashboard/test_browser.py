@@ -27,7 +27,7 @@ from arena.rules import events as ev
 from arena.rules.roles import spec
 from arena.rules.types import Role
 from arena.rules.visibility import SeatViewer
-from tests.dashboard.browser import ARGS, CHROMIUM, SHOTS, dashboard
+from tests.dashboard.browser import CHROMIUM, SHOTS, chromium, dashboard
 from tests.dashboard.games import make_game, make_hostile
 from tests.dashboard.leaks import leaks
 from tests.support.redis_db import LIVE_URL
@@ -59,11 +59,8 @@ def server(folder: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    SHOTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as opened:
+        yield opened
 
 
 @pytest.fixture

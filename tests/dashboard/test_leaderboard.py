@@ -45,9 +45,9 @@ def test_the_deception_scatter_names_each_dot(dash: Callable[..., AppTest]) -> N
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     scatter = next(s for s in specs if "wolf_suspicion" in json.dumps(s))
     marks = [layer["mark"]["type"] for layer in scatter["layer"]]
-    assert marks == ["circle", "text"]
-    assert scatter["layer"][1]["encoding"]["text"]["field"] == "agent"
-    assert scatter["layer"][0]["encoding"]["color"]["legend"] is not None
+    assert marks == ["rule", "rule", "circle", "text"]  # interval bars under the dots
+    assert scatter["layer"][3]["encoding"]["text"]["field"] == "agent"
+    assert scatter["layer"][2]["encoding"]["color"]["legend"] is not None
 
 
 def test_a_changed_folder_reads_only_the_new_file(
@@ -94,7 +94,7 @@ def test_the_charts_format_their_numbers_and_keep_their_titles_whole(
     rating, wins, scatter, cost = specs
     assert rating["layer"][0]["encoding"]["x"]["axis"]["format"] == ".0f"
     assert wins["layer"][0]["encoding"]["x"]["axis"]["format"] == ".0%"
-    x, y = (scatter["layer"][0]["encoding"][k] for k in ("x", "y"))
+    x, y = (scatter["layer"][2]["encoding"][k] for k in ("x", "y"))
     assert x["axis"]["format"] == ".0%" and y["axis"]["format"] == ".2f"
     assert y["title"] == ["Brier of its good seats", "(lower: better detector)"]
     assert y["axis"]["titleLineHeight"] >= 16  # the lines of a broken title do not touch
