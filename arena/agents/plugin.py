@@ -24,26 +24,18 @@ hanging — is the seat's recorded default, never the game's end (`PluginAgent`)
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import inspect
-import logging
 import os
 import re
 import sys
-import threading
 from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from arena.agents.base import Agent, AgentReply, Believer
-from arena.records import BeliefReport
-from arena.rules.actions import ACTION_ADAPTER, Action
-from arena.rules.decisions import DecisionRequest
+from arena.agents.base import Agent
+from arena.agents.plugin_seat import PluginAgent, described, one_line, wrap
 from arena.rules.errors import ArenaError
-from arena.rules.observation import Observation
 from arena.text import Lang
 
 ENTRY_POINT_GROUP = "werewolf_arena.agents"
@@ -60,9 +52,6 @@ OFFERED = ("seat", "seed", "lang", "options")
 """The keyword arguments a factory may take (it is passed those it names)."""
 
 Factory = Callable[..., object]
-
-log = logging.getLogger(__name__)
-
 
 BUILT_IN = frozenset({"bot", "random", "human"})
 """Bare names that are the arena's own seats; they win over an entry point's name."""
@@ -139,9 +128,9 @@ def _import_attribute(spec: str, module_name: str, attribute: str) -> object:
                 f"{spec}: no module named {exc.name!r} (install it, or run from the folder "
                 "that holds it, or add that folder to PYTHONPATH)"
             ) from None
-        raise ArenaError(f"{spec}: importing {module_name} failed: {_line(exc)}") from None
+        raise ArenaError(f"{spec}: importing {module_name} failed: {one_line(exc)}") from None
     except Exception as exc:
-        raise ArenaError(f"{spec}: importing {module_name} failed: {_named(exc)}") from None
+        raise ArenaError(f"{spec}: importing {module_name} failed: {described(exc)}") from None
     found: object = module
     for part in attribute.split("."):
         if not hasattr(found, part):
@@ -160,7 +149,7 @@ def _load_entry_point(name: str) -> object:
     try:
         return points[0].load()
     except Exception as exc:
-        raise ArenaError(f"{name}: loading {points[0].value} failed: {_named(exc)}") from None
+        raise ArenaError(f"{name}: loading {points[0].value} failed: {described(exc)}") from None
 
 
 def plugin_agent(
@@ -193,8 +182,7 @@ def plugin_agent(
     made = _call(factory, spec, offered)
     _check_agent(made, spec)
     assert isinstance(made, Agent)
-    wrapper = PluginBeliever if isinstance(made, Believer) else PluginAgent
-    return wrapper(made, spec, decision_timeout_s=decision_timeout_s)
+    return wrap(made, spec, decision_timeout_s)
 
 
 def check_plugin(
@@ -238,7 +226,7 @@ def _call(factory: Factory, spec: str, offered: dict[str, Any]) -> object:
     try:
         return factory(**kwargs)
     except Exception as exc:
-        raise ArenaError(f"{spec}: the factory raised {_named(exc)}") from None
+        raise ArenaError(f"{spec}: the factory raised {described(exc)}") from None
 
 
 def _check_agent(made: object, spec: str) -> None:
@@ -254,155 +242,3 @@ def _check_agent(made: object, spec: str) -> None:
             f"{spec}: the factory returned {type(made).__name__}, not an Agent (it needs a "
             "`name` string and a `decide(view, request, feedback)` method; docs/agents.md)"
         )
-
-
-class PluginAgent:
-    """A plug-in's agent at the table: its faults become feedback, never crashes.
-
-    - Its `name` in the replay header and the ratings is the spec (`py:…` or the
-      entry-point name), so two plug-ins cannot pass for each other or for a built-in
-      seat; the agent's own `name` is kept as the header's `model`.
-    - `decide` may be `async def` (run on the game's event loop: it must not block it) or
-      a plain `def` (run in a thread of its own, so a blocking policy is cut off at the
-      time limit; a thread that never returns is abandoned, it cannot be killed).
-    - Raising, or returning anything but an `AgentReply` (a bare `Action` is accepted),
-      is an answer with an error: the runner asks again with it as feedback, then
-      records the default. The first traceback is logged, later ones only counted.
-    - Its defaults count toward the void rule, as a model seat's do (`accountable`).
-    """
-
-    accountable = True
-    """Defaults of this seat count toward `Limits.void_after_defaults`."""
-
-    def __init__(self, inner: Agent, spec: str, *, decision_timeout_s: float | None = None) -> None:
-        self.inner = inner
-        self.spec = spec
-        self.faults = 0
-        """Times `decide` or `believe` raised."""
-        self._timeout_s = decision_timeout_s
-
-    @property
-    def name(self) -> str:
-        """The spec that named the plug-in: its identity in replays and ratings."""
-        return self.spec
-
-    @property
-    def model(self) -> str | None:
-        """The agent's own name, as it gives it."""
-        try:
-            own = self.inner.name
-        except Exception:
-            return None
-        return own[:200] if isinstance(own, str) else None
-
-    @property
-    def decision_timeout_s(self) -> float | None:
-        """The operator's limit per decision for this seat (None: the match's)."""
-        return self._timeout_s
-
-    def pending_traces(self) -> tuple[()]:
-        """None: the arena makes no model calls for a plug-in."""
-        return ()
-
-    async def decide(
-        self, view: Observation, request: DecisionRequest, feedback: str | None = None
-    ) -> AgentReply:
-        """The plug-in's answer, or an answer carrying why there is none."""
-        try:
-            answer = await _run(self.inner.decide, view, request, feedback)
-        except Exception as exc:
-            self._fault("decide", exc)
-            return AgentReply(action=None, error=f"the agent raised {_named(exc)}")
-        return _as_reply(answer)
-
-    def _fault(self, method: str, exc: Exception) -> None:
-        self.faults += 1
-        if self.faults == 1:
-            log.warning(
-                "%s: %s raised (the seat defaults; said once)", self.spec, method, exc_info=exc
-            )
-
-
-class PluginBeliever(PluginAgent):
-    """A plug-in that also reports its beliefs (`Believer`)."""
-
-    async def believe(self, view: Observation) -> BeliefReport | None:
-        """The plug-in's report, or None when it raises or gives something else."""
-        inner = self.inner
-        assert isinstance(inner, Believer)
-        try:
-            report = await _run(inner.believe, view)
-        except Exception as exc:
-            self._fault("believe", exc)
-            return None
-        return report if isinstance(report, BeliefReport) else None
-
-
-async def _run(method: Callable[..., Any], *args: object) -> object:
-    """Call `method`: awaited if async, else in a thread of its own."""
-    if inspect.iscoroutinefunction(method):
-        return await method(*args)
-    result = await _in_thread(method, *args)
-    if inspect.isawaitable(result):
-        return await result
-    return result
-
-
-async def _in_thread(function: Callable[..., object], *args: object) -> object:
-    """`function(*args)` in a daemon thread, so a call that never returns blocks nothing.
-
-    Not `asyncio.to_thread`: its executor's threads are joined when the loop closes, so
-    one hung call would hang the process at the end of the game.
-    """
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[object] = loop.create_future()
-
-    def settle(value: object, error: BaseException | None) -> None:
-        if future.done():  # cancelled: the runner gave up on this call
-            return
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(value)
-
-    def work() -> None:
-        try:
-            value, error = function(*args), None
-        except BaseException as exc:
-            value, error = None, exc
-        try:
-            loop.call_soon_threadsafe(settle, value, error)
-        except RuntimeError:  # the loop is closed: nobody waits for this answer any more
-            pass
-
-    threading.Thread(target=work, name="arena-plugin-decide", daemon=True).start()
-    return await future
-
-
-def _as_reply(answer: object) -> AgentReply:
-    if isinstance(answer, AgentReply):
-        return answer
-    action = _as_action(answer)
-    if action is not None:
-        return AgentReply(action=action)
-    return AgentReply(
-        action=None, error=f"the agent returned {type(answer).__name__}, not an AgentReply"
-    )
-
-
-def _as_action(answer: object) -> Action | None:
-    if not isinstance(answer, BaseModel) or not isinstance(getattr(answer, "kind", None), str):
-        return None
-    try:
-        return ACTION_ADAPTER.validate_python(answer)
-    except ValidationError:
-        return None
-
-
-def _named(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {_line(exc)}"
-
-
-def _line(exc: BaseException, limit: int = 300) -> str:
-    text = " ".join(str(exc).split()) or "(no message)"
-    return text if len(text) <= limit else text[: limit - 1] + "…"

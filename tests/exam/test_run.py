@@ -88,6 +88,20 @@ def test_a_failing_agent_gets_the_games_default_and_the_reason(exam: Path, tmp_p
             assert answer.defaulted == "after 3 tries: the agent raised KeyError: 'no such feature'"
 
 
+def test_a_plugin_that_guesses_cards_is_asked_its_own_guess(exam: Path, tmp_path: Path) -> None:
+    """Through the plug-in seat's wrapper: a guesser's guesses, a broken one's none."""
+    good, broken = "py:tests.exam.agents:CardGuesser", "py:tests.exam.agents:BrokenGuesser"
+    assert sit(exam, tmp_path, good, broken) == 0
+    items = [i for i in read_exam(exam).items if i.kind == "role"]
+    guessed = answers_of(tmp_path, good.replace(":", "_"))
+    failed = answers_of(tmp_path, broken.replace(":", "_"))
+    for item in items:
+        card = next(iter(item.view.knowledge.role_counts))
+        assert guessed[item.id].own and not guessed[item.id].derived
+        assert guessed[item.id].roles == dict.fromkeys(item.asked, card)
+        assert failed[item.id].defaulted == NO_GUESS and failed[item.id].roles is None
+
+
 def test_a_stopped_sitting_resumes_and_asks_only_the_rest(exam: Path, tmp_path: Path) -> None:
     whole, stopped = tmp_path / "whole", tmp_path / "stopped"
     assert sit(exam, whole, "bot") == 0
