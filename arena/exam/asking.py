@@ -53,7 +53,8 @@ async def ask_moment(agent: Agent, items: Sequence[Item], limits: Limits) -> lis
 
 
 def _folds(agent: Agent) -> bool:
-    return isinstance(agent, BeliefFolder) and bool(agent.folds_beliefs)
+    folder = trait(agent, BeliefFolder)  # a noisy model seat folds as its model seat does
+    return folder is not None and bool(folder.folds_beliefs)
 
 
 async def ask_decision(

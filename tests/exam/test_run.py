@@ -78,6 +78,22 @@ def _legal(item: Item, answer: ItemAnswer) -> list[object]:
     return [answer.action]
 
 
+def test_a_dialled_bot_reports_the_bots_beliefs_and_answers_some_decisions_at_random(
+    exam: Path, tmp_path: Path
+) -> None:
+    """`noisy:P:bot` is the bot's seat with a share of its decisions drawn at random; its
+    belief reports are the bot's (found through the dial's wrapper)."""
+    assert sit(exam, tmp_path, "bot", "noisy:0.5:bot") == 0
+    bot, noisy = answers_of(tmp_path, "bot"), answers_of(tmp_path, "noisy_0.5_bot")
+    items = {i.id: i for i in read_exam(exam).items}
+    for item_id, item in items.items():
+        if item.kind == "belief":
+            assert noisy[item_id].own and noisy[item_id].beliefs == bot[item_id].beliefs
+    decided = [i for i, item in items.items() if item.request is not None]
+    differ = sum(noisy[i].action != bot[i].action for i in decided)
+    assert 0 < differ < len(decided)
+
+
 def test_a_failing_agent_gets_the_games_default_and_the_reason(exam: Path, tmp_path: Path) -> None:
     items = {i.id: i for i in read_exam(exam).items}
     assert sit(exam, tmp_path, RAISING) == 0
