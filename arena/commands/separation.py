@@ -23,10 +23,11 @@ from typing import NamedTuple
 
 from arena.queue.jobs import MatchJob
 from arena.queue.results import finished_replay, replay_path
+from arena.ratings.results import winning_team
 from arena.ratings.sequential import Verdict, verdict
 from arena.rules.errors import ArenaError
 from arena.rules.roles import is_wolf
-from arena.rules.types import Winner
+from arena.rules.types import Team, Winner
 from arena.tournament import TournamentSpec, pairings
 
 MIN_ROUND = 2
@@ -97,14 +98,16 @@ def deals_by_pairing(
     return {pair: [tuple(games) for games in deals.values()] for pair, deals in out.items()}
 
 
-def score(job: MatchJob, a: str, winner: Winner | None) -> float:
-    """Agent `a`'s result in `job`: 1 if its side won, 0 if the other did, else ½."""
+def score(job: MatchJob, a: str, winner: Winner) -> float:
+    """Agent `a`'s result in `job`: 1 if its side won, 0 if the other did, else ½.
+
+    The side that won is `arena.ratings.results.winning_team`'s, as the leaderboard's
+    head to head reads it (a draw or a lovers' win is neither side's).
+    """
     roles = job.config.deal or ()
     wolves = {job.seats[i] for i, role in enumerate(roles) if is_wolf(role)}
-    side = Winner.WOLVES if a in wolves else Winner.GOOD
-    if winner in (Winner.WOLVES, Winner.GOOD):
-        return 1.0 if winner == side else 0.0
-    return 0.5
+    won = winning_team(winner)
+    return 0.5 if won is None else float((won is Team.WOLF) == (a in wolves))
 
 
 def pairing(
