@@ -1,9 +1,10 @@
 """`arena exam run`: every contestant answers every item, resumably, within its limits.
 
 Items are asked moment by moment (one seat at one step: a vote, its belief report and
-its role guess are one moment), each moment of a fresh seat (`Contestant.seat_at`). A
-contestant's moments run concurrently up to its endpoint's slots (`Contestant.slots`: a
-llama-server slot per request stream) or `concurrency`; contestants run side by side.
+its role guess are one moment), each moment of a fresh seat (`Contestant.seat_at`). The
+moments of one seat of one game form a stream, asked in step order; a contestant's
+streams run concurrently up to its endpoint's slots (`Contestant.slots`: a llama-server
+slot per request stream) or `concurrency`; contestants run side by side.
 Each moment's answers are appended to the contestant's file as soon as they are in
 (`arena.exam.answers`), so a stopped sitting resumes where it stopped, and every
 contestant answers the same items.
@@ -54,6 +55,19 @@ def moments(items: Sequence[Item]) -> list[list[Item]]:
     return list(groups.values())
 
 
+def streams(items: Sequence[Item]) -> list[list[list[Item]]]:
+    """The moments grouped by seat of a game (source, seat), each stream in step order.
+
+    A stream's moments are asked one after the other: each is a fresh seat, but its
+    prompt begins with the previous one's (the same seat's view, grown), so a server that
+    keeps a slot's prompt (llama-server, vLLM) reads only what is new, as in a game.
+    """
+    found: dict[tuple[str, int], list[list[Item]]] = {}
+    for group in moments(items):
+        found.setdefault((group[0].source, group[0].seat), []).append(group)
+    return [sorted(stream, key=lambda g: g[0].step) for stream in found.values()]
+
+
 async def sit(
     exam: Exam,
     contestants: Sequence[Contestant],
@@ -97,25 +111,26 @@ async def _sit_one(
     concurrency: int,
     progress: Progress | None,
 ) -> Tally:
-    """One contestant's sitting: its items not yet answered, at most `slots` at once."""
-    todo = moments([i for i in exam.items if i.id not in done])
+    """One contestant's sitting: its items not yet answered, `slots` streams at once."""
+    todo = streams([i for i in exam.items if i.id not in done])
     started = time.perf_counter()
     written: list[ItemAnswer] = []
     try:
         if todo:
-            await contestant.prepare(todo[0][0], exam.header.exam_id)
+            await contestant.prepare(todo[0][0][0], exam.header.exam_id)
         gate = asyncio.Semaphore(contestant.slots or concurrency)
         total = len(exam.items)
 
-        async def one(group: list[Item]) -> None:
+        async def one(stream: list[list[Item]]) -> None:
             async with gate:
-                answers = await _ask(contestant, group, exam.header.exam_id, limits)
-            append(path, answers)
-            written.extend(answers)
-            if progress is not None:
-                progress(contestant.label, len(done) + len(written), total)
+                for group in stream:
+                    answers = await _ask(contestant, group, exam.header.exam_id, limits)
+                    append(path, answers)
+                    written.extend(answers)
+                    if progress is not None:
+                        progress(contestant.label, len(done) + len(written), total)
 
-        await asyncio.gather(*(one(group) for group in todo))
+        await asyncio.gather(*(one(stream) for stream in todo))
     finally:
         await contestant.aclose()
     return _tally(contestant.label, path, written, len(done), time.perf_counter() - started)

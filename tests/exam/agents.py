@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections import Counter
+from typing import ClassVar
+
 from arena.agents.bot.agent import BotAgent
-from arena.api import Observation, RoleGuess
+from arena.api import AgentReply, DecisionRequest, Observation, RoleGuess
 
 
 def bot_twin(seed: int = 0) -> BotAgent:
@@ -25,3 +29,24 @@ class BrokenGuesser(BotAgent):
 
     async def guess_roles(self, view: Observation, seats: tuple[int, ...]) -> RoleGuess:
         raise RuntimeError("no guess today")
+
+
+class Overlapping(BotAgent):
+    """The bot, taking a while to answer, counting the answers in flight (per seat, and all)."""
+
+    active: ClassVar[Counter[int]] = Counter()
+    peak_seat: ClassVar[int] = 0
+    peak_all: ClassVar[int] = 0
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        cls = Overlapping
+        cls.active[request.seat] += 1
+        cls.peak_seat = max(cls.peak_seat, cls.active[request.seat])
+        cls.peak_all = max(cls.peak_all, sum(cls.active.values()))
+        try:
+            await asyncio.sleep(0.02)
+            return await super().decide(view, request, feedback)
+        finally:
+            cls.active[request.seat] -= 1

@@ -118,6 +118,18 @@ def test_a_plugin_that_guesses_cards_is_asked_its_own_guess(exam: Path, tmp_path
         assert failed[item.id].defaulted == NO_GUESS and failed[item.id].roles is None
 
 
+def test_a_seats_moments_are_asked_in_turn_and_seats_side_by_side(tmp_path: Path) -> None:
+    """A stream per seat of a game (its prompts grow as in a game): never two at once."""
+    from tests.exam.agents import Overlapping
+
+    games = play_games(tmp_path / "games", seeds=range(5, 6))
+    exam = tmp_path / "exam.jsonl"
+    build(games, exam, seed=0, kinds=("vote", "knife", "seer", "speech"), per_game=None)
+    args = ["exam", "run", str(exam), "--out", str(tmp_path / "out"), "--quiet"]
+    assert main([*args, "--concurrency", "4", "--seat", "py:tests.exam.agents:Overlapping"]) == 0
+    assert Overlapping.peak_seat == 1 and Overlapping.peak_all > 1
+
+
 def test_a_stopped_sitting_resumes_and_asks_only_the_rest(exam: Path, tmp_path: Path) -> None:
     whole, stopped = tmp_path / "whole", tmp_path / "stopped"
     assert sit(exam, whole, "bot") == 0
