@@ -1,7 +1,8 @@
 """Live games read from Redis: the index of running games and each game's line stream.
 
 The queue's workers (`arena.queue.redis_queue`) publish every replay line of a running
-game to the stream `{prefix}:live:{game_id}` (field `line`: the JSONL line, field `seq`:
+game to the stream `{prefix}:live:{game_id}` (the key layout is `arena.storage.redis_keys`,
+which both sides import) (field `line`: the JSONL line, field `seq`:
 its position; the finished header comes last) and keep the ids of running games in the
 sorted set `{prefix}:live:index`; the prefix is the workers' `--prefix` (`arena` unless
 they were given another), and the dashboard's own `--prefix` must match it. A `Tail` is
@@ -15,26 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena.storage.redis_keys import PREFIX, live_index, live_stream
 from arena.storage.replay_file import parse_replay_lines
 
 from .loading import Loaded, trace_steps
 
-PREFIX = "arena"
-"""The key namespace of the queue's workers unless they were given another `--prefix`."""
-INDEX_KEY = f"{PREFIX}:live:index"
-"""Sorted set of running game ids (score: when the game started, as Unix seconds)."""
 POLL_BATCH = 1000
 """Stream entries read per request."""
-
-
-def index_key(prefix: str = PREFIX) -> str:
-    """The sorted set of running game ids in the namespace `prefix`."""
-    return f"{prefix}:live:index"
-
-
-def stream_key(game_id: str, prefix: str = PREFIX) -> str:
-    """The stream holding a running game's replay lines."""
-    return f"{prefix}:live:{game_id}"
 
 
 def _text(value: Any) -> str:
@@ -43,7 +31,7 @@ def _text(value: Any) -> str:
 
 def running(client: Any, prefix: str = PREFIX) -> list[tuple[str, float]]:
     """(game id, start time) of every running game, oldest first."""
-    index = client.zrange(index_key(prefix), 0, -1, withscores=True)
+    index = client.zrange(live_index(prefix), 0, -1, withscores=True)
     return [(_text(m), float(s)) for m, s in index]
 
 
@@ -71,7 +59,7 @@ def poll(client: Any, tail: Tail) -> Tail:
     """
     lines = list(tail.lines)
     last = tail.last_id
-    key = stream_key(tail.game_id, tail.prefix)
+    key = live_stream(tail.game_id, tail.prefix)
     while True:
         batch = client.xrange(key, min=f"({last}", count=POLL_BATCH)
         for entry_id, fields in batch:
@@ -108,5 +96,5 @@ def loaded(tail: Tail) -> Loaded:
         ReplayError: the stream's lines are not a readable replay.
     """
     lines = [line.rstrip("\n") for line in tail.lines]
-    replay = parse_replay_lines(lines, source=stream_key(tail.game_id, tail.prefix))
+    replay = parse_replay_lines(lines, source=live_stream(tail.game_id, tail.prefix))
     return Loaded(replay=replay, trace_steps=trace_steps(lines) if replay.traces else ())

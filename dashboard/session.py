@@ -20,9 +20,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from arena.storage.redis_keys import PREFIX
+
 from .catalog import HeaderIndex
 from .i18n import Lang, parse_lang
-from .live import PREFIX
 from .loading import Loaded, fingerprint, load
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from arena.storage.redis_keys import PREFIX
+
 
 def add_queue(parser: argparse.ArgumentParser) -> None:
     """`--redis URL`, required: the queue's server."""
@@ -16,7 +18,7 @@ def add_prefix(parser: argparse.ArgumentParser) -> None:
     """`--prefix NAME`: the Redis key namespace."""
     parser.add_argument(
         "--prefix",
-        default="arena",
+        default=PREFIX,
         help="Redis key namespace, to keep several arenas on one server",
     )
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 from typing import Literal
 
@@ -27,10 +26,9 @@ from arena.rules.actions import Action
 from arena.rules.boards import Board
 from arena.rules.decisions import check_legal
 from arena.rules.errors import ArenaError
-from arena.rules.events import EVENT_ADAPTER, Event
-from arena.rules.observation import Knowledge, Observation, Seen, know
+from arena.rules.observation import Observation
 from arena.rules.visibility import SeatViewer
-from arena.storage.desk import STANDING_STEP, Desk, Pending, Status, Table
+from arena.storage.desk import STANDING_STEP, Desk, Pending, Status, Table, read_view
 
 
 class AccessDenied(ArenaError):
@@ -85,30 +83,6 @@ class SeatPage(BaseModel):
     status: Status
 
 
-def seen_line(seq: int, event: Event) -> str:
-    """A view line as the host publishes it."""
-    return json.dumps({"seq": seq, "event": event.model_dump(mode="json")}, ensure_ascii=False)
-
-
-def parse_view(lines: list[str], seat: int) -> Observation:
-    """A seat's `Observation` from its published view lines.
-
-    Its `log_length` is one past the last event the seat saw, not the log's own length:
-    how many hidden events there are (a witch's potion, a guard's choice) is hidden too.
-    """
-    seen = []
-    for line in lines:
-        obj = json.loads(line)
-        event = EVENT_ADAPTER.validate_python(obj["event"])
-        seen.append(Seen(int(obj["seq"]), event))
-    viewer = SeatViewer(seat=seat)
-    knowledge: Knowledge = know(viewer, [s.event for s in seen])
-    length = seen[-1].seq + 1 if seen else 0
-    return Observation.model_construct(
-        viewer=viewer, seen=tuple(seen), knowledge=knowledge, log_length=length
-    )
-
-
 def seat_page(desk: Desk, game_id: str, seat: int, token: str | None) -> SeatPage:
     """The seat's page data.
 
@@ -124,7 +98,7 @@ def seat_page(desk: Desk, game_id: str, seat: int, token: str | None) -> SeatPag
         seat=seat,
         name=table.seats[seat].name,
         seats=len(table.seats),
-        observation=parse_view(desk.view(game_id, seat), seat),
+        observation=read_view(desk.view(game_id, seat), SeatViewer(seat=seat)),
         pending=desk.pending(game_id, seat),
         status=status,
     )

@@ -22,7 +22,6 @@ from pathlib import Path
 
 from arena.agents.base import Agent
 from arena.agents.browser import BrowserSeat
-from arena.humans.access import seen_line
 from arena.humans.pace import Pacer, paced
 from arena.match import Limits, play, result_of, secret_seed
 from arena.prepare import GamePlan, Prepared, prepare_game
@@ -32,7 +31,7 @@ from arena.rules.errors import ArenaError
 from arena.rules.observation import Projector, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer
-from arena.storage.desk import PUBLIC_SEAT, Desk, Status, Table
+from arena.storage.desk import PUBLIC_SEAT, Desk, Status, Table, view_line
 from arena.storage.replay_file import ReplayWriter
 
 
@@ -114,11 +113,11 @@ class Publisher:
         for seat, projector in self._views.items():
             seen = projector.observe().seen
             self.desk.append_view(
-                self.game_id, seat, [seen_line(s.seq, s.event) for s in seen[self._sent[seat] :]]
+                self.game_id, seat, [view_line(s.seq, s.event) for s in seen[self._sent[seat] :]]
             )
             self._sent[seat] = len(seen)
         shown = self._public.observe().seen  # spectators (the Live page): public view only
-        lines = [seen_line(s.seq, s.event) for s in shown[self._public_sent :]]
+        lines = [view_line(s.seq, s.event) for s in shown[self._public_sent :]]
         self.desk.append_view(self.game_id, PUBLIC_SEAT, lines)
         self._public_sent = len(shown)
         pending = [] if self.referee.finished else self.referee.pending()

@@ -11,7 +11,6 @@ which shows their public view only (`public_view`).
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -23,10 +22,9 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 from arena.humans.lobby import create_game
 from arena.rules.boards import Board
 from arena.rules.errors import ArenaError
-from arena.rules.events import EVENT_ADAPTER
-from arena.rules.observation import Observation, Seen, know
+from arena.rules.observation import Observation
 from arena.rules.visibility import PublicViewer
-from arena.storage.desk import PUBLIC_SEAT, Desk, Pace, SeatPlan, Status
+from arena.storage.desk import PUBLIC_SEAT, Desk, Pace, SeatPlan, Status, read_view
 from arena.transcript import Lang
 
 PREFLIGHT_LIMIT_S = 150.0
@@ -159,16 +157,7 @@ def join_url(base: str, query: str) -> str:
 
 def public_view(desk: Desk, game_id: str) -> Observation:
     """What a spectator of a hosted game sees: the public projection, as published."""
-    seen = []
-    for line in desk.view(game_id, PUBLIC_SEAT):
-        obj = json.loads(line)
-        seen.append(Seen(int(obj["seq"]), EVENT_ADAPTER.validate_python(obj["event"])))
-    viewer = PublicViewer()
-    knowledge = know(viewer, [s.event for s in seen])
-    length = seen[-1].seq + 1 if seen else 0
-    return Observation.model_construct(
-        viewer=viewer, seen=tuple(seen), knowledge=knowledge, log_length=length
-    )
+    return read_view(desk.view(game_id, PUBLIC_SEAT), PublicViewer())
 
 
 __all__ = [

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from arena.humans.host import host_in_thread, live_folder
 from arena.storage.desk import Desk
+from arena.storage.redis_keys import PREFIX
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--replays", type=Path, default=Path("replays"))
     parser.add_argument(
         "--prefix",
-        default="arena",
+        default=PREFIX,
         help="Redis key namespace: the dashboard's --prefix (default: arena)",
     )
     parser.add_argument(

@@ -10,12 +10,14 @@ names the lease and the position it expects, so a superseded worker's write is r
 When the game ends the worker writes the replay file atomically (temporary file, fsync,
 rename) and only then acknowledges the job: a crash in between leaves a finished replay
 that the next start recognizes and acknowledges without replaying.
+
+The lines are the replay format's own (`arena.storage.replay_file`, which writes and reads
+them); this module only fences them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,10 +25,10 @@ from pathlib import Path
 
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.jobs import Lease
-from arena.rules.errors import ArenaError
 from arena.rules.events import Event
 from arena.rules.referee import Answer
-from arena.storage.replay_file import ReplayHeader, ReplayResult, ReplayWriter, signed_text
+from arena.storage.replay_file import ReplayHeader, ReplayResult, ReplayWriter, parse_replay_lines
+from arena.storage.replay_lines import header_line, signed_text
 from arena.storage.seal import ArenaKey
 
 
@@ -41,26 +43,16 @@ class LoggedGame:
 
 
 def parse_log(lines: Sequence[str]) -> LoggedGame:
-    """Read a match log (the replay lines so far).
+    """Read a match log (the replay lines so far) with the replay format's own reader.
 
     Raises:
-        ArenaError: the log is not a replay prefix (bad header, events out of sequence).
+        ReplayError: the log is not a replay prefix (bad header, events out of sequence),
+            naming its line.
     """
-    header = ReplayHeader.model_validate_json(lines[0])
-    answers: list[Answer] = []
-    events = 0
-    for number, line in enumerate(lines[1:], start=2):
-        obj = json.loads(line)
-        if obj["type"] == "answer":
-            answers.append(Answer.model_validate({k: v for k, v in obj.items() if k != "type"}))
-        elif obj["type"] == "event":
-            if obj["seq"] != events:
-                raise ArenaError(
-                    f"log of {header.game_id}, line {number}: event seq {obj['seq']}, "
-                    f"expected {events}"
-                )
-            events += 1
-    return LoggedGame(header=header, answers=tuple(answers), events=events, lines=len(lines))
+    replay = parse_replay_lines(lines, source="the match log")
+    return LoggedGame(
+        header=replay.header, answers=replay.answers, events=len(replay.events), lines=len(lines)
+    )
 
 
 LINGER_S = 0.005
@@ -138,11 +130,6 @@ class FencedWriter(ReplayWriter):
                 raise_if_cancelled()
             if self._closed:
                 return
-
-
-def header_line(header: ReplayHeader) -> str:
-    """The header as its replay line (the format `ReplayWriter` writes)."""
-    return json.dumps(header.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
 
 
 def write_replay(

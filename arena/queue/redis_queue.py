@@ -1,23 +1,7 @@
 """`RedisQueue`: the match queue on Redis Streams with a consumer group.
 
-Key layout (prefix `arena` by default; the dashboard reads the two `live` keys):
-
-| key | type | holds |
-| --- | --- | --- |
-| `{p}:jobs` | stream, group `workers` | one message (`game_id`) per queued start |
-| `{p}:dead` | stream | dead letters: `game_id`, `error`, `attempts`, `job` |
-| `{p}:game:{id}` | hash | `state`, `job`, `fingerprint`, `attempts`, `error`, `result`, … |
-| `{p}:lease:{id}` | counter | the fencing token (incremented by every start, end, failure) |
-| `{p}:hb:{id}` | string with TTL | the heartbeat: exists while the lease holder is alive |
-| `{p}:log:{id}` | list | the match's replay lines (header first), appended under the lease |
-| `{p}:live:{id}` | stream | each log line (`seq`, `line`, `lease`); the finished header last |
-| `{p}:replay:{id}` | string | the finished, signed replay, packed (`arena.queue.results`) |
-| `{p}:live:index` | sorted set | running games by start time |
-| `{p}:tournament:{name}` | set | the tournament's game ids |
-| `{p}:spend:{name}` | hash | `{agent}:tokens`, `:usd`, `:games`, `:voided` over finished games |
-| `{p}:slots:{endpoint}` | sorted set | model-call slots in use, by expiry |
-| `{p}:epoch` | string | a random id made by the first client of an empty server |
-| `{p}:lost` | hash | `at`, `by`, `epoch`: the last loss of state a worker noticed |
+Its keys are `arena.storage.redis_keys`'s (prefix `arena` by default; the dashboard reads
+the two `live` keys), the one table of the arena's Redis key layout.
 
 A finished game's keys stay until `forget` (`arena tournament forget`) deletes them, the
 tournament's set and spend with its last game; the live stream expires on its own.
@@ -65,6 +49,7 @@ from arena.queue.jobs import (
     SubmitReport,
 )
 from arena.rules.errors import ArenaError
+from arena.storage.redis_keys import PREFIX, game_keys, key, live_index
 
 GROUP = "workers"
 LIVE_TTL_S = 3600
@@ -88,7 +73,7 @@ class RedisQueue:
         self,
         client: aioredis.Redis,
         *,
-        prefix: str = "arena",
+        prefix: str = PREFIX,
         heartbeat_s: float = 15.0,
         block_s: float | None = None,
     ) -> None:
@@ -148,17 +133,10 @@ class RedisQueue:
         return self._heartbeat_s
 
     def _k(self, *parts: str) -> str:
-        return ":".join((self._p, *parts))
+        return key(self._p, *parts)
 
     def _game_keys(self, game_id: str) -> dict[str, str]:
-        return {
-            "game": self._k("game", game_id),
-            "lease": self._k("lease", game_id),
-            "hb": self._k("hb", game_id),
-            "log": self._k("log", game_id),
-            "live": self._k("live", game_id),
-            "replay": self._k("replay", game_id),
-        }
+        return game_keys(self._p, game_id)
 
     async def _ensure_group(self) -> None:
         if self._group_ready:
@@ -305,7 +283,7 @@ class RedisQueue:
                 keys["game"],
                 keys["lease"],
                 keys["hb"],
-                self._k("live", "index"),
+                live_index(self._p),
                 self._k("jobs"),
                 self._k("dead"),
             ],
@@ -381,7 +359,7 @@ class RedisQueue:
                 keys["hb"],
                 keys["log"],
                 keys["live"],
-                self._k("live", "index"),
+                live_index(self._p),
                 self._k("jobs"),
                 self._k("spend", lease.job.tournament),
                 keys["replay"],
@@ -425,7 +403,7 @@ class RedisQueue:
                 keys=[
                     *self._game_keys(job.game_id).values(),  # game, lease, hb, log, live, replay
                     self._k("tournament", job.tournament),
-                    self._k("live", "index"),
+                    live_index(self._p),
                     self._k("spend", job.tournament),
                 ],
                 args=[job.game_id],
@@ -445,7 +423,7 @@ class RedisQueue:
                     keys["hb"],
                     self._k("jobs"),
                     self._k("dead"),
-                    self._k("live", "index"),
+                    live_index(self._p),
                 ],
                 args=[lease.token, lease.job.game_id, GROUP, lease.message_id, error],
             )

@@ -37,10 +37,10 @@ from pathlib import Path
 from typing import NamedTuple, Protocol
 
 from arena.queue.base import JobQueue
-from arena.queue.jobs import MatchJob
+from arena.queue.jobs import MatchJob, MatchResult, spend_of, with_games
 from arena.replay_check import check_replay
 from arena.rules.errors import ArenaError
-from arena.storage.replay_file import ReplayError, ReplayHeader, read_header
+from arena.storage.replay_file import ReplayError, ReplayHeader, read_header, read_replay
 from arena.storage.seal import ArenaKey, arena_key
 
 MAX_REPLAY_BYTES = 256 * 1024 * 1024
@@ -236,3 +236,19 @@ async def offer_replays(queue: ReplayHolder, replays: Path, tournaments: Collect
             continue
         kept += await queue.offer_replay(header.game_id, pack(text))
     return kept
+
+
+def match_result(job: MatchJob, header: ReplayHeader, path: Path, worker: str) -> MatchResult:
+    """The queue's record of a finished game: its result, and the spend its replay shows."""
+    assert header.result is not None
+    void = header.result.reason if header.result.void else None
+    return MatchResult(
+        game_id=job.game_id,
+        winner=header.result.winner,
+        reason=header.result.reason,
+        days=header.result.days,
+        events=header.result.events,
+        spend=with_games(spend_of(read_replay(path).traces, job), job, void),
+        replay=str(path),
+        worker=worker,
+    )

@@ -45,7 +45,7 @@ from arena.agents.slots import throttle
 from arena.match import GameVoided, play, result_of
 from arena.prepare import GamePlan, prepare_game
 from arena.queue.base import JobQueue, raise_if_cancelled
-from arena.queue.fenced_log import FencedWriter, LoggedGame, header_line, parse_log, write_replay
+from arena.queue.fenced_log import FencedWriter, LoggedGame, parse_log, write_replay
 from arena.queue.jobs import (
     FencedOut,
     GameState,
@@ -54,11 +54,10 @@ from arena.queue.jobs import (
     MatchResult,
     StateLost,
     paused,
-    spend_of,
-    with_games,
 )
 from arena.queue.results import (
     finished_replay,
+    match_result,
     offer_replays,
     pack,
     replay_path,
@@ -66,7 +65,8 @@ from arena.queue.results import (
 )
 from arena.queue.seating import EndpointGate, SeatBuilder, build_seats
 from arena.rules.referee import Referee, play_answers
-from arena.storage.replay_file import ReplayHeader, read_replay
+from arena.storage.replay_file import ReplayHeader
+from arena.storage.replay_lines import header_line
 from arena.storage.seal import arena_key
 
 log = logging.getLogger("arena.worker")
@@ -424,21 +424,7 @@ class Worker:
 
     async def _complete(self, lease: Lease, header: ReplayHeader, *, spend_path: Path) -> None:
         job = lease.job
-        assert header.result is not None
-        result = MatchResult(
-            game_id=job.game_id,
-            winner=header.result.winner,
-            reason=header.result.reason,
-            days=header.result.days,
-            events=header.result.events,
-            spend=with_games(
-                spend_of(read_replay(spend_path).traces, job),
-                job,
-                header.result.reason if header.result.void else None,
-            ),
-            replay=str(spend_path),
-            worker=self.consumer,
-        )
+        result = match_result(job, header, spend_path, self.consumer)
         packed = pack(spend_path.read_text(encoding="utf-8"))
         await self.queue.complete(lease, result, header_line(header), packed)
         self.stats.done += 1

@@ -2,7 +2,8 @@
 
 For each game it holds the game's public card (`Table`: board, seats, who is a person,
 token hashes; never the seed; a custom board travels whole in it), each human seat's
-view lines (events that seat may see, already projected by `observe` in the host), the
+view lines (events that seat may see, already projected by `observe` in the host; their
+one format is `view_line` and `read_view`), the
 seat's pending decision, the current speaker, and a per-seat inbox of answers keyed by
 the request's `step`. The first answer posted for a step wins until the seat takes it; a
 duplicate changes nothing, and one for a step the seat is no longer asking is never
@@ -15,6 +16,7 @@ hosted by a worker. Both pass `tests/storage/test_desk.py`.
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Literal, Protocol
 
@@ -22,6 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.rules.boards import Board
 from arena.rules.decisions import DecisionRequest
+from arena.rules.events import EVENT_ADAPTER, Event
+from arena.rules.observation import Observation, Seen, know
+from arena.rules.visibility import Viewer
 from arena.transcript import Lang
 
 SeatKind = Literal["human", "bot", "random", "model"]
@@ -115,6 +120,32 @@ class Status(BaseModel):
     replay: str | None = None
     """The finished replay's file name."""
     error: str | None = None
+
+
+def view_line(seq: int, event: Event) -> str:
+    """One line of a view as the host publishes it: `{"seq": N, "event": {...}}`.
+
+    The view lines' one format: the host writes them with this, and every reader (a
+    seat's page, the Live page's public view) reads them with `read_view`.
+    """
+    return json.dumps({"seq": seq, "event": event.model_dump(mode="json")}, ensure_ascii=False)
+
+
+def read_view(lines: list[str], viewer: Viewer) -> Observation:
+    """The `Observation` of `viewer` from its published view lines.
+
+    Its `log_length` is one past the last event the viewer saw, not the log's own length:
+    how many hidden events there are (a witch's potion, a guard's choice) is hidden too.
+    """
+    seen = []
+    for line in lines:
+        obj = json.loads(line)
+        seen.append(Seen(int(obj["seq"]), EVENT_ADAPTER.validate_python(obj["event"])))
+    knowledge = know(viewer, [s.event for s in seen])
+    length = seen[-1].seq + 1 if seen else 0
+    return Observation.model_construct(
+        viewer=viewer, seen=tuple(seen), knowledge=knowledge, log_length=length
+    )
 
 
 class Desk(Protocol):

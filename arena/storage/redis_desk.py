@@ -1,6 +1,6 @@
 """`RedisDesk`: the `Desk` of hosted games on a Redis server (games hosted by a worker).
 
-Key layout (prefix `arena` by default):
+Key layout (prefix `arena` by default; the names are `arena.storage.redis_keys`'s):
 
 | key | type | holds |
 | --- | --- | --- |
@@ -22,6 +22,7 @@ from typing import Any
 import redis
 
 from arena.storage.desk import Pending, Status, Table
+from arena.storage.redis_keys import PREFIX, desk_key, desk_queue
 
 TTL_S = 24 * 3600
 
@@ -29,12 +30,12 @@ TTL_S = 24 * 3600
 class RedisDesk:
     """A `Desk` on a Redis server (a synchronous client: a page and a host each use one)."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "arena") -> None:
+    def __init__(self, client: redis.Redis, prefix: str = PREFIX) -> None:
         self._r = client
         self._p = prefix
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = "arena") -> RedisDesk:
+    def from_url(cls, url: str, prefix: str = PREFIX) -> RedisDesk:
         """Connect lazily to the server at `url`."""
         client = redis.Redis.from_url(
             url, decode_responses=True, socket_timeout=10, socket_connect_timeout=5
@@ -42,7 +43,7 @@ class RedisDesk:
         return cls(client, prefix)
 
     def _k(self, game_id: str, *parts: object) -> str:
-        return ":".join([self._p, "play", game_id, *map(str, parts)])
+        return desk_key(self._p, game_id, *parts)
 
     def _set(self, key: str, value: str) -> None:
         self._r.set(key, value, ex=TTL_S)
@@ -105,8 +106,8 @@ class RedisDesk:
         return None if raw is None else str(raw)
 
     def enqueue(self, game_id: str) -> None:  # noqa: D102
-        self._r.rpush(f"{self._p}:play:queue", game_id)
+        self._r.rpush(desk_queue(self._p), game_id)
 
     def next_queued(self, timeout_s: float) -> str | None:  # noqa: D102
-        found: Any = self._r.blpop([f"{self._p}:play:queue"], timeout=max(1, round(timeout_s)))
+        found: Any = self._r.blpop([desk_queue(self._p)], timeout=max(1, round(timeout_s)))
         return None if found is None else str(found[1])

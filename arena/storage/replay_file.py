@@ -10,7 +10,6 @@ change only with `SCHEMA_VERSION`, and older versions load through `UPCASTERS`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -20,32 +19,35 @@ from typing import IO, Any, Literal, NamedTuple
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
     ValidationError,
-    model_serializer,
 )
 
-from arena import __version__
 from arena.llm.types import ModelCallRecord
 from arena.records import BeliefReport
-from arena.rules.config import GameConfig
-from arena.rules.draw import LEGACY_DRAW, DrawName
 from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.events import EVENT_ADAPTER, Event, GameEnded
 from arena.rules.referee import Answer
-from arena.rules.types import Winner
-from arena.storage.jsonl import MAX_DEPTH, bad, check_keys, decode, depth, parse, raw_lines
 from arena.storage.jsonl import ReplayError as ReplayError
+from arena.storage.jsonl import bad, check_keys, decode, parse, raw_lines
 from arena.storage.outsiders import INSIDER_AGENTS as INSIDER_AGENTS
 from arena.storage.outsiders import has_outsiders as has_outsiders
 from arena.storage.outsiders import open_running
-from arena.storage.seal import ArenaKey, Digests, Seal, arena_key, seal
+from arena.storage.replay_header import SCHEMA_VERSION as SCHEMA_VERSION
+from arena.storage.replay_header import ReplayHeader as ReplayHeader
+from arena.storage.replay_header import ReplayResult as ReplayResult
+from arena.storage.replay_header import SeatAgent as SeatAgent
+from arena.storage.replay_header import SeatHandover as SeatHandover
+from arena.storage.replay_lines import (
+    LINE_KEYS,
+    answer_line,
+    belief_line,
+    event_line,
+    header_line,
+    signed_text,
+    trace_line,
+)
+from arena.storage.seal import Digests, Seal, arena_key
 from arena.userfile import BOM
-
-SCHEMA_VERSION = 2
-"""2: a finished file ends with a `signature` line. Version 1 files have none: they load
-unchanged and are reported `unsigned`."""
 
 
 def _from_v1(obj: dict[str, Any]) -> dict[str, Any]:
@@ -57,79 +59,6 @@ UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_v1}
 """`UPCASTERS[v]` turns a version-`v` line (header or body) into version `v + 1`."""
 TornTail = Literal["error", "drop"]
 """What a reader does with a torn last line: refuse the file, or leave the line out."""
-
-
-class SeatAgent(BaseModel):
-    """What played a seat."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    seat: int
-    agent: str
-    """The agent spec, e.g. `bot`, `random`, `openai:gpt-4.1-mini`, `human`."""
-    model: str | None = None
-    prompt_version: str | None = None
-
-
-class SeatHandover(BaseModel):
-    """A person's seat handed to a bot mid-game, after repeated timeouts."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    seat: int
-    step: int
-    """The first request step the bot answered."""
-    agent: str
-    """The agent that took over, e.g. `bot`."""
-    reason: str
-
-
-class ReplayResult(BaseModel):
-    """How the game ended."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    winner: Winner | None
-    """None only for a voided game."""
-    reason: str
-    days: int
-    events: int
-    void: bool = False
-    """The game was stopped because a model seat kept falling back to defaults (`reason`
-    says which); it is left out of ratings."""
-
-
-class ReplayHeader(BaseModel):
-    """Line 1 of a replay. The order of these fields is part of the file format."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    type: Literal["header"] = "header"
-    schema_version: int = SCHEMA_VERSION
-    game_id: str
-    created_at: str
-    """ISO-8601 UTC time the game started (set by the runner; the referee has no clock)."""
-    software_version: str = __version__
-    config: GameConfig
-    seed: int
-    draw: DrawName = LEGACY_DRAW
-    """How the referee drew from `seed` (`arena.rules.draw`); absent in files written before
-    the draw was fixed, which were dealt by `python_random`. New games record `CURRENT_DRAW`."""
-    seats: tuple[SeatAgent, ...] = ()
-    tournament: str | None = None
-    endpoints: dict[str, Any] = Field(default_factory=dict)
-    """Per model endpoint: the capabilities probed and the fallbacks in use."""
-    result: ReplayResult | None = None
-    handovers: tuple[SeatHandover, ...] = ()
-    """Seats whose person was replaced by a bot (written only when there are some, so
-    files without handovers are unchanged and older readers still load them)."""
-
-    @model_serializer(mode="wrap")
-    def _drop_empty_handovers(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        if not data.get("handovers"):
-            data.pop("handovers", None)
-        return data
 
 
 class Replay(BaseModel):
@@ -157,54 +86,6 @@ class Replay(BaseModel):
     header says (a copy under a new id has the same)."""
 
 
-def _dump(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def signed_text(lines: Sequence[str], key: ArenaKey | None) -> str:
-    """The file text of `lines` (header first), ending with its signature line under `key`.
-
-    Without a key (`ReplayWriter(sign=False)`) the text is left unsigned.
-    """
-    text = "".join(line + "\n" for line in lines)
-    if key is None:
-        return text
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return text + _dump(seal(digest, key).model_dump(mode="json")) + "\n"
-
-
-def event_line(seq: int, event: Event) -> str:
-    """The JSONL line of an event."""
-    return _dump({"type": "event", "seq": seq, "event": event.model_dump(mode="json")})
-
-
-def answer_line(answer: Answer) -> str:
-    """The JSONL line of an accepted answer."""
-    return _dump({"type": "answer", **answer.model_dump(mode="json", exclude_none=True)})
-
-
-def belief_line(report: BeliefReport) -> str:
-    """The JSONL line of a belief report."""
-    return _dump({"type": "belief", "report": report.model_dump(mode="json")})
-
-
-def trace_line(record: ModelCallRecord) -> str:
-    """The JSONL line of a model call.
-
-    An endpoint's raw reply nested deeper than a reader accepts (`MAX_DEPTH`) is replaced
-    by a note, so a hostile endpoint cannot make the file unreadable.
-    """
-    try:
-        body: dict[str, Any] | None = record.model_dump(mode="json")
-    except ValueError:  # pydantic's "Maximum serialization depth exceeded"
-        body = None
-    if (body is None or depth(body) > MAX_DEPTH - 2) and record.reply is not None:
-        note = {"dropped": f"raw reply nested deeper than {MAX_DEPTH - 6} levels"}
-        reply = record.reply.model_copy(update={"raw": note})
-        body = record.model_copy(update={"reply": reply}).model_dump(mode="json")
-    return _dump({"type": "trace", "record": body})
-
-
 class ReplayWriter:
     """Appends a game's lines as they happen; `finish` stamps the result and signs.
 
@@ -223,7 +104,7 @@ class ReplayWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] = open_running(path, append=resume, private=has_outsiders(header))
         if self._file.tell() == 0:  # new, or resumed from nothing
-            self._write(_dump(header.model_dump(mode="json")))
+            self._write(header_line(header))
 
     def _write(self, line: str) -> None:
         self._file.write(line + "\n")
@@ -252,7 +133,7 @@ class ReplayWriter:
         # Split on "\n" only: `str.splitlines` also breaks at U+2028, U+0085 and other
         # characters a JSON string may hold raw, and would cut a player's speech in two.
         lines = self.path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
-        lines[0] = _dump(self.header.model_dump(mode="json"))
+        lines[0] = header_line(self.header)
         tmp = self.path.with_suffix(self.path.suffix + ".tmp")
         tmp.write_text(signed_text(lines, self.key), encoding="utf-8")
         os.replace(tmp, self.path)
@@ -298,15 +179,6 @@ def _header_from(text: str, source: str) -> ReplayHeader:
 
 
 _HEADER_KEYS = frozenset(ReplayHeader.model_fields)
-LINE_KEYS: dict[str, frozenset[str]] = {
-    "event": frozenset({"type", "seq", "event"}),
-    "answer": frozenset({"type", *Answer.model_fields}),
-    "trace": frozenset({"type", "record"}),
-    "belief": frozenset({"type", "report"}),
-    "signature": frozenset(Seal.model_fields),
-}
-"""The keys each body line type may have; a reader refuses any other (a new line type or
-key is a format change: add it here and to docs/replay-format.md)."""
 
 
 def _short(value: object) -> str:

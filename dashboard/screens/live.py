@@ -22,13 +22,14 @@ import streamlit as st
 
 from arena.dashboard.hosted import desk, hosted
 from arena.dashboard.i18n import Lang, render, t, text, viewer_of, winner_label
-from arena.dashboard.live import Tail, loaded, poll, running, stream_key
+from arena.dashboard.live import Tail, loaded, poll, running
 from arena.dashboard.plain import error, plain, visible
 from arena.dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import project
 from arena.dashboard.session import language, settings
 from arena.humans.hosting import public_view
 from arena.rules.errors import ArenaError
+from arena.storage.redis_keys import live_stream
 from arena.storage.replay_file import ReplayHeader, has_outsiders, parse_replay_lines
 
 REFRESH_S = 2.0  # seconds between polls of the running games and of the watched stream
@@ -45,7 +46,7 @@ def known_games(conn: Any, prefix: str, games: list[tuple[str, float]]) -> dict[
     known: dict[str, float] = st.session_state.setdefault("live_known", {})
     running_now = dict(games)
     for game in [g for g in known if g not in running_now]:
-        if not conn.exists(stream_key(game, prefix)):
+        if not conn.exists(live_stream(game, prefix)):
             del known[game]
     known.update(running_now)
     return dict(sorted(known.items(), key=lambda item: item[1]))
@@ -86,7 +87,7 @@ def header_of(tail: Tail) -> ReplayHeader:
     """
     if not tail.lines:
         raise ArenaError("the game has published nothing yet")
-    return parse_replay_lines([tail.lines[0]], source=stream_key(tail.game_id, tail.prefix)).header
+    return parse_replay_lines([tail.lines[0]], source=live_stream(tail.game_id, tail.prefix)).header
 
 
 def is_guarded(header: ReplayHeader) -> bool:

@@ -22,7 +22,8 @@ from arena.cli import main
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolCall, ToolSpec, Usage
 from arena.match import Limits
 from arena.storage.calls import MISSING
-from arena.storage.replay_file import read_replay, trace_line
+from arena.storage.replay_file import read_replay
+from arena.storage.replay_lines import trace_line
 from tests.cli.test_hostile_text import FORBIDDEN, HOSTILE
 from tests.llm.helpers import openai_model
 from tests.support.seats import play_game

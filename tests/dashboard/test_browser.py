@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 import redis
 
-from arena.dashboard.live import INDEX_KEY, stream_key
 from arena.dashboard.loading import Loaded, load
 from arena.dashboard.projection import moments
 from arena.rules import events as ev
 from arena.rules.roles import spec
 from arena.rules.types import Role
 from arena.rules.visibility import SeatViewer
+from arena.storage.redis_keys import live_index, live_stream
 from tests.dashboard.browser import CHROMIUM, SHOTS, chromium, dashboard
 from tests.dashboard.games import make_game, make_hostile
 from tests.dashboard.leaks import leaks
@@ -197,28 +197,28 @@ def test_the_live_page_notices_new_and_finished_games(page: Any, server: str, fo
     lines[0] = json.dumps({**json.loads(lines[0]), "result": None}, ensure_ascii=False)
     first, second = (f"browser-{uuid.uuid4().hex[:8]}" for _ in range(2))
     try:
-        client.zadd(INDEX_KEY, {first: 1_700_000_000.0})
+        client.zadd(live_index(), {first: 1_700_000_000.0})
         for seq, line in enumerate(lines[:-1]):
-            client.xadd(stream_key(first), {"seq": seq, "line": line})
+            client.xadd(live_stream(first), {"seq": seq, "line": line})
         page.goto(f"{server}/live")
         chosen = page.locator(".st-key-live_game input")
         playwright_api.expect(chosen).to_have_value(re.compile(rf"{first} · "))
         page.get_by_text("● running").wait_for()
-        client.zadd(INDEX_KEY, {second: 1_700_000_100.0})
-        client.xadd(stream_key(second), {"seq": 0, "line": lines[0]})
+        client.zadd(live_index(), {second: 1_700_000_100.0})
+        client.xadd(live_stream(second), {"seq": 0, "line": lines[0]})
         page.locator(".st-key-live_game [role=combobox]").click()
         page.get_by_role("option", name=re.compile(second)).wait_for()  # no click on ↻
         page.keyboard.press("Escape")
-        client.xadd(stream_key(first), {"seq": len(lines) - 1, "line": lines[-1]})
-        client.xadd(stream_key(first), {"seq": len(lines), "line": finished_header})
-        client.zrem(INDEX_KEY, first)
+        client.xadd(live_stream(first), {"seq": len(lines) - 1, "line": lines[-1]})
+        client.xadd(live_stream(first), {"seq": len(lines), "line": finished_header})
+        client.zrem(live_index(), first)
         page.get_by_text(re.compile(r"finished: (good|wolves) won|finished: a draw")).wait_for()
         playwright_api.expect(chosen).to_have_value(re.compile(rf"{first} · "))
         playwright_api.expect(page.get_by_text("● running")).to_have_count(0)
         shoot(page, "8-live-finished")
     finally:
-        client.zrem(INDEX_KEY, first, second)
-        client.delete(stream_key(first), stream_key(second))
+        client.zrem(live_index(), first, second)
+        client.delete(live_stream(first), live_stream(second))
 
 
 def test_seat_cards_keep_their_width_on_a_narrow_window(server: str, browser: Any) -> None:

@@ -11,9 +11,10 @@ import pytest
 import redis
 from streamlit.testing.v1 import AppTest
 
-from arena.dashboard.live import INDEX_KEY, Tail, loaded, poll, running, stream_key
+from arena.dashboard.live import Tail, loaded, poll, running
 from arena.dashboard.loading import load
 from arena.rules.visibility import parse_viewer
+from arena.storage.redis_keys import live_index, live_stream
 from arena.storage.replay_file import ReplayError, read_replay
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.games import APP, page_text
@@ -66,10 +67,10 @@ def test_workers_with_their_own_prefix_are_read_under_it(replay_dir: Path) -> No
 
 def test_a_stream_that_is_not_a_replay_is_a_clear_error() -> None:
     client = fakeredis.FakeRedis()
-    client.xadd(stream_key("bad"), {"seq": 0, "line": "hello"})
+    client.xadd(live_stream("bad"), {"seq": 0, "line": "hello"})
     with pytest.raises(ReplayError, match="arena:live:bad:1"):
         loaded(poll(client, Tail(game_id="bad")))
-    client.xadd(stream_key("worse"), {"seq": 0})
+    client.xadd(live_stream("worse"), {"seq": 0})
     with pytest.raises(ValueError, match="has no line"):
         poll(client, Tail(game_id="worse"))
 
@@ -81,8 +82,8 @@ def live_game(replay_dir: Path) -> Iterator[tuple[Any, str]]:
     try:
         yield client, game_id
     finally:
-        client.zrem(INDEX_KEY, game_id)
-        client.delete(stream_key(game_id))
+        client.zrem(live_index(), game_id)
+        client.delete(live_stream(game_id))
 
 
 def live_page(replay_dir: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
@@ -145,7 +146,7 @@ def test_the_finished_header_replaces_the_first_line(replay_dir: Path) -> None:
     publish(client, "g2", [running_header, *lines[1:]])
     tail = poll(client, Tail(game_id="g2"))
     assert loaded(tail).replay.header.result is None
-    client.xadd(stream_key("g2"), {"seq": len(lines), "line": lines[0], "lease": 1})
+    client.xadd(live_stream("g2"), {"seq": len(lines), "line": lines[0], "lease": 1})
     tail = poll(client, tail)
     assert len(tail.lines) == len(lines)
     assert loaded(tail).replay.header.result is not None
@@ -153,8 +154,8 @@ def test_the_finished_header_replaces_the_first_line(replay_dir: Path) -> None:
 
 def test_a_stream_that_skips_lines_is_refused() -> None:
     client = fakeredis.FakeRedis()
-    client.xadd(stream_key("gap"), {"seq": 0, "line": "{}"})
-    client.xadd(stream_key("gap"), {"seq": 5, "line": "{}"})
+    client.xadd(live_stream("gap"), {"seq": 0, "line": "{}"})
+    client.xadd(live_stream("gap"), {"seq": 5, "line": "{}"})
     with pytest.raises(ValueError, match="only 1 lines were read"):
         poll(client, Tail(game_id="gap"))
 
@@ -178,8 +179,8 @@ def test_a_game_that_ends_stays_on_the_live_page_marked_finished(
     assert "● running" in [c.value for c in at.caption]
     assert not at.success
     publish(client, game_id, lines[100:], first_seq=100)
-    client.xadd(stream_key(game_id), {"seq": len(lines), "line": lines[0]})
-    client.zrem(INDEX_KEY, game_id)  # what the worker's COMPLETE script does
+    client.xadd(live_stream(game_id), {"seq": len(lines), "line": lines[0]})
+    client.zrem(live_index(), game_id)  # what the worker's COMPLETE script does
     at.run()
     assert not at.exception
     assert at.selectbox(key="live_game").value == game_id
@@ -225,8 +226,8 @@ def test_a_running_queue_game_with_an_outsider_shows_only_the_public_view(
     finished = json.loads(lines[0])
     finished["seats"][4]["agent"] = outsider
     final = json.dumps(finished, ensure_ascii=False, separators=(",", ":"))
-    client.xadd(stream_key(game_id), {"seq": len(lines), "line": final})
-    client.zrem(INDEX_KEY, game_id)
+    client.xadd(live_stream(game_id), {"seq": len(lines), "line": final})
+    client.zrem(live_index(), game_id)
     at.run()
     (picker,) = [s for s in at.selectbox if s.key and s.key.startswith("live_view_pick")]
     assert len(picker.options) > 1 and "only the public view is shown" not in page_text(at)

@@ -263,12 +263,11 @@ def test_a_seat_page_shows_other_players_text_as_plain_text(
     """
     import fakeredis
 
-    from arena.humans.access import seen_line
     from arena.humans.lobby import create_game
     from arena.rules import events as ev
     from arena.rules.actions import Claims
     from arena.rules.visibility import PUBLIC
-    from arena.storage.desk import SeatPlan, Status
+    from arena.storage.desk import SeatPlan, Status, view_line
     from arena.storage.redis_desk import RedisDesk
     from tests.dashboard.games import HOSTILE
     from tests.dashboard.test_hostile_text import MARKDOWN_KINDS
@@ -281,7 +280,7 @@ def test_a_seat_page_shows_other_players_text_as_plain_text(
     seats[1] = SeatPlan(kind="human", name="**ann** [x](http://evil.example)")
     game, tokens = create_game(desk, "std9", seats, lang="en")
     speech = ev.Spoke(visibility=PUBLIC, seat=3, text=HOSTILE, claims=Claims(), context="day")
-    desk.append_view(game, 1, [seen_line(0, speech)])
+    desk.append_view(game, 1, [view_line(0, speech)])
     desk.set_status(game, Status(state="running", events=1))
     at = dash(PLAY)
     at.query_params.update(game=game, seat="1", token=tokens[1])
@@ -532,12 +531,11 @@ def asked_page(
 
 def asked_game(desk: Any, ref: str, request: DecisionRequest) -> tuple[str, str]:
     """A game on `desk` as `asked_page` sets it up: (its id, seat 1's token)."""
-    from arena.humans.access import seen_line
     from arena.humans.lobby import create_game
     from arena.rules import events as ev
     from arena.rules.boards import board
     from arena.rules.visibility import PUBLIC
-    from arena.storage.desk import Pending, SeatPlan, Status
+    from arena.storage.desk import Pending, SeatPlan, Status, view_line
 
     chosen = board_ref(ref)
     b = board(chosen)
@@ -547,7 +545,7 @@ def asked_game(desk: Any, ref: str, request: DecisionRequest) -> tuple[str, str]
     start = ev.GameStarted(
         visibility=PUBLIC, board=chosen, seats=b.seats, role_counts=b.role_counts()
     )
-    desk.append_view(game, 1, [seen_line(0, start)])
+    desk.append_view(game, 1, [view_line(0, start)])
     desk.set_pending(game, 1, Pending(request=request, deadline=time.time() + 600))
     desk.set_status(game, Status(state="running", events=1))
     return game, tokens[1]

@@ -13,7 +13,7 @@ from arena.rules.roles import team_of
 from arena.rules.types import Phase, Role, Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer, Viewer
 from arena.storage.calls import MISSING, Compactor
-from arena.storage.replay_file import belief_line, trace_line
+from arena.storage.replay_lines import belief_line, trace_line
 from tests.dashboard.conftest import MARKED
 from tests.dashboard.leaks import leaks, marker_count
 

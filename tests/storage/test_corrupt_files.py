@@ -18,8 +18,8 @@ from arena.storage.replay_file import (
     read_header,
     read_replay,
     replay_status,
-    trace_line,
 )
+from arena.storage.replay_lines import trace_line
 from tests.storage.corrupt import CORRUPTIONS, READABLE, UNREADABLE, Corruption, damaged, write_good
 
 

@@ -69,3 +69,25 @@ def test_a_custom_board_travels_whole_in_the_table(desk: Desk) -> None:
     assert got.board.settings == {"city_win": "parity", "witch_self_save": "first_night",
                                   "sheriff_vote_weight": 2}  # fmt: skip
     assert got.board.night_order == board.night_order and got.board.seats == 10
+
+
+def test_a_published_view_reads_back_as_the_viewers_own_projection() -> None:
+    """The view lines' one format: what the host writes, every page reads the same."""
+    import random
+
+    from arena.agents.random_agent import random_action
+    from arena.rules.config import GameConfig
+    from arena.rules.observation import observe
+    from arena.rules.referee import Referee
+    from arena.rules.visibility import PublicViewer, SeatViewer
+    from arena.storage.desk import read_view, view_line
+
+    referee, rng = Referee(GameConfig(board="wwk_guard"), 5), random.Random(5)
+    while not referee.finished:
+        for request in referee.pending():
+            referee.submit(request.seat, random_action(request, rng))
+    for viewer in (SeatViewer(seat=3), PublicViewer()):
+        seen = observe(referee.events, viewer).seen
+        read = read_view([view_line(s.seq, s.event) for s in seen], viewer)
+        assert read.seen == seen and read.log_length == seen[-1].seq + 1
+        assert read.knowledge == observe(referee.events, viewer).knowledge

@@ -134,7 +134,20 @@ def parse_answer(raw: str, request: DecisionRequest | None) -> Parsed:
         InvalidActionError: not JSON, no `action`, or fields that do not fit the action
             (the message names the field).
     """
-    shape = _unwrap(loads_lenient(raw))
+    return read_act(loads_lenient(raw), request)
+
+
+def read_act(value: object, request: DecisionRequest | None) -> Parsed:
+    """The action (and beliefs) in one `act` answer, as JSON decoded it.
+
+    The `act` answer's one reader: a model seat's text goes through `parse_answer` to
+    here, and a remote agent's `Answer.answer` (already JSON) comes here directly, so the
+    two can never read one answer apart.
+
+    Raises:
+        InvalidActionError: no `action`, or fields that do not fit the action.
+    """
+    shape = _unwrap(value)
     kind = shape.get("action", shape.get("kind"))
     if not isinstance(kind, str) or not kind:
         raise InvalidActionError('the answer has no "action"; give one of the legal answers')

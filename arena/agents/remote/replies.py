@@ -8,13 +8,12 @@ the reply's one-line error; the match runner re-asks with it, as for a model sea
 
 from __future__ import annotations
 
-import json
 import time
 from typing import NamedTuple
 
 from pydantic import ValidationError
 
-from arena.agents.model.parsing import check_beliefs, parse_answer
+from arena.agents.model.parsing import check_beliefs, read_act
 from arena.agents.remote.auth import is_signed, why_unsigned
 from arena.agents.remote.protocol import PROTOCOL, Answer, BeliefAnswer, Ready
 from arena.agents.remote.transport import Reply
@@ -97,7 +96,7 @@ def read_answer(
             (),
         )
     try:
-        parsed = parse_answer(json.dumps(answer.answer), request)
+        parsed = read_act(answer.answer, request)
     except InvalidActionError as exc:
         return None, str(exc), ()
     if parsed.action is None:

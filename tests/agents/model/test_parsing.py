@@ -176,3 +176,19 @@ def test_a_speech_that_looks_like_a_number_is_a_speech(text: str) -> None:
 
 def test_a_number_given_for_words_is_written_as_words() -> None:
     assert parse_answer('{"action": "speak", "text": 123}', SPEECH).action == Speak(text="123")
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        {"action": "vote", "target": "#3"},
+        {"answer": {"action": "speak", "text": "3號", "claims": {"role": "seer"}}},
+        {"kind": "pass"},
+        {"action": "vote", "target": 3, "wolf_probability": {"2": "70%", "3": 0.1}},
+    ],
+)
+def test_an_act_answer_reads_alike_as_text_or_as_json(shape: dict) -> None:
+    """The remote seat hands its decoded `Answer.answer` to the model seat's one reader."""
+    from arena.agents.model.parsing import read_act
+
+    assert read_act(shape, None) == parse_answer(json.dumps(shape), None)

@@ -1,0 +1,101 @@
+"""Line 1 of a replay: the header, readable alone, and the version of the whole format.
+
+The header names the game (id, board and rules, seed, how the referee drew), who played
+each seat, the endpoints' probed capabilities, and, once the game ends, its result. Field
+order and names change only with `SCHEMA_VERSION` (docs/replay-format.md); a reader takes
+it through `arena.storage.replay_file`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+
+from arena import __version__
+from arena.rules.config import GameConfig
+from arena.rules.draw import LEGACY_DRAW, DrawName
+from arena.rules.types import Winner
+
+SCHEMA_VERSION = 2
+"""2: a finished file ends with a `signature` line. Version 1 files have none: they load
+unchanged and are reported `unsigned`."""
+
+
+class SeatAgent(BaseModel):
+    """What played a seat."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int
+    agent: str
+    """The agent spec, e.g. `bot`, `random`, `openai:gpt-4.1-mini`, `human`."""
+    model: str | None = None
+    prompt_version: str | None = None
+
+
+class SeatHandover(BaseModel):
+    """A person's seat handed to a bot mid-game, after repeated timeouts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: int
+    step: int
+    """The first request step the bot answered."""
+    agent: str
+    """The agent that took over, e.g. `bot`."""
+    reason: str
+
+
+class ReplayResult(BaseModel):
+    """How the game ended."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    winner: Winner | None
+    """None only for a voided game."""
+    reason: str
+    days: int
+    events: int
+    void: bool = False
+    """The game was stopped because a model seat kept falling back to defaults (`reason`
+    says which); it is left out of ratings."""
+
+
+class ReplayHeader(BaseModel):
+    """Line 1 of a replay. The order of these fields is part of the file format."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal["header"] = "header"
+    schema_version: int = SCHEMA_VERSION
+    game_id: str
+    created_at: str
+    """ISO-8601 UTC time the game started (set by the runner; the referee has no clock)."""
+    software_version: str = __version__
+    config: GameConfig
+    seed: int
+    draw: DrawName = LEGACY_DRAW
+    """How the referee drew from `seed` (`arena.rules.draw`); absent in files written before
+    the draw was fixed, which were dealt by `python_random`. New games record `CURRENT_DRAW`."""
+    seats: tuple[SeatAgent, ...] = ()
+    tournament: str | None = None
+    endpoints: dict[str, Any] = Field(default_factory=dict)
+    """Per model endpoint: the capabilities probed and the fallbacks in use."""
+    result: ReplayResult | None = None
+    handovers: tuple[SeatHandover, ...] = ()
+    """Seats whose person was replaced by a bot (written only when there are some, so
+    files without handovers are unchanged and older readers still load them)."""
+
+    @model_serializer(mode="wrap")
+    def _drop_empty_handovers(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("handovers"):
+            data.pop("handovers", None)
+        return data
