@@ -29,6 +29,7 @@ FIGURE = {
     "seer": "check on a wolf",
     "knife": "knife on a god",
     "speech": "suspicion",
+    "decisions": "hits (vote+seer+knife)",
 }
 """What each kind's figure is, as the table heads it."""
 
@@ -113,7 +114,7 @@ def table(done: ExamReport) -> list[str]:
         f"{', '.join(done.judges)}; intervals: 95 %, {done.bootstrap} resamples of games "
         f"(seed {done.seed})",
         "",
-        f"{'kind':7} {'figure':22} {'contestant':28} {'items':>5} {'own':>5} {'value':>7}"
+        f"{'kind':9} {'figure':30} {'contestant':28} {'items':>5} {'own':>5} {'value':>7}"
         "  interval",
     ]
     for row in (r for r in done.rows if r.group == "all"):
@@ -129,7 +130,7 @@ def _row_line(row: Row) -> str:
     extra += "".join(f"  {k} {v:.2f}" for k, v in row.extra.items())
     figure = f"{FIGURE[row.kind]} ({row.better})"
     return (
-        f"{row.kind:7} {figure:22} {row.contestant[:28]:28} {row.items:5d} {row.own:5.0%} "
+        f"{row.kind:9} {figure:30} {row.contestant[:28]:28} {row.items:5d} {row.own:5.0%} "
         f"{_number(row.value):>7}  {_interval(row.low, row.high)}{extra}"
     )
 
@@ -137,7 +138,7 @@ def _row_line(row: Row) -> str:
 def _pair_line(pair: Pair) -> str:
     verdict = "separated" if pair.separated else "not separated"
     return (
-        f"{pair.kind:7} {pair.a} - {pair.b}: {_number(pair.difference, True)} "
+        f"{pair.kind:9} {pair.a} - {pair.b}: {_number(pair.difference, True)} "
         f"{_interval(pair.low, pair.high, True)} over {pair.items} items of {pair.games} "
         f"games, {verdict} ({pair.better} is better)"
     )

@@ -4,7 +4,8 @@ For every contestant, kind and group (all items; by the asked seat's role; by da
 items, the share of its own answers, the kind's mean figure (`arena.exam.scoring`) with a
 95 % interval clustered by game (`arena.exam.intervals`), the AUROC of its wolf
 probabilities for `belief`, and a speech's further figures (the wolf team's shift, false
-role and check claims, explosions). For every pair of contestants and kind: the mean
+role and check claims, explosions); and `decisions`, the vote, seer and knife items
+pooled (each a hit or a miss). For every pair of contestants and kind: the mean
 difference over the items both were scored on, with its interval, and whether it excludes
 0 (per pair). Everything is a pure function of the exam, key, answer and judgment files
 (`arena.exam.judgments`): nothing here asks an agent.
@@ -25,6 +26,22 @@ from arena.exam.items import KINDS, Kind
 from arena.exam.judgments import Verdicts, current
 from arena.exam.scoring import BETTER, Score, auroc, score
 
+Figure = Kind | Literal["decisions"]
+"""A kind of item, or `decisions`: the vote, seer and knife items pooled (one hit each)."""
+FIGURES: tuple[Figure, ...] = (*KINDS, "decisions")
+POOLED: frozenset[Kind] = frozenset({"vote", "seer", "knife"})
+"""The kinds whose figure is a hit (1 or 0), pooled into `decisions`."""
+
+
+def sense(kind: Figure) -> Literal["higher", "lower"]:
+    """Which way `kind`'s figure is better (pooled hits: higher)."""
+    return "higher" if kind == "decisions" else BETTER[kind]
+
+
+def _of(kind: Figure, score: Score) -> bool:
+    """Whether `score` counts toward `kind`'s figure."""
+    return score.item.kind == kind or (kind == "decisions" and score.item.kind in POOLED)
+
 
 class Row(BaseModel):
     """One contestant's figures on one kind of item, over one group of items."""
@@ -32,7 +49,7 @@ class Row(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     contestant: str
-    kind: Kind
+    kind: Figure
     group: str = "all"
     """`all`, `role:ROLE` (the asked seat's card) or `day:N`."""
     items: int
@@ -54,7 +71,7 @@ class Pair(BaseModel):
 
     a: str
     b: str
-    kind: Kind
+    kind: Figure
     items: int
     games: int
     difference: float
@@ -170,8 +187,8 @@ def _groups(entries: Sequence[Score]) -> Iterable[tuple[str, list[Score]]]:
 
 
 def _rows(name: str, entries: list[Score], resamples: Resamples) -> Iterable[Row]:
-    for kind in KINDS:
-        of_kind = [s for s in entries if s.item.kind == kind]
+    for kind in FIGURES:
+        of_kind = [s for s in entries if _of(kind, s)]
         for group, chosen in _groups(of_kind) if of_kind else ():
             valued = [(s.item.source, s.value) for s in chosen if s.value is not None]
             estimate = resamples.mean(valued) if group == "all" else _plain(valued)
@@ -185,7 +202,7 @@ def _rows(name: str, entries: list[Score], resamples: Resamples) -> Iterable[Row
                 value=estimate.value if estimate else None,
                 low=estimate.low if estimate else None,
                 high=estimate.high if estimate else None,
-                better=BETTER[kind],
+                better=sense(kind),
                 auroc=auroc([p for s in chosen for p in s.pairs]) if kind == "belief" else None,
                 extra=_extra(chosen),
             )
@@ -212,11 +229,11 @@ def _pairs(
     a: str, b: str, first: list[Score], second: list[Score], resamples: Resamples
 ) -> Iterable[Pair]:
     theirs = {s.item.id: s for s in second}
-    for kind in KINDS:
+    for kind in FIGURES:
         diffs = [
             (s.item.source, s.value - theirs[s.item.id].value)  # type: ignore[operator]
             for s in first
-            if s.item.kind == kind
+            if _of(kind, s)
             and s.value is not None
             and s.item.id in theirs
             and theirs[s.item.id].value is not None
@@ -234,5 +251,5 @@ def _pairs(
             low=estimate.low,
             high=estimate.high,
             separated=separated(estimate),
-            better=BETTER[kind],
+            better=sense(kind),
         )

@@ -149,6 +149,11 @@ def test_the_report_ranks_the_bot_over_random_and_never_its_twin(
     rows = {(r.contestant, r.kind): r for r in done.rows if r.group == "all"}
     assert rows["bot", "vote"].value > rows["random", "vote"].value  # type: ignore[operator]
     assert rows["bot", "belief"].auroc > 0.6 and rows["random", "belief"].own == 0  # type: ignore[operator]
+    pooled = rows["bot", "decisions"]
+    parts = [rows["bot", k] for k in ("vote", "seer", "knife")]
+    assert pooled.items == sum(p.items for p in parts)
+    assert pooled.value == pytest.approx(sum(p.value * p.items for p in parts) / pooled.items)  # type: ignore[operator]
+    assert any(p.kind == "decisions" for p in done.pairs)
     assert any(r.group.startswith("role:") for r in done.rows)
     assert any(r.group.startswith("day:") for r in done.rows)
     for pair in done.pairs:
