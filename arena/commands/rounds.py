@@ -111,7 +111,7 @@ def run_rounds(spec: TournamentSpec, replays: Path, workers: int) -> int:
     code = 0
     while True:
         pairs = pairings_now(spec, jobs, replays, given_up)
-        todo = next_round(pairs, _least(pairs, workers))
+        todo = _unplayed(next_round(pairs, _least(pairs, workers)), replays)
         if not todo:
             break
         print(_round_line(pairs, todo), flush=True)
@@ -120,6 +120,11 @@ def run_rounds(spec: TournamentSpec, replays: Path, workers: int) -> int:
         code = code or failed
     print("\n".join(verdict_lines(pairs)))
     return code
+
+
+def _unplayed(jobs: list[MatchJob], replays: Path) -> list[MatchJob]:
+    """`jobs` without a finished replay in the folder (an open deal's played game stays)."""
+    return [job for job in jobs if finished_replay(replay_path(replays, job.game_id), job) is None]
 
 
 def _least(pairs: list[Pairing], workers: int) -> int:
@@ -161,7 +166,7 @@ async def _rounds(
         statuses = await queue.statuses([job.game_id for job in jobs])
         given_up = {s.game_id for s in statuses if s.state in GIVEN_UP}
         pairs = pairings_now(spec, jobs, replays, given_up)
-        todo = next_round(pairs)
+        todo = _unplayed(next_round(pairs), replays)
         if not todo:
             return pairs
         report = await queue.submit(todo)

@@ -227,3 +227,19 @@ def test_a_round_left_on_redis_is_waited_for_not_queued_again(
     assert "round: 4 games for 1 pairings not yet separated: queued 0" in out
     assert "bot vs rnd: 6 deals (12 games)" in out  # the cap: 6 deals are too few to decide
     assert len(list(replays.glob(f"{prefix}-*.jsonl"))) == 12
+
+
+def test_a_deal_half_played_plays_only_its_missing_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec, replays = _spec(tmp_path, BOT_VS_RANDOM, games=2), tmp_path / "replays"
+    assert _run(spec, replays, "--until-separated") == 0
+    lost = sorted(replays.glob("sep-*.jsonl"))[-1]
+    kept = {p.name: p.read_bytes() for p in replays.glob("sep-*.jsonl") if p != lost}
+    lost.unlink()
+    capsys.readouterr()
+    assert _run(spec, replays, "--until-separated") == 0
+    out = capsys.readouterr().out
+    assert "round: 1 games for 1 pairings not yet separated" in out
+    assert "bot vs rnd: 2 deals (4 games)" in out and lost.exists()
+    assert all((replays / name).read_bytes() == data for name, data in kept.items())
