@@ -3,10 +3,9 @@
 Run: .venv/bin/python benchmarks/exam_build.py [--games 2000] [--per-game 10] [--jobs N]
      [--store DIR] [--play-jobs 2]
 
-The games are those of `benchmarks/leaderboard_cache.py` (std9 bot games with belief
-reports after every speech, each its own seed, id and pairing, signed as any game is),
-played into the same store (`--games` and one more), so either benchmark reuses the
-other's games. The whole
+The games are `benchmarks/exam_power.py`'s pool (std9 bot games, each its own seed and id,
+signed as any game is, as `benchmarks/leaderboard_cache.py` makes its 2,000), played into
+`--store` once, so later runs and either benchmark reuse them. The whole
 command is timed as a person runs it (a new process: start-up, imports, verifying and
 re-running every file, cutting, writing both files), twice: the figures of the second
 run are printed with the first's, and the two exam files must be equal byte for byte.
@@ -26,7 +25,7 @@ from pathlib import Path
 from arena.storage.seal import arena_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from leaderboard_cache import fill_store  # noqa: E402 (the store's games, played once)
+from exam_power import fill  # noqa: E402 (the pool's games, played once)
 
 
 def children_cpu() -> float:
@@ -59,9 +58,8 @@ def main() -> None:
     args = parser.parse_args()
     key = arena_key(create=True)
     assert key is not None
-    total = args.games + 2  # leaderboard_cache.py's store: its games, one more and a late one
-    store = args.store or Path(tempfile.gettempdir()) / f"arena-bench-{total}-{key.id}"
-    seconds = fill_store(store, total - 1, args.play_jobs)
+    store = args.store or Path(tempfile.gettempdir()) / f"exam-pool-{key.id}"
+    seconds = fill(store, args.games, args.play_jobs)
     files = sum(1 for p in store.glob("*.jsonl"))
     print(f"{files} signed games in {store} (played in {seconds:.1f} s)")
     outs = [Path(tempfile.mkdtemp()) / "exam.jsonl" for _ in range(2)]

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
 import random
 import tempfile
 import time
@@ -72,13 +71,14 @@ def fill(store: Path, games: int, jobs: int) -> float:
     return time.perf_counter() - started
 
 
-def sat(store: Path, contestants: Sequence[str]) -> Path:
-    """The pool's exam, sat by every contestant; the answers folder."""
-    work = store.parent / f"{store.name}-exam"
+def sat(store: Path, games: int, contestants: Sequence[str]) -> Path:
+    """The exam of the pool's first `games` games, sat by every contestant; its folder."""
+    work = store.parent / f"{store.name}-exam-{games}"
     work.mkdir(exist_ok=True)
     exam_path = work / "exam.jsonl"
     if not exam_path.exists():
-        build([store], exam_path, seed=0, kinds=KINDS, per_game=None)
+        files = [store / f"g{i:05d}.jsonl" for i in range(1, games + 1)]
+        build(files, exam_path, seed=0, kinds=KINDS, per_game=None)
     exam = read_exam(exam_path)
     seats = [Contestant(c, MatchSpec()) for c in contestants]
     asyncio.run(sit(exam, seats, work / "answers", Limits(), lang="zh"))
@@ -167,13 +167,12 @@ def main() -> None:
     args = parser.parse_args()
     key = arena_key(create=True)
     assert key is not None
-    tag = hashlib.sha256(key.id.encode()).hexdigest()[:8]
-    store = args.store or Path(tempfile.gettempdir()) / f"exam-power-{args.games}-{tag}"
+    store = args.store or Path(tempfile.gettempdir()) / f"exam-pool-{key.id}"
     seconds = fill(store, args.games, args.jobs)
     print(f"played {args.games} std9 bot games into {store}: {seconds:.1f} s")
     contestants = args.contestants.split(",")
     started = time.perf_counter()
-    work = sat(store, contestants)
+    work = sat(store, args.games, contestants)
     exam = read_exam(work / "exam.jsonl")
     read_key(key_path(exam.path), exam)
     print(

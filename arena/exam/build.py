@@ -75,11 +75,10 @@ def cut_file(path: Path, seed: int, kinds: tuple[Kind, ...], per_game: int | Non
         return found
     chosen = draw(list(candidates(found.moments)), per_game, seed, found.sha256, kinds)
     chosen.sort(key=lambda c: (c.moment.request.step, c.moment.request.seat, kinds.index(c.kind)))
-    items = [_item(found, c) for c in chosen]
-    truths = [
-        KeyItem(item=i.id, roles=c.moment.roles, wolves=c.moment.wolves)
-        for i, c in zip(items, chosen, strict=True)
-    ]
+    made = [(_item(found, c), c) for c in chosen]
+    made = [(i, c) for i, c in made if i.asked or i.kind not in ("belief", "role")]  # none left
+    items = [i for i, _ in made]
+    truths = [KeyItem(item=i.id, roles=c.moment.roles, wolves=c.moment.wolves) for i, c in made]
     last = max((c.moment.request.step for c in chosen), default=-1)
     header = found.replay.header
     source = KeySource(

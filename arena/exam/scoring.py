@@ -70,7 +70,7 @@ def score(item: Item, answer: ItemAnswer, truth: KeyItem) -> Score:
         case "role":
             guesses = answer.roles or {}
             right = sum(guesses.get(s) == truth.roles[s - 1] for s in item.asked)
-            return Score(item, answer.own, right / len(item.asked), {})
+            return Score(item, answer.own, right / max(1, len(item.asked)), {})
         case "speech":
             return Score(item, answer.own, None, claims(item, answer, truth), (), answer)
 
@@ -79,7 +79,7 @@ def _belief(item: Item, answer: ItemAnswer, wolves: set[int]) -> Score:
     beliefs = answer.beliefs or {}
     prior = uninformed(item)
     pairs = tuple((beliefs.get(s, prior), s in wolves) for s in item.asked)
-    brier = sum((p - float(w)) ** 2 for p, w in pairs) / len(pairs)
+    brier = sum((p - float(w)) ** 2 for p, w in pairs) / max(1, len(pairs))
     return Score(item, answer.own, brier, {}, pairs)
 
 
