@@ -16,9 +16,9 @@ from typing import Any
 
 from arena.agents.base import Agent
 from arena.agents.model.library import load_library
+from arena.agents.model.options import options_text
 from arena.agents.model.parsing import parse_answer
 from arena.agents.model.probe import VOTE, probe_tool
-from arena.agents.model.tools import options_text
 from arena.agents.preflight import aclose_models
 from arena.agents.random_agent import RandomAgent
 from arena.llm.types import ChatMessage, ModelReply

@@ -41,8 +41,9 @@ from dataclasses import dataclass, field, replace
 from string import Template
 
 from arena.agents.model.library import PromptLibrary
+from arena.agents.model.options import options_text
 from arena.agents.model.rules_text import rule_lines
-from arena.agents.model.tools import BELIEF_FIELD, options_text
+from arena.agents.model.tools import BELIEF_FIELD
 from arena.llm.tokens import estimate_tokens
 from arena.llm.types import ChatMessage
 from arena.rules import events as ev

@@ -40,13 +40,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from arena.agents.model.library import load_library
+from arena.agents.model.options import options_text
 from arena.agents.model.parsing import parse_answer
 from arena.agents.model.tools import (
     BELIEF_FIELD,
     TOOL_NAME,
     answer_tool,
     legal_answers,
-    options_text,
 )
 from arena.llm.base import LEGAL_FORMATS, AnswerMode, Ask, LegalFormat, ProbeOutcome, ProviderError
 from arena.llm.tokens import estimate_tokens, request_tokens

@@ -1,4 +1,4 @@
-"""The one answer tool of a game, and the legal options of a request written out in words.
+"""The one answer tool of a game, and the legal answers of one request as a schema.
 
 Every model call of a game offers the same single tool, `act`, whose only parameter
 `answer` is one of the action shapes (`anyOf`): `{"action": "vote", "target": …}`,
@@ -26,7 +26,8 @@ anywhere (llama.cpp's own server refuses `"items": false`: every subschema is an
 
 from __future__ import annotations
 
-import json
+import itertools
+import math
 import types
 import typing
 from collections.abc import Sequence
@@ -45,7 +46,7 @@ from arena.rules.actions import (
     action_models,
     claimed_seats,
 )
-from arena.rules.decisions import ActionOption, DecisionRequest
+from arena.rules.decisions import DecisionRequest
 from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role
 
@@ -159,7 +160,9 @@ def _shape(
                 field.annotation, seats, described, legal=legal, required=required
             )
             if legal is not None and typing.get_origin(field.annotation) is tuple:
-                properties[name] |= _item_counts(field)
+                properties[name] = _seat_sets(field, legal) or (
+                    properties[name] | item_counts(field)
+                )
     if kind == "vote" and legal is None:
         properties[BELIEF_FIELD] = _nullable(_beliefs(seats, texts))
     elif kind == "vote" and report:
@@ -167,7 +170,33 @@ def _shape(
     return _object(properties) | rule
 
 
-def _item_counts(field: Any) -> Schema:
+MAX_SEAT_SETS = 4096
+"""The most seat sets a narrowed schema lists one by one (a mist of 3 among 18: 816)."""
+
+
+def _seat_sets(field: Any, legal: list[int]) -> Schema | None:
+    """Every legal set of distinct seats for a tuple field, each once, seats ascending.
+
+    Every seat list of an action (a mist's three, a swap's or a link's two, a sheriff's
+    recommendation) must name different seats (`arena.rules.decisions.check_legal`), and an
+    `items` enum cannot say so: llama.cpp's grammars ignore `uniqueItems`, and SmolLM2
+    misted one seat twice until three tries defaulted its once-a-game skill (CI, stop 34).
+    So the schema lists the sets themselves, in one spelling each (order means nothing
+    to any of these actions). None when the field holds no seats or the sets are too many.
+    """
+    counts = item_counts(field)
+    args = typing.get_args(field.annotation)
+    if not args or not is_seat(args[0]):
+        return None
+    ascending = sorted(legal)
+    sizes = range(counts.get("minItems", 0), counts.get("maxItems", len(ascending)) + 1)
+    if sum(math.comb(len(ascending), k) for k in sizes) > MAX_SEAT_SETS:
+        return None
+    sets = [list(c) for k in sizes for c in itertools.combinations(ascending, k)]
+    return {"enum": sets} if sets else None
+
+
+def item_counts(field: Any) -> Schema:
     """A tuple field's `minItems`/`maxItems`, from its metadata.
 
     Narrowed schemas only: the tool leaves them out, as some servers mishandle them there.
@@ -208,9 +237,9 @@ def _field(
     origin = typing.get_origin(annotation)
     if origin in (types.UnionType, typing.Union) and type(None) in args:
         inner = next(a for a in args if a is not type(None))
-        if legal is not None and not legal and _is_seat(inner):
+        if legal is not None and not legal and is_seat(inner):
             return {"type": "null"}
-        if legal and required and _is_seat(inner):
+        if legal and required and is_seat(inner):
             return _field(inner, seats, description, legal=legal)
         return _nullable(_field(inner, seats, description, legal=legal))
     if origin is tuple:
@@ -404,80 +433,7 @@ def _describe(text: str) -> dict[str, str]:
     return {"description": text} if text else {}
 
 
-def example(
-    option: ActionOption, seats_hint: str, texts: ToolTexts, roles: Sequence[Role] = ()
-) -> str:
-    """One legal answer shape written out, e.g. `{"action": "vote", "target": 3|5|7}`.
-
-    `roles` are the board's, which decide what a reported check may tell.
-    """
-    model = action_models()[option.action]
-    parts = [f'"action": "{option.action}"']
-    for name, field in model.model_fields.items():
-        if name == "kind":
-            continue
-        if field.annotation is Claims:
-            parts += [
-                '"claimed_role": null|"<role>"',
-                f'"claimed_checks": [{{"seat": N, "result": "wolf"|"good"{_told(roles)}}}]',
-                '"suspects": [N, …]',
-                '"trusts": [N, …]',
-            ]
-        elif name == "text":
-            parts.append(f'"text": "…"{_limit(option, texts)}')
-        elif typing.get_origin(field.annotation) is tuple:
-            counts = _item_counts(field)
-            least, most = counts.get("minItems", 0), counts.get("maxItems")
-            many = f", {seats_hint}" * (most - 1) if most else ", …"
-            fewer = most is not None and most > 1 and least < most
-            parts.append(f'"{name}": [{seats_hint}{many}]' + (" (or fewer)" if fewer else ""))
-        elif _is_seat(field.annotation):
-            optional = not option.target_required and _optional(field.annotation)
-            hint = seats_hint if option.targets else "null"
-            parts.append(f'"{name}": {hint}{"|null" if optional and option.targets else ""}')
-        else:
-            values = _enum_values(field.annotation)
-            parts.append(f'"{name}": ' + "|".join(json.dumps(v) for v in values))
-    return "{" + ", ".join(parts) + "}"
-
-
-def _limit(option: ActionOption, texts: ToolTexts) -> str:
-    if option.max_chars is None:
-        return ""
-    return " " + texts.field("text_limit").format(n=option.max_chars)
-
-
-def _is_seat(annotation: Any) -> bool:
+def is_seat(annotation: Any) -> bool:
+    """Whether a field holds a seat number (optional or not)."""
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
     return annotation is int or args == [int]
-
-
-def _optional(annotation: Any) -> bool:
-    return type(None) in typing.get_args(annotation)
-
-
-def _enum_values(annotation: Any) -> list[str]:
-    inner = next((a for a in typing.get_args(annotation) if a is not type(None)), annotation)
-    return (
-        [v.value for v in inner] if isinstance(inner, type) and issubclass(inner, StrEnum) else []
-    )
-
-
-def _told(roles: Sequence[Role]) -> str:
-    """The extra fields of a reported check, written out for the question."""
-    told = reported_fields(roles)
-    return (', "role": null|"<role>"' if "role" in told else "") + (
-        ', "acted": null|true|false' if "acted" in told else ""
-    )
-
-
-def options_text(
-    request: DecisionRequest, texts: ToolTexts, seat_list: str, roles: Sequence[Role] = ()
-) -> list[str]:
-    """One line per legal option: the answer to give and what it means here."""
-    lines = []
-    for option in request.options:
-        hint = "|".join(str(s) for s in option.targets) if option.targets else ""
-        shape = example(option, hint or seat_list, texts, roles)
-        lines.append(f"- {shape} — {texts.action(option.action, request.kind)}")
-    return lines

@@ -9,6 +9,7 @@ legal answers the random agent builds all validate against the schema.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
@@ -82,6 +83,8 @@ def test_the_schema_admits_exactly_the_legal_answers(board: str, seed: int) -> N
             check_legal(request, action)
         for option in request.options:
             answer = as_answer(build(option, request, rng), reported_fields(roles))
+            if "targets" in answer:
+                answer["targets"] = sorted(answer["targets"])  # one spelling per seat set
             jsonschema.validate({ANSWER: answer}, schema)
         others = [s for s in range(1, seats + 1) if s != request.seat]
         assert not_objects(legal_answers(request, seats, roles, beliefs=others)) == []
@@ -122,6 +125,42 @@ def test_a_vote_carries_one_belief_row_per_seat_asked_and_a_report_nothing_else(
         jsonschema.validate(only, report)
     whole = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}]
     jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: whole}}, report)
+
+
+MIST = DecisionRequest.model_validate(
+    {
+        "step": 0,
+        "seat": 1,
+        "kind": "mist",
+        "day": 1,
+        "night": True,
+        "options": [{"action": "mist", "targets": [2, 3, 4, 5, 6]}, {"action": "pass"}],
+        "default": {"kind": "pass"},
+    }
+)
+"""The alchemist witch's mist over three of seats 2-6 (or none tonight)."""
+
+
+@pytest.mark.parametrize(
+    ("kind", "count"), [("mist", 3), ("swap", 2), ("link", 2), ("recommend_exile", 1)]
+)
+def test_a_seat_list_admits_no_seat_twice_as_a_grammar_reads_it(kind: str, count: int) -> None:
+    """A grammar writes any item of an `items` enum again; SmolLM2 misted one seat twice and
+    its once-a-game skill was defaulted after three refusals (CI, stop 34). The schema lists
+    the sets, so nothing a grammar can write names a seat twice, and every set is there."""
+    option = ActionOption(action=kind, targets=(2, 3, 4, 5, 6))
+    request = MIST.model_copy(update={"kind": DecisionKind(MIST.kind), "options": (option,)})
+    field = legal_answers(request, 9, [])["properties"][ANSWER]["properties"]["targets"]
+    written = [tuple(v) for v in field["enum"]]
+    assert all(len(set(v)) == len(v) for v in written)
+    assert {frozenset(v) for v in written if len(v) == count} == {
+        frozenset(c) for c in itertools.combinations(range(2, 7), count)
+    }
+    for value in written:
+        written_answer = json.dumps({ANSWER: {"action": kind, "targets": list(value)}})
+        action = parse_answer(written_answer, request).action
+        assert action is not None, written_answer
+        check_legal(request, action)
 
 
 def test_a_report_with_a_row_too_many_is_refused() -> None:

@@ -6,7 +6,8 @@ import typing
 import pytest
 
 from arena.agents.model.library import load_library
-from arena.agents.model.tools import TOOL_NAME, answer_tool, options_text
+from arena.agents.model.options import options_text
+from arena.agents.model.tools import TOOL_NAME, answer_tool
 from arena.rules.actions import ActionKind, Pass, action_models
 from arena.rules.boards import BOARDS
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
