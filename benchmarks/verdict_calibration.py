@@ -1,6 +1,6 @@
 """Calibration of the verdicts on agents of known strength: coverage, false calls, power.
 
-Run: .venv/bin/python benchmarks/calibration.py [--same 200x20] [--ladder 20x150]
+Run: .venv/bin/python benchmarks/verdict_calibration.py [--same 200x20] [--ladder 20x150]
      [--checkpoints 10,25,50,75,100,150] [--bootstrap 200] [--old-bootstrap 100]
      [--store DIR] [--jobs 2] [--only same|ladder]
 
