@@ -1,6 +1,7 @@
 """Calibration of the verdicts on agents of known strength: coverage, false calls, power.
 
-Run: .venv/bin/python benchmarks/verdict_calibration.py [--same 200x20] [--ladder 20x150]
+Run: .venv/bin/python benchmarks/verdict_calibration.py [--same 200x20]
+     [--ladder 20x150]
      [--checkpoints 10,25,50,75,100,150] [--bootstrap 200] [--old-bootstrap 100]
      [--store DIR] [--jobs 2] [--only same|ladder]
 
@@ -20,9 +21,9 @@ every good seat, each deal played twice with the sides swapped (a tournament's p
    confidence sequence of `--until-separated` (`arena.ratings.sequential`) decided,
    within the tournament and over the whole pool read as a few long runs.
 3. The ladder P = 0, 0.1, 0.3, 0.5, adjacent pairs: `--ladder` disjoint tournaments
-   (COUNTxDEALS) each. Rated on the first N deals of each tournament at every checkpoint,
-   the share separated (in the right order; a separation the wrong way is counted apart)
-   and the games to separation: the first checkpoint from which the pair stays separated
+   (COUNTxDEALS, one for every pair or one per pair) each. Rated on the first N deals of
+   each tournament at every checkpoint: the share separated (in the right order; one the
+   wrong way is counted apart) and the games to separation: the first checkpoint from which the pair stays separated
    at every later one. Beside it the sequential rule: the deals at which it decided (the
    tournament's cap when it did not), and the games that saves against a fixed count of
    the cap. The old rating (openskill's mu, re-rated in game order on each resample, read
@@ -226,10 +227,12 @@ def ladder(
     jobs: int,
     old_bootstrap: int,
 ) -> None:
-    """Step 3: adjacent pairs of the dial."""
-    count, size = map(int, spec.split("x"))
-    points = [c for c in checkpoints if c <= size]
-    for pair in zip(LADDER, LADDER[1:], strict=False):
+    """Step 3: adjacent pairs of the dial (`spec`: one COUNTxDEALS, or one per pair)."""
+    pairs = list(zip(LADDER, LADDER[1:], strict=False))
+    specs = spec.split(",") if "," in spec else [spec] * len(pairs)
+    for pair, one in zip(pairs, specs, strict=True):
+        count, size = map(int, one.split("x"))
+        points = [c for c in checkpoints if c <= size]
         deals = pool(store, pair, count * size, jobs)
         right = dict.fromkeys(points, 0)
         wrong = dict.fromkeys(points, 0)
@@ -237,7 +240,7 @@ def ladder(
         to_separation: list[int | None] = []
         old_to_separation: list[int | None] = []
         sequential: list[int] = []
-        for t, chosen in enumerate(chunks(deals, spec)):
+        for t, chosen in enumerate(chunks(deals, one)):
             apart_at: list[bool] = []
             old_at: list[bool] = []
             for n in points:
@@ -298,7 +301,7 @@ def main() -> None:
     """Play what the store lacks, then print every figure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--same", default="200x20", help="COUNTxDEALS of A against A'")
-    parser.add_argument("--ladder", default="20x150", help="COUNTxDEALS per adjacent pair")
+    parser.add_argument("--ladder", default="20x150", help="COUNTxDEALS, or one per adjacent pair")
     parser.add_argument("--checkpoints", default="10,25,50,75,100,150")
     parser.add_argument("--bootstrap", type=int, default=200)
     parser.add_argument("--store", type=Path, default=Path("/tmp/arena-calibration"))
