@@ -7,6 +7,12 @@ resamples depend only on the games, not on their order or number), and a mean is
 ratio of the weighted sums of its items' values and counts. One weight matrix serves every
 statistic of a report, so a difference between two contestants is resampled on the very
 same games for both: paired, as the items are.
+
+The interval is the expanded percentile interval the leaderboard reads its deals with
+(`arena.ratings.resample.intervals`: about Student's t for few clusters, where the plain
+percentile interval covers too seldom), and there is none from a single game: its
+resamples are that game alone, whose "interval" has no width and would call any
+difference separated.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from arena.ratings.resample import cluster_weights
+from arena.ratings.resample import cluster_weights, intervals
 
 CONFIDENCE = 0.95
 
@@ -53,13 +59,14 @@ class Resamples:
         if not self.weights.shape[0]:
             return Estimate(mean, None, None, len(values), games)
         totals = self.weights @ counts
-        kept = totals > 0
-        means = (self.weights @ sums)[kept] / totals[kept]
-        if not means.size:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = np.where(
+                totals > 0, (self.weights @ sums) / np.where(totals > 0, totals, 1), np.nan
+            )
+        (found,) = intervals(means[:, None], [games], CONFIDENCE)
+        if found is None:
             return Estimate(mean, None, None, len(values), games)
-        tail = (1 - CONFIDENCE) / 2 * 100
-        low, high = np.percentile(means, [tail, 100 - tail])
-        return Estimate(mean, float(low), float(high), len(values), games)
+        return Estimate(mean, found.low, found.high, len(values), games)
 
 
 def separated(estimate: Estimate) -> bool:
