@@ -108,30 +108,45 @@ def _interval(low: float | None, high: float | None, signed: bool = False) -> st
 
 
 def table(done: ExamReport) -> list[str]:
-    """The report as text: the headline rows, then the pairs."""
+    """The report as text: the headline rows, then the pairs.
+
+    The columns are as wide as their longest entry: a long figure name or contestant spec
+    (`noisy:0.3:openai:qwen2.5-coder-0.5b`) is neither cut nor pushes its row out of line.
+    """
+    rows = [r for r in done.rows if r.group == "all"]
+    widths = (
+        max([len("kind"), *(len(r.kind) for r in rows)]),
+        max([len("figure"), *(len(_figure(r)) for r in rows)]),
+        max([len("contestant"), *(len(r.contestant) for r in rows)]),
+    )
+    kind, figure, contestant = widths
     lines = [
         f"{done.exam_id}: {done.items} items from {done.games} games; judges of speeches: "
         f"{', '.join(done.judges)}; intervals: 95 %, {done.bootstrap} resamples of games "
         f"(seed {done.seed})",
         "",
-        f"{'kind':9} {'figure':30} {'contestant':28} {'items':>5} {'own':>5} {'value':>7}"
-        "  interval",
+        f"{'kind':{kind}} {'figure':{figure}} {'contestant':{contestant}} {'items':>5} "
+        f"{'own':>5} {'value':>7}  interval",
     ]
-    for row in (r for r in done.rows if r.group == "all"):
-        lines.append(_row_line(row))
+    lines += [_row_line(row, widths) for row in rows]
     if done.pairs:
         lines += ["", "paired, a - b over the items both answered (per pair):"]
         lines += [_pair_line(p) for p in done.pairs]
     return lines
 
 
-def _row_line(row: Row) -> str:
+def _figure(row: Row) -> str:
+    return f"{FIGURE[row.kind]} ({row.better})"
+
+
+def _row_line(row: Row, widths: tuple[int, int, int]) -> str:
+    kind, figure, contestant = widths
     extra = f"  AUROC {_number(row.auroc)}" if row.auroc is not None else ""
     extra += "".join(f"  {k} {v:.2f}" for k, v in row.extra.items())
-    figure = f"{FIGURE[row.kind]} ({row.better})"
     return (
-        f"{row.kind:9} {figure:30} {row.contestant[:28]:28} {row.items:5d} {row.own:5.0%} "
-        f"{_number(row.value):>7}  {_interval(row.low, row.high)}{extra}"
+        f"{row.kind:{kind}} {_figure(row):{figure}} {row.contestant:{contestant}} "
+        f"{row.items:5d} {row.own:5.0%} {_number(row.value):>7}  "
+        f"{_interval(row.low, row.high)}{extra}"
     )
 
 

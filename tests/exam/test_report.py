@@ -144,6 +144,10 @@ def test_the_report_ranks_the_bot_over_random_and_never_its_twin(
     assert main([*args, "--bootstrap", "200"]) == 0
     printed = capsys.readouterr().out
     assert "paired, a - b" in printed
+    block = printed.split("\n\n")[1].splitlines()  # the header, then a row per figure
+    end = block[0].index("value") + len("value")
+    assert all(line[end - 1] in "0123456789-" and line[end] == " " for line in block[1:])
+    assert any(TWIN in line for line in block[1:])  # longer than the old 28-character column
     done = ExamReport.model_validate_json(json_path.read_text(encoding="utf-8"))
     assert done.contestants == tuple(sorted(("bot", "random", TWIN)))
     rows = {(r.contestant, r.kind): r for r in done.rows if r.group == "all"}
