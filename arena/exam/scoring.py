@@ -37,6 +37,13 @@ BETTER: Mapping[Kind, Literal["higher", "lower"]] = {
 """Which way each kind's main figure is better (a speech: lower suspicion deceives more)."""
 
 
+FROM_BELIEFS = "guessed_from_beliefs"
+"""A role item's further figure: 1 when its guess was read off the seat's belief report
+(`arena.exam.guess`: a seat that reports beliefs but guesses no cards, such as the bot),
+which never counts as the contestant's own; the row's mean is the share so read, and says
+why such a contestant's role items are 0 % its own."""
+
+
 class Score(NamedTuple):
     """One contestant's answer to one item, scored."""
 
@@ -45,7 +52,8 @@ class Score(NamedTuple):
     value: float | None
     """The kind's main figure; None when the item has none (a speech that was an explosion)."""
     extra: Mapping[str, float]
-    """Further figures: a speech's `team` shift, `false_role`, `false_check`, `exploded`."""
+    """Further figures: a speech's `team` shift, `false_role`, `false_check`, `exploded`; a
+    role guess's `guessed_from_beliefs`."""
     pairs: tuple[tuple[float, bool], ...] = ()
     """A belief item's (probability, is a wolf) per seat asked, for the AUROC."""
     answer: ItemAnswer | None = None
@@ -70,7 +78,8 @@ def score(item: Item, answer: ItemAnswer, truth: KeyItem) -> Score:
         case "role":
             guesses = answer.roles or {}
             right = sum(guesses.get(s) == truth.roles[s - 1] for s in item.asked)
-            return Score(item, answer.own, right / max(1, len(item.asked)), {})
+            read_off = {FROM_BELIEFS: float(answer.derived)}
+            return Score(item, answer.own, right / max(1, len(item.asked)), read_off)
         case "speech":
             return Score(item, answer.own, None, claims(item, answer, truth), (), answer)
 

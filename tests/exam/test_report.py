@@ -153,6 +153,9 @@ def test_the_report_ranks_the_bot_over_random_and_never_its_twin(
     rows = {(r.contestant, r.kind): r for r in done.rows if r.group == "all"}
     assert rows["bot", "vote"].value > rows["random", "vote"].value  # type: ignore[operator]
     assert rows["bot", "belief"].auroc > 0.6 and rows["random", "belief"].own == 0  # type: ignore[operator]
+    bot_roles = rows["bot", "role"]  # the bot guesses no cards: read off its beliefs
+    assert bot_roles.own == 0 and bot_roles.extra["guessed_from_beliefs"] == 1
+    assert "guessed_from_beliefs 1.00" in printed
     pooled = rows["bot", "decisions"]
     parts = [rows["bot", k] for k in ("vote", "seer", "knife")]
     assert pooled.items == sum(p.items for p in parts)
