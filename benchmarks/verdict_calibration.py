@@ -23,8 +23,8 @@ every good seat, each deal played twice with the sides swapped (a tournament's p
 3. The ladder P = 0, 0.1, 0.3, 0.5, adjacent pairs: `--ladder` disjoint tournaments
    (COUNTxDEALS, one for every pair or one per pair) each. Rated on the first N deals of
    each tournament at every checkpoint: the share separated (in the right order; one the
-   wrong way is counted apart) and the games to separation: the first checkpoint from which the pair stays separated
-   at every later one. Beside it the sequential rule: the deals at which it decided (the
+   wrong way is counted apart) and the games to separation: the first checkpoint from
+   which the pair stays separated at every later one. Beside it the sequential rule: the deals at which it decided (the
    tournament's cap when it did not), and the games that saves against a fixed count of
    the cap. The old rating (openskill's mu, re-rated in game order on each resample, read
    as two agents' disjoint intervals: the leaderboard before issue 28) beside it.
@@ -51,6 +51,7 @@ from arena.ratings import GameResult, Leaderboard, SeatResult, deal_scores, rate
 from arena.ratings.form import fit, overall_lineup
 from arena.ratings.results import rating_order
 from arena.ratings.sequential import decided_at
+from arena.ratings.stats import wilson
 from arena.rules.config import GameConfig
 from arena.rules.referee import Referee
 from arena.rules.roles import is_wolf, team_of
@@ -212,8 +213,8 @@ def same_agent(store: Path, spec: str, bootstrap: int, jobs: int) -> None:
         f"\nA v A' ({SAME[0]} v {SAME[1]}), {count} tournaments of {size} deals ({2 * size} games):"
     )
     print(f"  wolves won {wins:.1%} of the {2 * len(deals)} games")
-    print(f"  head-to-head 95 % interval covers 50 %: {covered}/{rated} = {covered / rated:.1%}")
-    print(f"  rating difference called separated: {separated}/{count} = {separated / count:.1%}")
+    print(f"  head-to-head 95 % interval covers 50 %: {_share(covered, rated)}")
+    print(f"  rating difference called separated: {_share(separated, count)}")
     print(f"  confidence sequence decided within it: {decided}/{count} = {decided / count:.1%}")
     print(f"  ... over {len(long_runs)} runs of 500 deals: decided in {long_decided}")
     print(f"  rating one tournament: {seconds:.2f} s ({bootstrap} resamples)")
@@ -280,6 +281,13 @@ def ladder(
         stopped = sum(s < size for s in sequential)
         print(f"  --until-separated: decided in {stopped}/{count}, {2 * used:.0f} games on average "
               f"against {2 * size} fixed ({1 - used / size:.0%} saved)")  # fmt: skip
+
+
+def _share(hits: int, trials: int) -> str:
+    """`hits/trials = share [Wilson 95 % interval]`: how sure the benchmark's own figure is."""
+    found = wilson(hits, trials)
+    assert found is not None
+    return f"{hits}/{trials} = {hits / trials:.1%} [{found.low:.1%}, {found.high:.1%}]"
 
 
 def _stays(points: Sequence[int], apart: Sequence[bool]) -> int | None:
