@@ -24,10 +24,11 @@ every good seat, each deal played twice with the sides swapped (a tournament's p
    (COUNTxDEALS, one for every pair or one per pair) each. Rated on the first N deals of
    each tournament at every checkpoint: the share separated (in the right order; one the
    wrong way is counted apart) and the games to separation: the first checkpoint from
-   which the pair stays separated at every later one. Beside it the sequential rule: the deals at which it decided (the
-   tournament's cap when it did not), and the games that saves against a fixed count of
-   the cap. The old rating (openskill's mu, re-rated in game order on each resample, read
-   as two agents' disjoint intervals: the leaderboard before issue 28) beside it.
+   which the pair stays separated at every later one. Beside it the sequential rule: the
+   deals at which it decided (the tournament's cap when it did not), and the games that
+   saves against a fixed count of the cap. The old rating (openskill's mu, re-rated in
+   game order on each resample, read as two agents' disjoint intervals: the leaderboard
+   before issue 28) beside it.
 """
 
 from __future__ import annotations
