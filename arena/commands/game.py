@@ -123,7 +123,7 @@ def _report(referee: Referee, path: Path, lang: Lang, secret: int | None) -> int
     """The closing lines: each model seat's play, then the result (and a secret seed)."""
     replay = read_replay(path, torn_tail="drop")
     header = replay.header
-    for seat_line in seat_lines(referee.answers, header.seats, lang, replay.traces):
+    for seat_line in seat_lines(referee.answers, header.seats, lang, replay.traces, replay.events):
         print(inert(seat_line))
     if header.result is not None and header.result.void:
         print(inert(t("cli.voided", lang, reason=header.result.reason, path=path)))

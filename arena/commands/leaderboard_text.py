@@ -137,6 +137,7 @@ SHOWN: tuple[tuple[str, str, Callable[[float], str]], ...] = (
     ("partner_vote_rate", "votes partner (w)", lambda v: f"{100 * v:.0f}%"),
     ("wolf_misdirection", "misdirection (w)", lambda v: f"{v:.3f}"),
     ("whisper_leak", "leak (w)", lambda v: f"{100 * v:.0f}%"),
+    ("spoke", "spoke", lambda v: f"{100 * v:.0f}%"),
     ("fallback_rate", "fallback", lambda v: f"{100 * v:.0f}%"),
     ("tokens_per_game", "tokens/game", lambda v: f"{v:,.0f}"),
     ("cost_per_game_usd", "$/game", lambda v: f"${v:.4f}"),
@@ -163,9 +164,15 @@ def _deception(report: Report) -> str:
     return table(["metric", *(str(row["agent"]) for row in rows)], lines)
 
 
+SHOWN_AT_ZERO = frozenset({"spoke"})
+"""Metrics listed whenever any agent has a value, 0 included: agents that never said a
+word are what the spoke share is there to show."""
+
+
 def _any(rows: Sequence[Mapping[str, object]], name: str) -> bool:
     """Whether any agent has a value of metric `name` (unused metrics are not listed)."""
-    return any(row.get(name) not in (None, 0, 0.0) for row in rows)
+    unused: tuple[object, ...] = (None,) if name in SHOWN_AT_ZERO else (None, 0, 0.0)
+    return any(row.get(name) not in unused for row in rows)
 
 
 def _differences(report: Report) -> str:

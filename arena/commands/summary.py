@@ -6,7 +6,9 @@ line per model seat, read from the replay's answers and traces: how many decisio
 model was asked, how many of those were its own, how many were defaulted and why (the
 reasons grouped, most frequent first), and, apart, how many answers the arena gave
 without asking (`automatic_answers`: a self-explosion window the seat is not asked in),
-which are neither the model's decisions nor its failures.
+which are neither the model's decisions nor its failures. A seat that gave speeches is
+told how many said something: an empty, placeholder or copied speech is a legal answer of
+the model's own that says nothing (`arena.ratings.speeches`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Iterable, Sequence
 
 from arena.errors import clip
 from arena.llm.types import ModelCallRecord
+from arena.ratings.speeches import spoke_ratios
+from arena.rules.events import Event
 from arena.rules.referee import Answer
 from arena.storage.calls import automatic_answers
 from arena.storage.replay_file import SeatAgent
@@ -30,11 +34,13 @@ def seat_lines(
     seats: Sequence[SeatAgent],
     lang: Lang,
     traces: Iterable[ModelCallRecord] = (),
+    events: Sequence[Event] = (),
 ) -> list[str]:
     """One line per model seat: `seat 3 openai:m: 40 decisions asked, 38 its own, …`."""
     answers = list(answers)
     model_seats = [s.seat for s in seats if s.model is not None]
     automatic = automatic_answers(answers, traces, model_seats)
+    spoke = spoke_ratios(events)
     lines = []
     for seat in seats:
         if seat.model is None:
@@ -53,5 +59,8 @@ def seat_lines(
         unasked = sum(1 for a in answers if a.seat == seat.seat and (a.seat, a.step) in automatic)
         if unasked:
             line += t("cli.model_automatic", lang, n=unasked)
+        if seat.seat in spoke:
+            said = spoke[seat.seat]
+            line += t("cli.model_spoke", lang, speeches=said.den, said=said.num)
         lines.append(line)
     return lines

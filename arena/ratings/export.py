@@ -72,6 +72,7 @@ def _values(m: AgentMetrics) -> dict[str, float | None]:
         "good_speech_shift": good.speech_shift.value,
         "good_misdirection": good.misdirection.value,
         "whisper_leak": wolf.whisper_leak.value,
+        "spoke": total.spoke.value,
         "fallback_rate": total.fallbacks.value,
         "retry_rate": total.retries.value,
         "tokens_per_game": m.tokens_per_game,

@@ -16,6 +16,7 @@ from arena.llm.types import ModelCallRecord
 from arena.ratings.beliefs import belief_tallies
 from arena.ratings.ngrams import ngrams, overlap
 from arena.ratings.results import SeatResult, game_result
+from arena.ratings.speeches import spoke_ratios
 from arena.ratings.stats import Ratio, mean_of
 from arena.ratings.tallies import GameSummary, ModelTally, SeatTallies, Tallies, UsageTally
 from arena.rules.events import Event, PhaseStarted, PlayerExiled, Spoke, VoteCast, WolfWhispered
@@ -46,6 +47,7 @@ def summarize(replay: Replay) -> GameSummary:
             claim_tallies(replay.events, roles),
             vote_tallies(replay.events, roles),
             leak_tallies(replay.events, roles),
+            {seat: Tallies(spoke=r) for seat, r in spoke_ratios(replay.events).items()},
             belief_tallies(replay.events, replay.beliefs, roles),
             decision_tallies(replay.answers, replay.traces),
             usage_tallies(calls),

@@ -74,6 +74,10 @@ class Tallies(FrozenModel):
     whisper_leak: Mean = Mean()
     """Wolf seats, per public speech of at least `text.N` tokens: the share of its token
     n-grams that occur in the wolves' night talk (`WolfWhispered`) before it."""
+    spoke: Ratio = Ratio()
+    """Any seat: public speeches (last words included) that said something / public
+    speeches given. A speech says nothing when its text is empty, a placeholder, or a copy
+    of another seat's earlier speech (`arena.ratings.speeches`)."""
     fallbacks: Ratio = Ratio()
     """Decisions answered by the arena's default (`Answer.defaulted`) / decisions."""
     retries: Ratio = Ratio()

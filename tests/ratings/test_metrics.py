@@ -60,7 +60,7 @@ def test_god_claims_and_claim_survival() -> None:
     assert t[2].claim_survival == Ratio(num=1, den=2)
     assert t[3].god_claims == Ratio(num=0, den=1)
     assert t[3].claim_survival == Ratio()
-    assert t[4] == Tallies()
+    assert t[4] == Tallies(spoke=Ratio(num=1, den=1))  # seat 4 is good: a speech, no claim
 
 
 def test_a_wolf_that_never_spoke_has_no_claim_chances() -> None:

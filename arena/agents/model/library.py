@@ -42,6 +42,14 @@ class ToolTexts:
             return self.actions[f"{kind}.{decision}"]
         return self.actions.get(kind, kind)
 
+    def text_slot(self, kind: str) -> str:
+        """What to write in the place of `kind`'s text (`speak.slot`, `whisper.slot`).
+
+        It says what belongs there, in angle brackets and outside quotes, so the line of
+        legal answers holds no string a model could copy for its speech.
+        """
+        return self.fields.get(f"{kind}.slot") or self.fields["speak.slot"]
+
     def field(self, key: str) -> str:
         """The description of parameter `key` (the key itself when none is written)."""
         return self.fields.get(key, key)

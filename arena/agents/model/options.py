@@ -2,8 +2,11 @@
 
 The question a model seat reads lists each legal answer in the `act` tool's shape with
 its legal seats, e.g. `- {"action": "vote", "target": 3|5|7} — vote to exile`, then
-what it means (`prompts/<version>/<lang>/tools.yaml`). The shapes are derived from the
-referee's action models as the tool's are (`arena.agents.model.tools`).
+what it means (`prompts/<version>/<lang>/tools.yaml`). A text's place says what to write
+there, in angle brackets and unquoted (`"text": <your speech in your own words: …>`): a
+quoted placeholder such as `"…"` is what small models copy as their whole speech. The
+shapes are derived from the referee's action models as the tool's are
+(`arena.agents.model.tools`).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def example(
                 '"trusts": [N, …]',
             ]
         elif name == "text":
-            parts.append(f'"text": "…"{_limit(option, texts)}')
+            parts.append(f'"text": {texts.text_slot(option.action)}{_limit(option, texts)}')
         elif typing.get_origin(field.annotation) is tuple:
             counts = item_counts(field)
             least, most = counts.get("minItems", 0), counts.get("maxItems")

@@ -80,7 +80,8 @@ def test_a_speech_option_states_its_limit_in_words() -> None:
         options=(ActionOption(action="speak", max_chars=600),), default=Pass(),
     )  # fmt: skip
     (line,) = options_text(request, load_library("zh").tools, "1|2")
-    assert '"text": "…" （至多600字）' in line and '"claimed_role": null|"<role>"' in line
+    assert '"text": <你自己的發言：你怎麼看場上、懷疑誰、為什麼> （至多600字）' in line
+    assert '"claimed_role": null|"<role>"' in line
 
 
 def test_a_list_of_seats_says_or_fewer_only_where_fewer_are_legal() -> None:
