@@ -18,9 +18,10 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from arena.errors import clip
 from arena.rules.boards import BOARDS, Board, board
 from arena.rules.custom import parse_board
-from arena.rules.errors import ConfigError, clip
+from arena.rules.errors import ConfigError
 from arena.userfile import decode, parse_yaml, read_yaml
 
 SUFFIXES = (".yaml", ".yml")

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from arena import __version__
-from arena.rules.errors import ArenaError, clip
+from arena.errors import ArenaError, clip
 
 MAX_MESSAGE = 2000
 """The most characters of an error the CLI prints: a net under the sources' own clipping
-(`arena.rules.errors.clip`), far above the longest honest message (a list of knobs)."""
+(`arena.errors.clip`), far above the longest honest message (a list of knobs)."""
 COMMAND_MODULES = (
     "arena.commands.game",
     "arena.commands.replay",

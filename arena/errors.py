@@ -2,11 +2,14 @@
 
 `ArenaError` is what the CLI, the dashboard and the worker print as one line instead of a
 traceback. It lives apart from the rules' own errors (`arena.rules.errors`, which derive
-from it and re-export it) so that a layer that knows nothing of the game, the provider
-adapters of `arena.llm`, can raise it without importing the rules.
+from it) so that a layer that knows nothing of the game, the provider adapters of
+`arena.llm`, can raise it without importing the rules. Every module imports it, and the
+message helpers `clip` and `one_line`, from here: nothing re-exports them.
 """
 
 from __future__ import annotations
+
+from pydantic import ValidationError
 
 
 class ArenaError(Exception):
@@ -29,3 +32,19 @@ def clip(text: str, limit: int = CLIP, *, flat: bool = False) -> str:
     if flat:
         text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(exc: ValidationError, *, skip: int = 0, default: str = "") -> str:
+    """Pydantic's first complaint as `where: message`, clipped (the rest are dropped).
+
+    `where` is the error's location, dotted, without its first `skip` parts (the wrapper
+    a caller validated through), else `default`; without either the message stands alone.
+    Pydantic's "Value error, " prefix (a validator's own `ValueError`) is dropped, and a
+    message that already starts with its location is not prefixed twice.
+    """
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"][skip:]) or default
+    message = str(first["msg"]).removeprefix("Value error, ")
+    if not where or message.startswith(f"{where}.") or message.startswith(f"{where}:"):
+        return clip(message)
+    return clip(f"{where}: {message}")

@@ -38,13 +38,14 @@ from pydantic import (
 
 from arena.agents.plugin import PREFIX, entry_point_agents, is_plugin_spec, unknown_agent
 from arena.board_file import board_ref, example_boards, is_board_file
+from arena.errors import ArenaError, clip, one_line
 from arena.match import Limits
 from arena.queue.jobs import AgentEntry, MatchJob
 from arena.queue.seating import bare_spec, check_spec, is_model, is_remote
 from arena.rules.boards import Board, PresetName, board
 from arena.rules.config import GameConfig
 from arena.rules.draw import Sha256Draw
-from arena.rules.errors import ArenaError, ConfigError, clip, one_line
+from arena.rules.errors import ConfigError
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role
 from arena.text.catalog import Lang

@@ -19,7 +19,7 @@ The bounds, and why:
   used as an author would (shared defaults, `<<: *base`) pass.
 - Keys: a key written twice in one mapping is refused (YAML keeps the last one silently).
 - Words: every message is one line, and what it repeats of the input is clipped
-  (`arena.rules.errors.clip`).
+  (`arena.errors.clip`).
 - A UTF-8 byte order mark at the start of a file (some Windows editors write one) is
   dropped, never a reason to refuse.
 - Only a regular file is read (`open_regular`): a FIFO, socket or device named as a file
@@ -41,7 +41,7 @@ from typing import Any, BinaryIO
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from arena.rules.errors import ArenaError, clip
+from arena.errors import ArenaError, clip
 
 MAX_BYTES = 1024 * 1024
 """The largest YAML file read (a tournament file of a thousand agents is under 100 KB)."""

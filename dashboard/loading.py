@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from arena.errors import ArenaError
 from arena.replay_check import check_read
-from arena.rules.errors import ArenaError
 from arena.storage.replay_file import Replay, read_replay, replay_status
 from arena.storage.seal import arena_key
 

@@ -15,9 +15,9 @@ from urllib.parse import parse_qs, urlparse
 import streamlit as st
 
 from arena.board_file import example_boards, parse_board_upload
+from arena.errors import ArenaError
 from arena.humans.hosting import join_url, start_game
 from arena.rules.boards import BOARDS, Board
-from arena.rules.errors import ArenaError
 from arena.storage.desk import Pace
 
 from .hosted import desk, hosted

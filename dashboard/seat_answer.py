@@ -12,6 +12,7 @@ import time
 
 import streamlit as st
 
+from arena.errors import ArenaError
 from arena.humans.access import (
     AccessDenied,
     SeatPage,
@@ -33,7 +34,6 @@ from arena.humans.answer import (
 from arena.rules import events as ev
 from arena.rules.actions import Action, Claims
 from arena.rules.decisions import DecisionKind
-from arena.rules.errors import ArenaError
 from arena.rules.types import Role
 
 from .hosted import desk

@@ -24,9 +24,10 @@ from arena.board_file import MAX_BYTES as BOARD_MAX_BYTES
 from arena.board_file import load_board_file, parse_board_upload
 from arena.cli import main
 from arena.commands.play_options import parse_knobs
+from arena.errors import CLIP, ArenaError, clip, one_line
 from arena.match import Limits
 from arena.replay_check import check_replay
-from arena.rules.errors import CLIP, ArenaError, ConfigError, clip, one_line
+from arena.rules.errors import ConfigError
 from arena.scenario import load_scenario
 from arena.storage import jsonl
 from arena.storage.jsonl import ReplayError
@@ -75,7 +76,7 @@ READERS = {
     "play --board": CLI.format(argv=["play", "--board", "board.yaml"]),
     "play page upload": (
         "from arena.board_file import parse_board_upload\n"
-        "from arena.rules.errors import ArenaError\n"
+        "from arena.errors import ArenaError\n"
         "try:\n"
         "    parse_board_upload(Path('board.yaml').read_bytes(), 'board.yaml')\n"
         "except ArenaError as exc:\n"
@@ -90,7 +91,7 @@ READERS = {
     "scenario": CLI.format(argv=["scenario", "scenario.yaml"]),
     "packaged yaml (prompts, catalog, examples)": (
         "from arena.userfile import read_yaml\n"
-        "from arena.rules.errors import ArenaError\n"
+        "from arena.errors import ArenaError\n"
         "try:\n"
         "    read_yaml(Path('board.yaml'))\n"
         "except ArenaError as exc:\n"

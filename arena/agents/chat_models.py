@@ -11,9 +11,9 @@ import os
 from typing import TYPE_CHECKING
 
 from arena.agents.model.probe import probe_mode
+from arena.errors import ArenaError
 from arena.llm.base import ChatModel
 from arena.llm.retry import RetryPolicy
-from arena.rules.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.agents.seats import EndpointSettings, SeatSpec

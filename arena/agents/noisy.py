@@ -25,8 +25,8 @@ from typing import NamedTuple
 from arena.agents.base import Agent, AgentReply
 from arena.agents.random_agent import random_action
 from arena.agents.traits import Wrapper
+from arena.errors import ArenaError, clip
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ArenaError, clip
 from arena.rules.observation import Observation
 
 PREFIX = "noisy:"

@@ -35,7 +35,7 @@ from typing import Any
 
 from arena.agents.base import Agent
 from arena.agents.plugin_seat import PluginAgent, described, one_line, wrap
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 from arena.text import Lang
 
 ENTRY_POINT_GROUP = "werewolf_arena.agents"

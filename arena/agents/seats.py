@@ -50,9 +50,9 @@ from arena.agents.remote.seat import (
     remote_agent,
 )
 from arena.agents.terminal import TerminalHuman
+from arena.errors import ArenaError, clip, one_line
 from arena.llm.base import AnswerMode, ChatModel
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.types import SeatId
 from arena.transcript import Lang
 from arena.userfile import read_yaml

@@ -12,8 +12,8 @@ from arena.agents.preflight import aclose_models, preflight
 from arena.agents.seats import MatchSpec, build_agents, parse_seats
 from arena.board_file import board_ref
 from arena.conformance import Report, check_agent
+from arena.errors import ArenaError
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
 from arena.rules.types import SeatId
 from arena.text import Lang
 

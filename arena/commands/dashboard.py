@@ -18,7 +18,7 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 
 
 def app_path() -> Path:

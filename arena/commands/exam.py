@@ -14,13 +14,13 @@ from pathlib import Path
 
 from arena.agents.seats import MatchSpec, endpoint_settings, load_spec_file, with_endpoint_flags
 from arena.commands.exam_report import report_parser
+from arena.errors import ArenaError
 from arena.exam.build import build
 from arena.exam.contestant import Contestant
 from arena.exam.files import key_path, read_exam
 from arena.exam.items import KINDS, Kind
 from arena.exam.sitting import sit
 from arena.match import Limits
-from arena.rules.errors import ArenaError
 from arena.text.script import CLI_CHOICES, game_lang, parse_display
 
 

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.agents.seats import MatchSpec, load_spec_file
+from arena.errors import ArenaError
 from arena.exam.contestant import Contestant
 from arena.exam.judge import judge_speeches
 from arena.exam.judgments import append_judgments, read_judgments
 from arena.exam.report import ExamReport, Pair, Row, report
 from arena.exam.results import load
-from arena.rules.errors import ArenaError, IllegalActionError
+from arena.rules.errors import IllegalActionError
 
 FIGURE = {
     "vote": "vote on a wolf",

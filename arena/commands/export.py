@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 from arena.storage.replay_file import ReplayError, read_replay
 
 

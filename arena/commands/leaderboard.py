@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.commands.leaderboard_text import render
+from arena.errors import ArenaError
 from arena.ratings.export import pairs_csv, to_csv, to_json
 from arena.ratings.folder import folder_report
 from arena.ratings.loader import UNSIGNED, FolderScan, Reason
-from arena.rules.errors import ArenaError
 from arena.text import inert, inert_lines
 from arena.tournament import load_spec, schedule
 

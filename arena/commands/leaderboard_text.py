@@ -43,10 +43,6 @@ def _pct(value: float | None) -> str:
     return NONE if value is None else f"{100 * value:.0f}%"
 
 
-def _num(value: float | None, digits: int = 2) -> str:
-    return NONE if value is None else f"{value:.{digits}f}"
-
-
 def rating_text(rating: Rating | None, signed: bool = False) -> str:
     """`1552 [1518, 1590]` (Elo points; `+52 [+18, +90]` when `signed`)."""
     if rating is None:

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.commands.seen import VIEWERS
+from arena.errors import clip
 from arena.rules.config import RuleSet
-from arena.rules.errors import ConfigError, clip
+from arena.rules.errors import ConfigError
 from arena.text.script import CLI_CHOICES
 from arena.userfile import parse_yaml
 

@@ -31,10 +31,10 @@ from arena.commands.separation import (
     pairing,
     verdict_lines,
 )
+from arena.errors import ArenaError
 from arena.queue.jobs import FINAL_STATES, GameState, GameStatus, MatchJob
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.results import collect, finished_replay, replay_path
-from arena.rules.errors import ArenaError
 from arena.tournament import TournamentSpec, load_spec, schedule
 
 POLL_S = 2.0

@@ -21,11 +21,11 @@ from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from arena.errors import ArenaError
 from arena.queue.jobs import MatchJob
 from arena.queue.results import finished_replay, replay_path
 from arena.ratings.results import winning_team
 from arena.ratings.sequential import Verdict, verdict
-from arena.rules.errors import ArenaError
 from arena.rules.roles import is_wolf
 from arena.rules.types import Team, Winner
 from arena.tournament import TournamentSpec, pairings

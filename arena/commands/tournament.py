@@ -41,6 +41,7 @@ from arena.commands.progress import (
 )
 from arena.commands.queue_options import add_prefix, add_queue, positive
 from arena.commands.receipts import durability_warning, write_receipt
+from arena.errors import ArenaError
 from arena.queue.jobs import FINAL_STATES, GameState, GameStatus, MatchJob
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.results import (
@@ -51,7 +52,6 @@ from arena.queue.results import (
     replay_path,
 )
 from arena.queue.seating import bare_spec, build_seats, is_model, is_remote
-from arena.rules.errors import ArenaError
 from arena.tournament import TournamentSpec, load_spec, schedule
 
 

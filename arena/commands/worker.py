@@ -21,9 +21,9 @@ from typing import NoReturn
 
 from arena.commands.queue_options import add_prefix, add_queue, positive
 from arena.commands.receipts import durability_warning
+from arena.errors import ArenaError
 from arena.queue.redis_queue import RedisQueue
 from arena.queue.worker import Worker
-from arena.rules.errors import ArenaError
 
 SHUTDOWN_GRACE_S = 10.0
 """How long a stopping worker may take to hand its matches back before it exits anyway."""

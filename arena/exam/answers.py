@@ -16,11 +16,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from arena.errors import ArenaError
 from arena.exam.files import parse_line, text_lines
 from arena.exam.items import FORMAT
 from arena.llm.types import ModelCallRecord
 from arena.rules.actions import Action
-from arena.rules.errors import ArenaError
 from arena.rules.types import Role, SeatId
 
 

@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
+from arena.errors import ArenaError
 from arena.exam.draw import draw
 from arena.exam.files import key_path
 from arena.exam.items import (
@@ -39,7 +40,6 @@ from arena.exam.items import (
 )
 from arena.exam.moments import Candidate, candidates
 from arena.exam.sources import Refused, VerifiedGame, replay_files, verify
-from arena.rules.errors import ArenaError
 from arena.rules.observation import observe
 from arena.rules.visibility import SeatViewer
 from arena.storage.seal import arena_key

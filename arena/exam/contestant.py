@@ -23,9 +23,9 @@ from arena.agents.remote.protocol import HelloReply
 from arena.agents.remote.seat import RemoteSettings, token_of
 from arena.agents.seats import MatchSpec, SeatSpec, build_agents, endpoint_settings, to_seat_spec
 from arena.agents.traits import trait
+from arena.errors import ArenaError
 from arena.exam.items import Item
 from arena.llm.base import ChatModel
-from arena.rules.errors import ArenaError
 
 
 class Contestant:

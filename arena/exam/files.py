@@ -14,8 +14,8 @@ from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from arena.errors import ArenaError, one_line
 from arena.exam.items import FORMAT, ExamHeader, Item, KeyHeader, KeyItem, KeySource
-from arena.rules.errors import ArenaError, one_line
 
 M = TypeVar("M", bound=BaseModel)
 

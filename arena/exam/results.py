@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from arena.errors import ArenaError
 from arena.exam.answers import ItemAnswer, Sitting, read_answers
 from arena.exam.files import Exam, Key, key_path, read_exam, read_key
-from arena.rules.errors import ArenaError
 
 SUFFIX = ".answers.jsonl"
 

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from arena.errors import ArenaError
 from arena.exam.moments import Moment, rerun
 from arena.match import result_of
 from arena.ratings.loader import candidate_files
 from arena.ratings.verify import play_digest, void_reason
 from arena.replay_check import check_log
-from arena.rules.errors import ArenaError, IllegalActionError
+from arena.rules.errors import IllegalActionError
 from arena.rules.referee import Referee
 from arena.storage.replay_file import Replay, ReplayError, parse_replay_lines
 from arena.storage.seal import ArenaKey, check_seal

@@ -22,10 +22,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from arena.errors import ArenaError
 from arena.rules.actions import Action
 from arena.rules.boards import Board
 from arena.rules.decisions import check_legal
-from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation
 from arena.rules.visibility import SeatViewer
 from arena.storage.desk import STANDING_STEP, Desk, Pending, Status, Table, read_view

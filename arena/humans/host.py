@@ -22,12 +22,12 @@ from pathlib import Path
 
 from arena.agents.base import Agent
 from arena.agents.browser import BrowserSeat
+from arena.errors import ArenaError
 from arena.humans.pace import Pacer, paced
 from arena.match import Limits, play, result_of, secret_seed
 from arena.prepare import GamePlan, Prepared, prepare_game
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionKind
-from arena.rules.errors import ArenaError
 from arena.rules.observation import Projector, observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer

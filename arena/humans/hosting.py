@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from arena.errors import ArenaError
 from arena.humans.lobby import create_game
 from arena.rules.boards import Board
-from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation
 from arena.rules.visibility import PublicViewer
 from arena.storage.desk import PUBLIC_SEAT, Desk, Pace, SeatPlan, Status, read_view

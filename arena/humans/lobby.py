@@ -15,10 +15,11 @@ from pydantic import ValidationError
 
 from arena.agents.noisy import is_noisy, parse_noisy
 from arena.agents.plugin import entry_point_agents, is_plugin_ref
+from arena.errors import ArenaError, one_line
 from arena.humans.access import new_token, token_hash
 from arena.rules.boards import Board, board_id
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError, ConfigError, one_line
+from arena.rules.errors import ConfigError
 from arena.storage.desk import Desk, Pace, SeatPlan, Table
 from arena.transcript import Lang
 

@@ -11,18 +11,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from arena.agents.noisy import strip_noise
+from arena.errors import ArenaError
 from arena.llm.pricing import Price, cost_usd
 from arena.llm.types import ModelCallRecord
 from arena.match import Limits
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
 from arena.rules.types import Winner
 from arena.text.catalog import Lang
 
@@ -349,12 +349,3 @@ def paused(job: MatchJob, spent: dict[str, Spend]) -> str | None:
         if reason is not None:
             return reason
     return None
-
-
-def total_spend(results: Sequence[MatchResult]) -> dict[str, Spend]:
-    """Spend per agent name over `results`."""
-    totals: dict[str, Spend] = {}
-    for result in results:
-        for name, spend in result.spend.items():
-            totals[name] = totals.get(name, Spend()) + spend
-    return totals

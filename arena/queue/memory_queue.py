@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.errors import ArenaError
 from arena.queue.jobs import (
     DeadLetter,
     FencedOut,
@@ -30,7 +31,6 @@ from arena.queue.jobs import (
     Spend,
     SubmitReport,
 )
-from arena.rules.errors import ArenaError
 
 
 @dataclass

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
+from arena.errors import ArenaError
 from arena.queue import lua
 from arena.queue.jobs import (
     DeadLetter,
@@ -48,7 +49,6 @@ from arena.queue.jobs import (
     StateLost,
     SubmitReport,
 )
-from arena.rules.errors import ArenaError
 from arena.storage.redis_keys import PREFIX, game_keys, key, live_index
 
 GROUP = "workers"

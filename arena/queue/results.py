@@ -36,10 +36,10 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
+from arena.errors import ArenaError
 from arena.queue.base import JobQueue
 from arena.queue.jobs import MatchJob, MatchResult, spend_of, with_games
 from arena.replay_check import check_replay
-from arena.rules.errors import ArenaError
 from arena.storage.replay_file import ReplayError, ReplayHeader, read_header, read_replay
 from arena.storage.seal import ArenaKey, arena_key
 

@@ -29,9 +29,10 @@ from arena.agents.delayed import Delayed
 from arena.agents.noisy import is_noisy, parse_noisy, strip_noise
 from arena.agents.plugin import PREFIX, is_plugin_ref, is_plugin_spec
 from arena.agents.remote.seat import check_url, is_url
+from arena.errors import ArenaError, clip
 from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
-from arena.rules.errors import ArenaError, ConfigError, clip
+from arena.rules.errors import ConfigError
 from arena.text.catalog import Lang
 
 AgentMaker = Callable[[AgentEntry, int, int], Agent]

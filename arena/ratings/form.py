@@ -79,10 +79,6 @@ _PRIOR = (MU, SIGMA**2)
 _TAU_SQUARED = TAU**2
 
 
-def _ranks(winner: Winner) -> list[float]:
-    return _RANKS[winner]
-
-
 def fit(games: Sequence[Lineup[K]]) -> Table[K]:
     """Rate `games` in order from the prior; returns each identity's (mu, variance)."""
     table: Table[K] = {}

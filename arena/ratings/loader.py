@@ -34,11 +34,11 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from arena.errors import ArenaError
 from arena.ratings.cache import FactsCache, FileHead
 from arena.ratings.stats import FrozenModel
 from arena.ratings.tallies import GameSummary
 from arena.ratings.verify import look_up, verified
-from arena.rules.errors import ArenaError
 from arena.storage.seal import ArenaKey, arena_key, check_seal
 
 Reason = Literal[

@@ -110,11 +110,3 @@ def quantile(values: Sequence[float], q: float) -> float:
     below = math.floor(position)
     above = min(below + 1, len(ordered) - 1)
     return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
-
-
-def percentile_interval(values: Sequence[float], confidence: float) -> Interval | None:
-    """The central `confidence` interval of bootstrap replicates (None without any)."""
-    if not values:
-        return None
-    tail = (1.0 - confidence) / 2.0
-    return Interval(low=quantile(values, tail), high=quantile(values, 1.0 - tail))

@@ -9,8 +9,6 @@ empty on good seats and the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from pydantic import computed_field
 
 from arena.ratings.results import GameResult
@@ -123,18 +121,6 @@ def tallies_of(totals: Totals) -> Tallies:
             for name, parts in _PARTS.items()
         }
     )
-
-
-def sum_tallies(items: Iterable[Tallies]) -> Tallies:
-    """`sum(items, Tallies())`, adding plain numbers and building the models once.
-
-    The same additions in the same order as `Tallies.__add__`, so the same result; a
-    leaderboard sums tens of thousands of seats, and a model per partial sum is slow.
-    """
-    totals = new_totals()
-    for item in items:
-        add_to_totals(totals, item)
-    return tallies_of(totals)
 
 
 class SeatTallies(FrozenModel):

@@ -27,10 +27,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from arena.errors import ArenaError
 from arena.ratings.cache import Content, FactsCache, FileFacts, FileHead, Stat, file_digest
 from arena.ratings.facts import summarize
 from arena.replay_check import check_log
-from arena.rules.errors import ArenaError
 from arena.storage.replay_file import Replay, ReplayHeader, read_header, read_replay
 from arena.storage.seal import ArenaKey, check_seal
 

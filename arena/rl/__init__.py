@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 
 if TYPE_CHECKING:
     from arena.rl.environment import WerewolfEnv

@@ -10,7 +10,8 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from arena.rules.errors import InvalidActionError, one_line
+from arena.errors import one_line
+from arena.rules.errors import InvalidActionError
 from arena.rules.types import Direction, Gift, Role, SeatId
 
 
@@ -434,11 +435,8 @@ def action_models() -> dict[str, type[BaseModel]]:
 
 def _is_seat_action(model: type[BaseModel]) -> bool:
     fields = model.model_fields
-    return (
-        set(fields) == {"kind", "target"}
-        and fields["target"].is_required()
-        and model is not TakeCard
-    )
+    one_target = set(fields) == {"kind", "target"} and fields["target"].is_required()
+    return one_target and model is not TakeCard
 
 
 SEAT_ACTIONS: tuple[ActionKind, ...] = tuple(

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from arena.errors import clip, one_line
 from arena.rules.boards import BOARDS, Board, PresetName, WinMode, board, board_id
 from arena.rules.composition import check_board
-from arena.rules.errors import ConfigError, clip, one_line
+from arena.rules.errors import ConfigError
 from arena.rules.types import Role
 
 ExplodePhase = Literal["sheriff_speech", "sheriff_withdraw", "day_speech"]

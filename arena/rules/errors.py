@@ -1,19 +1,18 @@
-"""The arena's errors. Each message is one short line that names what was wrong."""
+"""The rules' errors. Each message is one short line that names what was wrong.
+
+They derive from `arena.errors.ArenaError`, the root, which every module imports from
+`arena.errors` itself, with the message helpers `clip` and `one_line`: this module does
+not re-export them, so each has one place to be imported from.
+"""
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
-from arena.errors import CLIP, ArenaError, clip
+from arena.errors import ArenaError
 
 __all__ = [
-    "CLIP",
-    "ArenaError",
     "ConfigError",
     "IllegalActionError",
     "InvalidActionError",
-    "clip",
-    "one_line",
 ]
 
 
@@ -27,19 +26,3 @@ class InvalidActionError(ArenaError):
 
 class IllegalActionError(ArenaError):
     """A well-formed action the rules do not allow now: wrong seat, phase, or target."""
-
-
-def one_line(exc: ValidationError, *, skip: int = 0, default: str = "") -> str:
-    """Pydantic's first complaint as `where: message`, clipped (the rest are dropped).
-
-    `where` is the error's location, dotted, without its first `skip` parts (the wrapper
-    a caller validated through), else `default`; without either the message stands alone.
-    Pydantic's "Value error, " prefix (a validator's own `ValueError`) is dropped, and a
-    message that already starts with its location is not prefixed twice.
-    """
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"][skip:]) or default
-    message = str(first["msg"]).removeprefix("Value error, ")
-    if not where or message.startswith(f"{where}.") or message.startswith(f"{where}:"):
-        return clip(message)
-    return clip(f"{where}: {message}")

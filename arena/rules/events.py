@@ -722,4 +722,3 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
-EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(list[Event])

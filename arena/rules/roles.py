@@ -68,11 +68,6 @@ class RoleSpec:
     coroner's exact card on a body (`role`, 000:30 得知死者的確切角色), the watchman's
     whether the watched seat acted (`acted`, 000:29 得知他昨夜有沒有行動)."""
 
-    @property
-    def death_shot(self) -> bool:
-        """Whether it takes a seat on some death."""
-        return bool(self.shot_causes)
-
 
 _ACTED: frozenset[ReportField] = frozenset({"acted"})
 _CARD: frozenset[ReportField] = frozenset({"role"})

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from arena.rules import events as ev
-from arena.rules.roles import is_god, is_villager, is_wolf
+from arena.rules.roles import is_god, is_wolf
 from arena.rules.types import DeathCause, Gift, Phase, Role, SeatId, Winner
 
 _EMPTY: Mapping[SeatId, DeathCause] = MappingProxyType({})
@@ -168,10 +168,6 @@ class GameState:
     def gods(self) -> tuple[SeatId, ...]:
         """Living god seats."""
         return tuple(s for s in self.living() if is_god(self.role(s)))
-
-    def villagers(self) -> tuple[SeatId, ...]:
-        """Living villager seats."""
-        return tuple(s for s in self.living() if is_villager(self.role(s)))
 
     def partner(self, seat: SeatId) -> SeatId | None:
         """The other lover of `seat`, if `seat` is one of cupid's two lovers."""

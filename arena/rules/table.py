@@ -18,7 +18,7 @@ from arena.rules.boards import Board
 from arena.rules.config import GameConfig, RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, pick_or_pass
 from arena.rules.draw import Draw
-from arena.rules.roles import in_pack, is_wolf, spec
+from arena.rules.roles import in_pack, spec
 from arena.rules.state import GameState, evolve, initial_state
 from arena.rules.types import DeathCause, Role, SeatId, SpeechContext, Team, Winner
 from arena.rules.visibility import PUBLIC, REFEREE, ToTeam
@@ -169,10 +169,6 @@ class Table:
                 roles=tuple(self.role(s) for s in known),
             )
         )
-
-    def present_wolves(self) -> tuple[SeatId, ...]:
-        """Wolves still at the table (not announced out), in seat order."""
-        return tuple(s for s in self.state.present() if is_wolf(self.state.role(s)))
 
     def role(self, seat: SeatId) -> Role:
         """The role of `seat`."""

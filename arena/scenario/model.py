@@ -24,13 +24,13 @@ from pydantic import (
 )
 
 from arena.board_file import board_ref
+from arena.errors import ArenaError, clip, one_line
 from arena.rules import events as ev
 from arena.rules.actions import Action
 from arena.rules.boards import Board, PresetName
 from arena.rules.config import GameConfig
 from arena.rules.custom import parse_board
 from arena.rules.decisions import DecisionKind
-from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.types import Role, SeatId
 from arena.scenario.notation import (
     ACTION_KINDS,

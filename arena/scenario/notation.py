@@ -19,9 +19,9 @@ from typing import Literal, NamedTuple, cast
 
 from pydantic import ValidationError
 
+from arena.errors import clip, one_line
 from arena.rules.actions import ACTION_ADAPTER, Action, ActionKind
 from arena.rules.decisions import DecisionKind
-from arena.rules.errors import clip, one_line
 from arena.rules.types import DeathCause
 
 ACTION_KINDS: frozenset[str] = frozenset(ActionKind.__args__)  # type: ignore[attr-defined]

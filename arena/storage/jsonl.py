@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 from arena.userfile import open_regular
 
 MAX_LINE_BYTES = 16 * 1024 * 1024

@@ -22,9 +22,9 @@ from pydantic import (
     ValidationError,
 )
 
+from arena.errors import ArenaError, clip, one_line
 from arena.llm.types import ModelCallRecord
 from arena.records import BeliefReport
-from arena.rules.errors import ArenaError, clip, one_line
 from arena.rules.events import EVENT_ADAPTER, Event, GameEnded
 from arena.rules.referee import Answer
 from arena.storage.jsonl import ReplayError as ReplayError

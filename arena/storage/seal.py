@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from arena.rules.errors import ArenaError, clip
+from arena.errors import ArenaError, clip
 
 KEY_ENV = "ARENA_KEY"
 """Environment variable holding the key itself (any text of `MIN_KEY_CHARS` or more)."""

@@ -15,11 +15,11 @@ from arena.dashboard.exams import answer_text, replay_files, result_folders, res
 from arena.dashboard.i18n import Lang, localize, t
 from arena.dashboard.plain import error, escape, plain
 from arena.dashboard.session import hide_folder, language, settings
+from arena.errors import ArenaError
 from arena.exam.items import KINDS, Item
 from arena.exam.report import ExamReport
 from arena.exam.results import Results
 from arena.exam.scoring import score
-from arena.rules.errors import ArenaError
 from arena.transcript import role_name
 
 ROW_COLUMNS = ("kind", "contestant", "items", "own", "value", "low", "high", "auroc")

@@ -38,9 +38,9 @@ from arena.dashboard.standings import (
     table,
     win_frame,
 )
+from arena.errors import ArenaError
 from arena.ratings import Report, to_csv
 from arena.ratings.folder import folder_report
-from arena.rules.errors import ArenaError
 
 ALL = "—"  # the tournament choice meaning "every game"
 USD_CELL = "$%.4f"  # dollars per game: often a fraction of a cent, so four decimals

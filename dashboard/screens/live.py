@@ -27,8 +27,8 @@ from arena.dashboard.plain import error, plain, visible
 from arena.dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import project
 from arena.dashboard.session import language, settings
+from arena.errors import ArenaError
 from arena.humans.hosting import public_view
-from arena.rules.errors import ArenaError
 from arena.storage.redis_keys import live_stream
 from arena.storage.replay_file import ReplayHeader, has_outsiders, parse_replay_lines
 

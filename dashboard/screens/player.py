@@ -23,7 +23,7 @@ from arena.dashboard.plain import error, escape, no_games
 from arena.dashboard.player_ui import phase_at, pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import Moments, moments, next_moment, project, public_phases
 from arena.dashboard.session import header_index, hide_folder, language, load_cached, settings
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 from arena.rules.observation import observe
 from arena.storage.replay_file import has_outsiders
 

@@ -22,11 +22,11 @@ from arena.agents.seats import (
 )
 from arena.agents.traits import ModelSeat, trait
 from arena.cli import main
+from arena.errors import ArenaError
 from arena.humans.lobby import is_model_spec
 from arena.match import new_header, run_game
 from arena.rules.config import GameConfig
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation
 from arena.rules.referee import Referee
 from arena.storage.replay_file import has_outsiders

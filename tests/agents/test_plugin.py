@@ -27,11 +27,11 @@ from arena.agents.seats import (
     check_options,
     parse_seats,
 )
+from arena.errors import ArenaError
 from arena.match import Limits, new_header, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
 from arena.storage.replay_file import read_replay
 from tests.support import plugins
 

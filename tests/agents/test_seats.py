@@ -18,10 +18,10 @@ from arena.agents.seats import (
     seat_seed,
     with_endpoint_flags,
 )
+from arena.errors import ArenaError
 from arena.llm.langchain_provider import LangChainChatModel
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
 from tests.support.stub_server import StubModel, StubServer
 
 CONFIG = GameConfig(board="wwk_guard")

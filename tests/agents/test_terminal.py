@@ -13,6 +13,7 @@ from arena.agents.bot.agent import BotAgent
 from arena.agents.seats import build_agents, parse_seats
 from arena.agents.terminal import HELP, TerminalHuman, describe, explain, has_default, help_text
 from arena.board_file import EXAMPLES, load_board_file
+from arena.errors import ArenaError
 from arena.match import Limits, new_header, play, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
@@ -35,7 +36,7 @@ from arena.rules.actions import (
 from arena.rules.boards import Board, board
 from arena.rules.config import GameConfig
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
-from arena.rules.errors import ArenaError, InvalidActionError
+from arena.rules.errors import InvalidActionError
 from arena.rules.observation import Observation, observe
 from arena.rules.referee import Referee
 from arena.rules.types import Direction, Phase, Role

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from arena.errors import ArenaError
 from arena.queue.base import JobQueue
 from arena.queue.jobs import FencedOut, GameState, MatchJob, MatchResult, Spend
-from arena.rules.errors import ArenaError
 from arena.tournament import TournamentSpec, schedule
 from tests.contract.conftest import MakeQueue
 

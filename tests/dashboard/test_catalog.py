@@ -10,7 +10,7 @@ import pytest
 from arena.dashboard import catalog
 from arena.dashboard.catalog import Filters, HeaderIndex, select
 from arena.dashboard.loading import resolve, trace_steps
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 from arena.storage.replay_file import ReplayError
 from tests.dashboard.conftest import MARKED
 

@@ -11,7 +11,7 @@ import pytest
 import arena.dashboard
 from arena.cli import main, parser
 from arena.commands.dashboard import app_path, streamlit_command
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 
 
 def args(*argv: str) -> argparse.Namespace:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.errors import ArenaError
 from arena.exam.build import build
 from arena.exam.files import key_path, read_exam, read_key
 from arena.exam.items import KINDS
-from arena.rules.errors import ArenaError
 from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.types import Role

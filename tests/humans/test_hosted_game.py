@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.board_file import EXAMPLES, load_board_file
+from arena.errors import ArenaError
 from arena.humans.access import AccessDenied, StaleAnswer, seat_page, submit
 from arena.humans.host import host_game, live_folder
 from arena.humans.lobby import create_game
@@ -19,7 +20,7 @@ from arena.rules import events as ev
 from arena.rules.actions import Action, Vote
 from arena.rules.boards import Board
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ArenaError, IllegalActionError
+from arena.rules.errors import IllegalActionError
 from arena.rules.observation import observe
 from arena.rules.types import Team
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, TeamViewer

@@ -4,11 +4,11 @@ import json
 import pytest
 
 from arena.agents.model.probe import VOTE
+from arena.errors import ArenaError
 from arena.llm.base import ProviderError
 from arena.llm.langchain_provider import LangChainChatModel
 from arena.llm.types import ChatMessage, ToolCall
 from arena.rules.actions import Pass, Vote
-from arena.rules.errors import ArenaError
 from tests.llm.helpers import Sleeps, langchain_model
 from tests.support.seats import ACT, QUESTION, answer_of, raw_answer
 from tests.support.stub_policy import (

@@ -3,12 +3,12 @@ import asyncio
 import pytest
 
 from arena.agents.model.probe import VOTE
+from arena.errors import ArenaError
 from arena.llm.base import ProviderError
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.llm.pricing import PRICES, cost_usd
 from arena.llm.types import ChatMessage, ToolCall
 from arena.rules.actions import Pass, Vote
-from arena.rules.errors import ArenaError
 from tests.llm.helpers import Sleeps, openai_model
 from tests.support.seats import ACT, QUESTION, answer_of, raw_answer
 from tests.support.stub_policy import (

@@ -19,9 +19,9 @@ import pytest
 
 from arena.agents.model.agent import LLMAgent
 from arena.agents.preflight import preflight
+from arena.errors import ArenaError
 from arena.llm.base import AnswerMode, ProviderError
 from arena.llm.endpoint import ProbedEndpoint
-from arena.rules.errors import ArenaError
 from tests.llm.helpers import langchain_model, openai_model
 from tests.support.seats import (
     ACT,

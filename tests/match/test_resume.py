@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import AgentReply
+from arena.errors import ArenaError
 from arena.match import resume_game
 from arena.replay_check import check_replay
-from arena.rules.errors import ArenaError
 from arena.storage.replay_file import read_replay
 from tests.match.fakes import Call, Fake, by_step, fakes, play, seat_seconds
 from tests.support.virtual_time import run

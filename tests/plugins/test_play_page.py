@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.errors import ArenaError
 from arena.humans.host import host_game
 from arena.humans.lobby import create_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
-from arena.rules.errors import ArenaError
 from arena.storage.desk import MemoryDesk, SeatPlan
 from arena.storage.replay_file import read_replay
 from tests.humans.test_hosted_game import NO_PACE, SEED, person, plans

@@ -22,11 +22,11 @@ import redis
 
 from arena.cli import main
 from arena.commands.worker import worker_argv
+from arena.errors import ArenaError
 from arena.queue.jobs import MatchJob
 from arena.queue.results import Collected, collect, finished_replay, pack, replay_path, unpack
 from arena.ratings.folder import folder_report
 from arena.replay_check import check_replay
-from arena.rules.errors import ArenaError
 from arena.tournament import load_spec, schedule
 from tests.queue.conftest import QueueMaker, make_jobs, run_all
 from tests.support.forgery import FORGER_KEY, signing_key

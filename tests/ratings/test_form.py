@@ -77,6 +77,6 @@ def test_the_pairing_fast_path_gives_the_general_path_bits() -> None:
     fast = fit(games)
     general: dict[str, tuple[float, float]] = {}
     for wolf, good, winner in games:
-        module._play(general, ({**wolf, "_": 0.0}, good), module._ranks(winner))
+        module._play(general, ({**wolf, "_": 0.0}, good), module._RANKS[winner])
         general.pop("_", None)
     assert general and fast == general

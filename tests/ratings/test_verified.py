@@ -201,14 +201,18 @@ def test_progress_is_shown_on_a_terminal_only(games: Path, tmp_path: Path) -> No
 
 
 def test_summing_tallies_in_bulk_gives_the_same_totals(games: Path, tmp_path: Path) -> None:
-    from arena.ratings.tallies import Tallies, sum_tallies
+    """The metrics' totals (plain numbers, the models built once) add as `Tallies.__add__`."""
+    from arena.ratings.tallies import Tallies, add_to_totals, new_totals, tallies_of
 
     seats = [
         s.tallies for game in load_games(copy_games(games, tmp_path)).games for s in game.seats
     ]
     assert len(seats) == 45
-    assert sum_tallies(seats) == sum(seats, Tallies())
-    assert sum_tallies([]) == Tallies()
+    totals = new_totals()
+    for tallies in seats:
+        add_to_totals(totals, tallies)
+    assert tallies_of(totals) == sum(seats, Tallies())
+    assert tallies_of(new_totals()) == Tallies()
 
 
 def test_void_reason_reads_the_result_flag() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.errors import ArenaError
 from arena.replay_check import check_replay
-from arena.rules.errors import ArenaError
 from arena.storage.replay_file import ReplayError, parse_replay_lines, read_replay
 from arena.storage.seal import arena_key
 from tests.support.forgery import forged_set, play

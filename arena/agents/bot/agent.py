@@ -28,10 +28,10 @@ from arena.agents.bot.beliefs import own_outlook, wolf_probabilities
 from arena.agents.bot.chance import dice
 from arena.agents.bot.handlers import HANDLERS, Turn
 from arena.agents.bot.reading import Ledger, Reading, read
+from arena.errors import ArenaError
 from arena.records import BeliefReport
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation
 from arena.text import Lang
 

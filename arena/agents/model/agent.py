@@ -33,6 +33,7 @@ from arena.agents.model.library import DEFAULT_VERSION, load_library
 from arena.agents.model.overflow import is_overflow, refit_budget
 from arena.agents.model.parsing import Parsed, check_beliefs, parse_answer
 from arena.agents.model.tools import TOOL_NAME, answer_tool, legal_answers, split_claims
+from arena.errors import ArenaError
 from arena.llm.base import ChatModel, ProviderError, Schema, Shared
 from arena.llm.retry import FailedTry, failed_tries
 from arena.llm.tokens import TokenGauge
@@ -42,7 +43,7 @@ from arena.rules import events as ev
 from arena.rules.actions import Claims, Pass, Speak
 from arena.rules.config import RuleSet
 from arena.rules.decisions import DecisionKind, DecisionRequest
-from arena.rules.errors import ArenaError, InvalidActionError
+from arena.rules.errors import InvalidActionError
 from arena.rules.observation import Observation
 from arena.rules.types import Role, SeatId
 from arena.rules.visibility import SeatViewer
@@ -261,10 +262,7 @@ class LLMAgent:
         return feedback
 
     def _report(
-        self,
-        view: Observation,
-        parsed: Parsed,
-        others: list[SeatId],
+        self, view: Observation, parsed: Parsed, others: list[SeatId]
     ) -> BeliefReport | None:
         """The report folded into a vote; its call is the vote's trace, not repeated here."""
         if not others or check_beliefs(parsed.beliefs, others) is not None:

@@ -44,13 +44,13 @@ from arena.agents.model.library import PromptLibrary
 from arena.agents.model.options import options_text
 from arena.agents.model.rules_text import rule_lines
 from arena.agents.model.tools import BELIEF_FIELD
+from arena.errors import ArenaError
 from arena.llm.tokens import estimate_tokens
 from arena.llm.types import ChatMessage
 from arena.rules import events as ev
 from arena.rules.boards import board
 from arena.rules.config import RuleSet, resolve_rules
 from arena.rules.decisions import DecisionKind, DecisionRequest
-from arena.rules.errors import ArenaError
 from arena.rules.observation import Observation, Seen
 from arena.rules.types import Phase, Role, SeatId
 from arena.rules.visibility import SeatViewer

@@ -16,9 +16,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from arena.rules.actions import ActionKind
+from arena.errors import ArenaError
 from arena.rules.decisions import DecisionKind, DecisionRequest
-from arena.rules.errors import ArenaError
 from arena.transcript import Lang
 from arena.userfile import read_yaml
 
@@ -82,10 +81,6 @@ class PromptLibrary:
         return asks.get(f"{request.kind}.{request.context}") or asks.get(
             str(request.kind), str(request.kind)
         )
-
-    def action_text(self, kind: ActionKind | str, decision: DecisionKind | None) -> str:
-        """What choosing `kind` means in `decision`."""
-        return self.tools.action(kind, decision)
 
     def role_guide(self, role: str) -> str:
         """The seat's own role guide (empty for a role without one)."""

@@ -27,9 +27,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from arena.agents.model.tools import ANSWER, BELIEF_ACTION, BELIEF_FIELD
+from arena.errors import one_line
 from arena.rules.actions import ACTION_ADAPTER, Action, action_models
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import InvalidActionError, one_line
+from arena.rules.errors import InvalidActionError
 from arena.rules.types import SeatId
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)

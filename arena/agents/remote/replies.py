@@ -17,10 +17,11 @@ from arena.agents.model.parsing import check_beliefs, read_act
 from arena.agents.remote.auth import is_signed, why_unsigned
 from arena.agents.remote.protocol import PROTOCOL, Answer, BeliefAnswer, Ready
 from arena.agents.remote.transport import Reply
+from arena.errors import one_line
 from arena.llm.types import ModelCallRecord, ModelReply
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
-from arena.rules.errors import InvalidActionError, one_line
+from arena.rules.errors import InvalidActionError
 
 BELIEF_STEP = -1
 """The `step` of a belief question's trace record (`ModelCallRecord.step`)."""

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arena.agents.remote.client import RemoteAgent
 from arena.agents.remote.transport import check_health
 from arena.agents.traits import trait
-from arena.rules.errors import ArenaError
+from arena.errors import ArenaError
 
 
 class RemoteSettings(BaseModel):

@@ -10,11 +10,11 @@ from arena.agents.bot.agent import BotAgent
 from arena.agents.bot.beliefs import calibrate, credibility, own_outlook, wolf_probabilities
 from arena.agents.bot.reading import read
 from arena.agents.bot.talk import jumps, knife_in, speech_text, whisper_text
+from arena.errors import ArenaError
 from arena.rules import events as ev
 from arena.rules.actions import CheckClaim, Claims, Pass, Speak, Vote
 from arena.rules.boards import BOARDS
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
-from arena.rules.errors import ArenaError
 from arena.rules.observation import observe
 from arena.rules.types import Phase, Role
 from arena.rules.visibility import PUBLIC, PublicViewer, SeatViewer, to_seats

@@ -9,12 +9,12 @@ from arena.agents.model.conversation import event_line, neutralise, quote
 from arena.agents.model.library import DEFAULT_VERSION, load_library, prompt_root
 from arena.agents.model.rules_text import rule_lines
 from arena.board_file import parse_board_text
+from arena.errors import ArenaError
 from arena.rules import events as ev
 from arena.rules.actions import ActionKind, Claims
 from arena.rules.boards import board
 from arena.rules.config import resolve_rules
 from arena.rules.decisions import DecisionKind
-from arena.rules.errors import ArenaError
 from arena.rules.types import Role
 from arena.rules.visibility import PUBLIC
 from tests.conftest import BOARD_REFS

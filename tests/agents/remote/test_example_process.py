@@ -10,10 +10,10 @@ import pytest
 
 from arena.agents.bot.agent import BotAgent
 from arena.agents.remote import RemoteAgent, check_health
+from arena.errors import ArenaError
 from arena.match import Limits, new_header, run_game
 from arena.rules import events as ev
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
 from arena.storage.replay_file import read_replay
 from tests.agents.remote.support import example_process
 

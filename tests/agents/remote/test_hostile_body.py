@@ -20,9 +20,9 @@ import pytest
 from arena.agents.remote import RemoteAgent, check_health
 from arena.agents.remote.auth import signature
 from arena.agents.remote.transport import MAX_REPLY_BYTES
+from arena.errors import ArenaError
 from arena.match import Limits, decide
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
 from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import SeatViewer

@@ -19,10 +19,10 @@ import pytest
 
 from arena.agents.random_agent import RandomAgent
 from arena.agents.remote import RemoteAgent, check_health
+from arena.errors import ArenaError
 from arena.match import Limits, decide, new_header, run_game
 from arena.rules import events as ev
 from arena.rules.config import GameConfig
-from arena.rules.errors import ArenaError
 from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import SeatViewer
