@@ -26,7 +26,12 @@ from arena.dashboard.session import language  # noqa: E402
 
 
 def main() -> None:
-    """Configure the page, the language switch and the navigation, then run the page."""
+    """Configure the page, the language switch and the navigation, then run the page.
+
+    Every page answers at the path its sidebar name suggests (`/replays`, `/player`, …).
+    Streamlit serves its default page at `/` only, so the default is a hidden page that
+    switches to `/replays`, which then answers at both addresses.
+    """
     st.set_page_config(page_title="Werewolf Arena", page_icon="🐺", layout="wide")
     if "lang" not in st.session_state:
         st.session_state["lang"] = parse_lang(st.query_params.get("lang"))
@@ -38,14 +43,14 @@ def main() -> None:
     )
     st.query_params["lang"] = st.session_state["lang"]
     lang = language()
+    replays = st.Page("screens/replays.py", title=t("replays", lang), icon="📚", url_path="replays")
+
+    def home() -> None:  # the bare address opens the list, at the path its name suggests
+        st.switch_page(replays, query_params={"lang": lang})
+
     pages = [
-        st.Page(
-            "screens/replays.py",
-            title=t("replays", lang),
-            icon="📚",
-            url_path="replays",
-            default=True,
-        ),
+        st.Page(home, title=t("replays", lang), url_path="home", default=True, visibility="hidden"),
+        replays,
         st.Page("screens/player.py", title=t("player", lang), icon="🎬", url_path="player"),
         st.Page(
             "screens/leaderboard.py",

@@ -10,13 +10,13 @@ a bad file is refused in one line, in `arena play --board FILE`'s words.
 from __future__ import annotations
 
 import os
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, urlparse, urlsplit
 
 import streamlit as st
 
 from arena.board_file import example_boards, parse_board_upload
 from arena.errors import ArenaError
-from arena.humans.hosting import join_url, start_game
+from arena.humans.hosting import is_local_only, join_url, start_game
 from arena.rules.boards import BOARDS, Board
 from arena.storage.desk import Pace
 
@@ -220,8 +220,11 @@ def links(lang: Lang) -> None:
     if status.state == "checking":
         st.info(text("play.checking", lang))
     st.subheader(text("play.links", lang))
-    st.caption(text("play.copy_hint", lang))
     base = page_address()
+    if is_local_only(base):  # a link to this computer does not open on anyone else's
+        host = urlsplit(base).hostname or "localhost"
+        st.warning(text("play.local_links", lang, host=host), icon="⚠️")
+    st.caption(text("play.copy_hint", lang))
     for link in rows:
         url = join_url(base, link.query)
         st.markdown(f"**{seat_label(link.seat, lang)} · {escape(link.name)}**")

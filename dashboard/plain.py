@@ -59,4 +59,9 @@ def no_games(lang: Lang) -> None:
     picker are empty then, and a blank page reads as broken.
     """
     st.info(t("no_games", lang), icon="📭")
-    st.page_link("screens/play.py", label=words("play.title", lang), icon="🎲")
+    st.page_link(
+        "screens/play.py",
+        label=words("play.title", lang),
+        icon="🎲",
+        query_params={"lang": lang},
+    )

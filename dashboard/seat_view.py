@@ -130,7 +130,9 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
         outcome = text(f"outcome.{status.winner}", shown) if status.winner else ""
         st.success(text("play.over", lang, w=outcome, f=status.replay))
         if status.replay:  # the finished game, from this seat's view, in the replay player
-            query = urlencode({"game": status.replay, "view": f"seat:{page.seat}", "step": "end"})
+            query = urlencode(
+                {"game": status.replay, "view": f"seat:{page.seat}", "step": "end", "lang": lang}
+            )  # the reader's language: a link opens a new page, which reads it from here
             label = escape(text("play.over_replay", lang))
             st.markdown(f"🎬 [{label}]({PLAYER_PAGE}?{query})")
     elif status.state == "failed":

@@ -64,7 +64,9 @@ def _play(args: argparse.Namespace) -> int:
 def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     """`arena play` with the spec's language settled (the output is in its script)."""
     config = GameConfig(
-        board=board_ref(args.board), preset=args.preset, overrides=parse_knobs(args.knobs)
+        board=board_ref(args.board),
+        preset=args.preset,
+        overrides=parse_knobs(args.knobs, "en" if args.lang is None else spec.lang),
     )
     viewer = viewer_of(args.viewer, config.board_spec.seats)
     spec = with_endpoint_flags(spec, **endpoint_flags(args))

@@ -7,13 +7,16 @@ means, its default, and the parsers of its values (`parse_knobs`, `positive`).
 from __future__ import annotations
 
 import argparse
+import difflib
 from pathlib import Path
 from typing import Any
 
 from arena.commands.seen import VIEWERS
+from arena.commands.values import RefusedValue
 from arena.errors import clip
 from arena.rules.config import RuleSet
 from arena.rules.errors import ConfigError
+from arena.text import Lang, t
 from arena.text.script import CLI_CHOICES
 from arena.userfile import parse_yaml
 
@@ -165,8 +168,11 @@ def endpoint_flags(args: argparse.Namespace) -> dict[str, float | int | None]:
     }
 
 
-def parse_knobs(items: list[str]) -> dict[str, Any]:
+def parse_knobs(items: list[str], lang: Lang = "en") -> dict[str, Any]:
     """Parse `KNOB=VALUE` overrides; values are YAML scalars (`2`, `true`, `survives`).
+
+    An unknown knob is refused naming the (up to three) knobs closest to it, in `lang`:
+    the whole list would be a screenful, and a typo is one or two letters off.
 
     Raises:
         ConfigError: a malformed item or an unknown knob.
@@ -177,21 +183,24 @@ def parse_knobs(items: list[str]) -> dict[str, Any]:
         if not sep or not knob:
             raise ConfigError(f"--set expects KNOB=VALUE, got {clip(repr(item))}")
         if knob not in RuleSet.model_fields:
-            raise ConfigError(
-                f"unknown rules knob {clip(repr(knob))}; "
-                f"known knobs: {', '.join(RuleSet.model_fields)}"
-            )
+            near = difflib.get_close_matches(knob, list(RuleSet.model_fields), n=3, cutoff=0.5)
+            key = "cli.unknown_knob" if near else "cli.unknown_knob_far"
+            raise ConfigError(t(key, lang, knob=clip(repr(knob)), near=", ".join(near)))
         overrides[knob] = parse_yaml(value, f"--set {knob}", error=ConfigError)
     return overrides
 
 
 def positive(kind: type[float] | type[int]) -> Any:
-    """An argparse type: a positive number of `kind`."""
+    """An argparse type: a positive number of `kind` (refused as `cli.kind.positive_*`)."""
+    name = "positive_whole" if kind is int else "positive_number"
 
     def parse(text: str) -> float | int:
-        value = kind(text)
+        try:
+            value = kind(text)
+        except ValueError:
+            raise RefusedValue(name) from None
         if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+            raise RefusedValue(name)
         return value
 
     return parse

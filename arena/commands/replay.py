@@ -7,6 +7,7 @@ from pathlib import Path
 
 from arena.call_view import print_calls, replay_calls
 from arena.commands.seen import VIEWERS, print_seen, viewer_of
+from arena.commands.values import RefusedValue
 from arena.errors import ArenaError
 from arena.replay_check import check_read, check_replay
 from arena.rules.observation import observe
@@ -65,7 +66,7 @@ def _step(text: str) -> int:
     except ValueError:
         value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expects a step number, 0 or more; got {text!r}")
+        raise RefusedValue("step")
     return value
 
 

@@ -11,6 +11,7 @@ which shows their public view only (`public_view`).
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -155,6 +156,23 @@ def join_url(base: str, query: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"{path}play", query, ""))
 
 
+def is_local_only(url: str) -> bool:
+    """Whether a link built on `url` opens only on the machine that made it.
+
+    True for a loopback host (`127.0.0.1`, `localhost`, `::1`), the unspecified address
+    (`0.0.0.0`, which a browser cannot reach from elsewhere) and an address with no host
+    at all: a join link built on one does not open on anyone else's device.
+    """
+    host = (urlsplit(url.strip()).hostname or "").lower()
+    if host in ("", "localhost") or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
 def public_view(desk: Desk, game_id: str) -> Observation:
     """What a spectator of a hosted game sees: the public projection, as published."""
     return read_view(desk.view(game_id, PUBLIC_SEAT), PublicViewer())
@@ -166,6 +184,7 @@ __all__ = [
     "JoinLink",
     "Started",
     "join_query",
+    "is_local_only",
     "join_url",
     "public_view",
     "start_game",

@@ -8,6 +8,7 @@ a preset's source is silent the knob's docstring says which source fills the gap
 
 from __future__ import annotations
 
+import difflib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -234,9 +235,10 @@ def resolve_rules(
     if preset == "classic" and board_.seats >= 12:
         values["explosions_to_swallow_badge"] = 2  # 003 警徽规则 (5): 12人标准局需要2次自爆
     for knob, value in {**board_.settings, **(overrides or {})}.items():
-        if knob not in RuleSet.model_fields:
-            known = ", ".join(RuleSet.model_fields)
-            raise ConfigError(f"unknown rules knob {clip(repr(knob))}; known knobs: {known}")
+        if knob not in RuleSet.model_fields:  # the closest three, not a screenful of all
+            near = difflib.get_close_matches(knob, list(RuleSet.model_fields), n=3, cutoff=0.5)
+            hint = f"; the closest: {', '.join(near)}" if near else " (see RuleSet's fields)"
+            raise ConfigError(f"unknown rules knob {clip(repr(knob))}{hint}")
         values[knob] = value
     try:
         return RuleSet.model_validate(values)

@@ -98,7 +98,9 @@ def show_item(item: Item, found: Results, lang: Lang) -> None:
     if game is None:
         st.caption(t("exam_no_replay", lang, game=item.game_id))
     elif st.button(t("exam_open", lang), key="exam_open", icon="🎬"):
-        params = {"game": game, "view": f"seat:{item.seat}", "step": str(item.until)}
+        params = {
+            "game": game, "view": f"seat:{item.seat}", "step": str(item.until), "lang": lang
+        }  # fmt: skip
         st.switch_page("screens/player.py", query_params=params)
     for name, answers in sorted(found.sittings.items()):
         answer = answers.get(item.id)

@@ -224,7 +224,9 @@ def choose_game(lang: Lang) -> None:
     if not rows:
         no_games(lang)
         return
-    st.page_link("screens/replays.py", label=t("replays", lang), icon="📚")
+    st.page_link(
+        "screens/replays.py", label=t("replays", lang), icon="📚", query_params={"lang": lang}
+    )
     labels = {
         r.file: f"{r.created_at[:16]} · {r.board} · {winner_label(r.winner, lang)}" for r in rows
     }

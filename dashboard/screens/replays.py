@@ -76,9 +76,9 @@ def frame(rows: list[GameRow], lang: Lang) -> pd.DataFrame:
     return pd.DataFrame({t(f"col_{c}", lang): values[c] for c in COLUMNS})
 
 
-def open_game(file: str) -> None:
-    """Go to the player with `file` loaded."""
-    st.switch_page("screens/player.py", query_params={"game": file})
+def open_game(file: str, lang: Lang) -> None:
+    """Go to the player with `file` loaded, in the reader's language."""
+    st.switch_page("screens/player.py", query_params={"game": file, "lang": lang})
 
 
 def listing(rows: list[GameRow], total: int, lang: Lang) -> None:
@@ -93,13 +93,13 @@ def listing(rows: list[GameRow], total: int, lang: Lang) -> None:
     )
     chosen = picked.selection.rows if picked is not None else []
     if chosen:
-        open_game(rows[chosen[0]].file)
+        open_game(rows[chosen[0]].file, lang)
     if not rows:
         return
     left, right = st.columns([4, 1], vertical_alignment="bottom")
     file = left.selectbox(t("game", lang), [r.file for r in rows[:PICK_LIMIT]], key="pick_game")
     if right.button(t("open", lang), key="open_game", type="primary") and file:
-        open_game(file)
+        open_game(file, lang)
 
 
 def unreadable(catalog: Catalog, lang: Lang) -> None:

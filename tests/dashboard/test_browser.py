@@ -16,10 +16,12 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import redis
 
+from arena.dashboard.i18n import t, text
 from arena.dashboard.loading import Loaded, load
 from arena.dashboard.projection import moments
 from arena.rules import events as ev
@@ -243,3 +245,27 @@ def test_seat_cards_keep_their_width_on_a_narrow_window(server: str, browser: An
         tab.close()
     assert len({round(y) for y in rows[WIDTH][:6]}) == 1, ("six cards to a row at 1400 px", rows)
     assert len({round(y) for y in rows[800]}) > 2, "more rows on a narrow window"
+
+
+PAGES = [
+    ("", "📚", "replays"),
+    ("replays", "📚", "replays"),
+    ("player", "🎬", "player"),
+    ("leaderboard", "🏆", "leaderboard"),
+    ("exams", "📝", "exams"),
+    ("live", "📡", "live"),
+    ("play", "🎲", "play.title"),
+]
+
+
+@pytest.mark.parametrize(("path", "icon", "key"), PAGES)
+def test_every_page_answers_at_the_path_its_name_suggests(
+    server: str, page: Any, path: str, icon: str, key: str
+) -> None:
+    """The sidebar's names are the paths: `/replays` is the list (the bare address too),
+    in the language the link carries, never "Page not found"."""
+    page.goto(f"{server}/{path}?lang=zh-Hans")
+    name = text(key, "zh-Hans") if "." in key else t(key, "zh-Hans")
+    page.locator("h1", has_text=f"{icon} {name}").wait_for()
+    assert "Page not found" not in page.inner_text("body")
+    assert urlsplit(page.url).path == f"/{path or 'replays'}"
