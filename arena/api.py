@@ -11,13 +11,22 @@ event kinds, optional fields) do not.
 
 from __future__ import annotations
 
-from arena.agents.base import CONTRACT_VERSION, Agent, AgentReply, Believer, RoleGuesser
+from arena.agents.base import (
+    CONTRACT_VERSION,
+    Agent,
+    AgentReply,
+    Believer,
+    Learner,
+    RoleGuesser,
+)
 from arena.records import BeliefReport, RoleGuess
 from arena.rules import actions, events
 from arena.rules.actions import Action, parse_action
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.observation import Knowledge, Observation, Seen
+from arena.rules.outcome import GameOver
+from arena.rules.types import Role, Side, Winner
 
 __all__ = [
     "CONTRACT_VERSION",
@@ -29,13 +38,18 @@ __all__ = [
     "Believer",
     "DecisionKind",
     "DecisionRequest",
+    "GameOver",
     "IllegalActionError",
     "InvalidActionError",
     "Knowledge",
+    "Learner",
     "Observation",
+    "Role",
     "RoleGuess",
     "RoleGuesser",
     "Seen",
+    "Side",
+    "Winner",
     "actions",
     "check_legal",
     "events",

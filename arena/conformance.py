@@ -10,6 +10,11 @@ of its `decide` is timed and classified:
 - **crash**: `decide` raised (a plug-in's exception reaches the runner as an answer
   starting with "the agent raised").
 
+Each game's end is told to the agent as a game tells it (`Learner.game_over`; a remote
+agent's `end`), and the report says, per game, whether it took it (`told`), failed to
+(`failed: why`: a remote agent that answered other than HTTP 2xx, a plug-in that raised),
+or has no `game_over` (`not a Learner`); the end is no part of the verdict.
+
 A decision that gets no accepted answer within the runner's tries is **defaulted** (an
 `ActionDefaulted` event). The agent is conformant when nothing crashed, nothing was
 defaulted, and refusals and timeouts together are at most `max_refused` of its calls
@@ -27,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from arena.agents.base import Agent, AgentReply, TimeLimited
+from arena.agents.base import Agent, AgentReply, Learner, TimeLimited
 from arena.agents.traits import Wrapper, trait
 from arena.match import Limits, new_header, run_game
 from arena.ratings.stats import quantile
@@ -36,6 +41,7 @@ from arena.rules.decisions import DecisionRequest, check_legal
 from arena.rules.errors import IllegalActionError
 from arena.rules.events import ActionDefaulted, RolesDealt
 from arena.rules.observation import Observation
+from arena.rules.outcome import GameOver
 from arena.rules.types import SeatId
 
 Verdict = Literal["accepted", "refused", "timeout", "crash"]
@@ -65,6 +71,21 @@ class Probe(Wrapper):
     def __init__(self, inner: Agent) -> None:
         super().__init__(inner)
         self.calls: list[Call] = []
+        self.end = "not told"
+        """How the agent took the game's end."""
+
+    async def game_over(self, view: Observation, end: GameOver) -> None:
+        """Tell the agent the end, as a game does, and note how it took it."""
+        learner = trait(self.inner, Learner)
+        if learner is None:
+            self.end = "not a Learner (no game_over)"
+            return
+        try:
+            await learner.game_over(view, end)
+        except Exception as exc:
+            self.end = f"failed: {type(exc).__name__}: {exc}"
+            raise
+        self.end = f"told (side {end.side}, reward {end.reward:+g})"
 
     async def decide(
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
@@ -112,6 +133,8 @@ class GameLine:
     defaults: tuple[str, ...]
     """The reasons of the agent's defaulted decisions."""
     replay: Path | None
+    end: str = "not told"
+    """How the agent took the game's end (`Probe.game_over`)."""
 
 
 @dataclass(slots=True)
@@ -191,6 +214,7 @@ class Report:
                     "decisions": g.decisions,
                     "defaults": list(g.defaults),
                     "replay": None if g.replay is None else str(g.replay),
+                    "end": g.end,
                 }
                 for g in self.games
             ],
@@ -253,9 +277,8 @@ async def check_agent(
         )
         result = str(referee.winner) if referee.finished else "stopped at the first default"
         decided = sum(1 for a in referee.answers if a.seat == seat)
-        line = GameLine(
-            game_seed, seat, str(dealt.roles[seat - 1]), result, decided, defaults, path
-        )
+        role = str(dealt.roles[seat - 1])
+        line = GameLine(game_seed, seat, role, result, decided, defaults, path, probe.end)
         report.games.append(line)
         if defaults:
             break

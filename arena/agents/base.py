@@ -5,9 +5,9 @@ Scripted bots, random agents, LLM agents, human seats and plug-ins (your own cla
 the referee; an invalid or illegal one is asked again with the error as `feedback` (a
 bounded number of times) before the arena's default.
 
-`Agent`, `AgentReply` and `Believer` are a public API (docs/agents.md), re-exported with
-the types they use by `arena.api` and versioned by `CONTRACT_VERSION`. The other
-protocols here are the arena's own seats' business.
+`Agent`, `AgentReply`, `Believer`, `RoleGuesser` and `Learner` are a public API
+(docs/agents.md), re-exported with the types they use by `arena.api` and versioned by
+`CONTRACT_VERSION`. The other protocols here are the arena's own seats' business.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from arena.records import BeliefReport, RoleGuess
 from arena.rules.actions import Action
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
+from arena.rules.outcome import GameOver
 
 CONTRACT_VERSION = 1
 """The version of the public agent contract (`arena.api`, docs/agents.md).
@@ -95,6 +96,25 @@ class RoleGuesser(Protocol):
 
         The guess's `seat` and `after_seq` come from `view` (its viewer and `log_length`).
         None declines.
+        """
+        ...
+
+
+@runtime_checkable
+class Learner(Protocol):
+    """An agent told how each of its games ended (optional; remote agents always are).
+
+    A learning agent needs its reward, and the last request it was asked may come long
+    before the end (a seat knifed on night 2). Once a game is over, finished or voided,
+    the match calls `game_over` of every seat that has it, all at once, each held to the
+    per-decision limit; nothing it does changes the game or its replay.
+    """
+
+    async def game_over(self, view: Observation, end: GameOver) -> None:
+        """Take the end of a game: how it ended, every card, the seat's side and reward.
+
+        `view` is the seat's last view (`GameEnded` and `RolesRevealed` in it when the game
+        finished), `end` the `arena.rules.outcome.GameOver` told to this seat.
         """
         ...
 

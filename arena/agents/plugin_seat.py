@@ -2,14 +2,15 @@
 
 `wrap` puts what a plug-in's factory made into the seat the match runner asks: a
 `PluginAgent` whose `decide` turns a raise, a hang or garbage into a refused answer, and
-which passes on the optional questions the plug-in answers — its belief reports
-(`Believer`) and its role guesses (`RoleGuesser`, asked by exams) — and only those, so
-the runner asks the plug-in exactly what it implements.
+which passes on the optional protocols the plug-in implements — its belief reports
+(`Believer`), its role guesses (`RoleGuesser`, asked by exams) and the end of its games
+(`Learner`) — and only those, so the runner asks the plug-in exactly what it implements.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 import threading
@@ -18,11 +19,12 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from arena.agents.base import Agent, AgentReply, Believer, RoleGuesser
+from arena.agents.base import Agent, AgentReply, Believer, Learner, RoleGuesser
 from arena.records import BeliefReport, RoleGuess
 from arena.rules.actions import ACTION_ADAPTER, Action
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
+from arena.rules.outcome import GameOver
 
 log = logging.getLogger("arena.agents.plugin")
 
@@ -124,19 +126,42 @@ class PluginGuesser(PluginAgent):
         return guess if isinstance(guess, RoleGuess) else None
 
 
-class PluginBelieverGuesser(PluginBeliever, PluginGuesser):
-    """A plug-in that reports beliefs and guesses cards."""
+class PluginLearner(PluginAgent):
+    """A plug-in told how each of its games ended (`Learner`)."""
+
+    async def game_over(self, view: Observation, end: GameOver) -> None:
+        """Tell the plug-in; what it raises is logged (once) and goes no further."""
+        inner = self.inner
+        assert isinstance(inner, Learner)
+        try:
+            await _run(inner.game_over, view, end)
+        except Exception as exc:
+            self._fault("game_over", exc)
+            raise
+
+
+CAPABILITIES: tuple[tuple[type, type[PluginAgent]], ...] = (
+    (Believer, PluginBeliever),
+    (RoleGuesser, PluginGuesser),
+    (Learner, PluginLearner),
+)
+"""Each optional protocol a plug-in may implement, and the seat class that passes it on."""
 
 
 def wrap(made: Agent, spec: str, decision_timeout_s: float | None = None) -> PluginAgent:
-    """`made`'s seat: a `PluginAgent` that answers the optional questions `made` answers."""
-    kind = {
-        (False, False): PluginAgent,
-        (True, False): PluginBeliever,
-        (False, True): PluginGuesser,
-        (True, True): PluginBelieverGuesser,
-    }[(isinstance(made, Believer), isinstance(made, RoleGuesser))]
-    return kind(made, spec, decision_timeout_s=decision_timeout_s)
+    """`made`'s seat: a `PluginAgent` that passes on the optional protocols `made` has."""
+    kinds = tuple(kind for protocol, kind in CAPABILITIES if isinstance(made, protocol))
+    return _seat_class(kinds)(made, spec, decision_timeout_s=decision_timeout_s)
+
+
+@functools.cache
+def _seat_class(kinds: tuple[type[PluginAgent], ...]) -> type[PluginAgent]:
+    """The seat class with exactly `kinds`' methods (`PluginAgent` alone for none)."""
+    if len(kinds) < 2:
+        return kinds[0] if kinds else PluginAgent
+    name = "Plugin" + "".join(k.__name__.removeprefix("Plugin") for k in kinds)
+    made: type[PluginAgent] = type(name, kinds, {"__doc__": f"A plug-in seat: {name}."})
+    return made
 
 
 async def _run(method: Callable[..., Any], *args: object) -> object:

@@ -152,7 +152,7 @@ def report_lines(report: Report) -> list[str]:
     for game in report.games:
         lines.append(
             f"  seed {game.seed}, seat {game.seat} ({game.role}): {game.result}; "
-            f"decisions {game.decisions}, defaulted {len(game.defaults)}"
+            f"decisions {game.decisions}, defaulted {len(game.defaults)}; end {game.end}"
             + (f" — replay {game.replay}" if game.replay is not None else "")
         )
     calls = len(report.calls)

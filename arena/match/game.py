@@ -1,7 +1,8 @@
 """A whole game to its replay file: a new one (`run_game`), or one resumed (`resume_game`).
 
 Every event, answer and model call is appended to the replay file as it happens, so a
-game killed mid-way resumes from its partial file.
+game killed mid-way resumes from its partial file. Once the replay is finished, every seat
+that learns is told how the game ended (`arena.match.ending`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from arena.agents.base import Agent
 from arena.agents.traits import HandsOver, trait
 from arena.errors import ArenaError
+from arena.match.ending import tell_end
 from arena.match.header import result_of
 from arena.match.limits import GameVoided, Limits
 from arena.match.loop import play
@@ -40,6 +42,7 @@ async def run_game(
     if writer is not None:
         _note_handovers(writer, agents)
         writer.finish(result_of(referee, void))
+    await tell_end(referee, agents, void, limits.call_timeout_s)
     return referee
 
 
@@ -92,6 +95,7 @@ async def resume_game(
     void = await _play_or_void(referee, agents, writer, limits)
     _note_handovers(writer, agents)
     writer.finish(result_of(referee, void))
+    await tell_end(referee, agents, void, limits.call_timeout_s)
     return referee
 
 

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from arena.rules import events as ev
 from arena.rules.boards import Board
-from arena.rules.types import Phase, Role, SeatId, Winner
+from arena.rules.outcome import known_side
+from arena.rules.types import Phase, Role, SeatId, Side, Winner
 from arena.rules.visibility import SeatViewer, Viewer, can_see
 
 
@@ -37,6 +38,11 @@ class Knowledge(BaseModel):
     day: int = 0
     phase: Phase | None = None
     own_role: Role | None = None
+    side: Side | None = None
+    """The side the seat plays for, as far as it knows (None: not yet known, or no seat):
+    its card's team; the lovers' for a wolf–good couple and their cupid (a cupid knows it
+    once he has seen both lovers' cards); an admirer's love's side once she chose; the
+    thief's card once he took it (`arena.rules.outcome.known_side`)."""
     roles: dict[SeatId, Role] = {}
     """Seats whose exact role the viewer knows (own card, fellow wolves, public reveals)."""
     checks: dict[SeatId, bool] = {}
@@ -163,12 +169,12 @@ def know(viewer: Viewer, visible: Sequence[ev.Event]) -> Knowledge:
                 k.update(lovers=tuple(sorted((seat, partner))), partner_is_wolf=wolf)
             case ev.GameEnded(winner=winner):
                 k["winner"] = winner
-    return Knowledge.model_validate(
-        {
-            **k,
-            "roles": dict(sorted(roles.items())),
-            "checks": checks,
-            "out": tuple(sorted(out)),
-            "revealed_idiots": tuple(idiots),
-        }
-    )
+    facts = {"roles": dict(sorted(roles.items())), "checks": checks, "out": tuple(sorted(out))}
+    known = Knowledge.model_validate({**k, **facts, "revealed_idiots": tuple(idiots)})
+    return known.model_copy(update={"side": _side(me, known, visible)})
+
+
+def _side(me: SeatId | None, known: Knowledge, visible: Sequence[ev.Event]) -> Side | None:
+    """The viewer's own side, from its knowledge (`arena.rules.outcome.known_side`)."""
+    own, lovers = known.own_role, known.lovers
+    return known_side(me, own, known.roles, lovers, known.partner_is_wolf, visible)

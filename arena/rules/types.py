@@ -20,6 +20,18 @@ class Team(StrEnum):
     WOLF = "wolf"
 
 
+class Side(StrEnum):
+    """Whom a seat plays for at the end: its card's team, or the lovers' third side.
+
+    A `Team` but for 人狼戀: a wolf–good couple of lovers and their cupid play for
+    themselves (`arena.rules.outcome`, docs/roles.md).
+    """
+
+    GOOD = "good"
+    WOLF = "wolf"
+    LOVERS = "lovers"
+
+
 class Role(StrEnum):
     """Every role the referee knows. The `Role` value is the id used in files and tools."""
 

@@ -10,7 +10,8 @@ decision. Replace `choose` with your policy: it gets the whole `decide` message 
 seat's view of the game in `observation`, the question with its legal options in
 `request`) and returns one answer shape, e.g. `{"action": "vote", "target": 5}`. Replace
 `believe` with your own estimate of who is a wolf, or drop it (and `beliefs` from
-`FEATURES`): belief questions are optional.
+`FEATURES`): belief questions are optional. Replace `learn` with your learning step: it
+gets each game's end (the result, every card, your seat's side and its reward).
 
 What the protocol asks of an agent, all done below:
 
@@ -22,6 +23,8 @@ What the protocol asks of an agent, all done below:
   the secret's 64 hex characters as text, `secret.encode()`: see `sign`);
 - `believe` (only to an agent listing `beliefs`): answer each of `seats`' chance of
   being a wolf, echoing `game_id`, `seat` and `after_seq`, signed the same way;
+- `end` (sent to every seat once its game is over): the result, every card, the seat's
+  `side` and `reward`; answer HTTP 200 (the body is not read), and forget the seat;
 - a `decide` or `believe` for a seat it holds no secret for (this process restarted
   mid-game): answer HTTP 409, and the arena sends that seat's `start` again;
 - with `--token-env NAME` (the environment variable holding the token you gave the
@@ -119,6 +122,15 @@ def believe(question: dict[str, Any]) -> dict[str, float]:
     return beliefs
 
 
+def learn(end: dict[str, Any], rewards: Counter[str]) -> None:
+    """Your learning step, once per seat and game: here, a tally of rewards by side.
+
+    `end` is the `end` message's `end`: `winner` (null if the arena voided the game),
+    `reason`, `roles` (every seat's card), and this seat's `side` and `reward` (+1, -1, 0).
+    """
+    rewards[end["side"]] += end["reward"]
+
+
 class Agent:
     """The agent's state: its token, its features, and every seat's secret by game."""
 
@@ -128,6 +140,8 @@ class Agent:
         self.features = FEATURES if features is None else features
         self.secrets: dict[tuple[str, int], str] = {}
         self.nonces: dict[str, float] = {}
+        self.rewards: Counter[str] = Counter()
+        """The rewards `learn` kept, by side."""
         self.lock = threading.Lock()
 
     def authentic(self, headers: Any, body: bytes, message: dict[str, Any]) -> bool:
@@ -202,6 +216,11 @@ class Agent:
                 "wolf_probability": believe(message),
             }
             return 200, report, secret
+        if kind == "end":
+            with self.lock:
+                self.secrets.pop(key, None)
+                learn(message["end"], self.rewards)
+            return 200, {}, None
         return 400, {"error": f"unknown message type {kind!r}"}, None
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import arena.api
-from arena.agents.base import CONTRACT_VERSION, Believer
+from arena.agents.base import CONTRACT_VERSION, Believer, Learner
 from arena.agents.plugin import (
     ENTRY_POINT_GROUP,
     PluginAgent,
@@ -32,6 +32,7 @@ from arena.match import Limits, new_header, run_game
 from arena.replay_check import check_replay
 from arena.rules import events as ev
 from arena.rules.config import GameConfig
+from arena.rules.outcome import seat_rewards, seat_side
 from arena.storage.replay_file import read_replay
 from tests.support import plugins
 
@@ -203,13 +204,18 @@ def test_the_public_api_is_pinned() -> None:
             "Believer",
             "DecisionKind",
             "DecisionRequest",
+            "GameOver",
             "IllegalActionError",
             "InvalidActionError",
             "Knowledge",
+            "Learner",
             "Observation",
+            "Role",
             "RoleGuess",
             "RoleGuesser",
             "Seen",
+            "Side",
+            "Winner",
             "actions",
             "check_legal",
             "events",
@@ -247,3 +253,36 @@ def test_seat_specs_name_plugins_and_spec_files_give_them_options() -> None:
 def test_a_malformed_or_unknown_plugin_spec_is_refused_when_parsed(text: str, says: str) -> None:
     with pytest.raises(ArenaError, match=re.escape(says)):
         parse_seats([], 12, overrides=[text])
+
+
+def test_a_plugin_that_learns_is_told_how_each_game_ended(tmp_path: Path) -> None:
+    """Every seat gets the result, every card, its side and its reward, once, at the end.
+
+    On the old runner nobody was told: `knowledge.winner` was never seen by an agent.
+    """
+    plugins.Learning.told.clear()
+    plugins.Learning.sides.clear()
+    agents = {s: plugin_agent(f"{P}:Learning", seat=s, seed=s) for s in range(1, 13)}
+    assert all(isinstance(a, Learner) for a in agents.values())
+    header = new_header("g", CONFIG, 5, agents)
+    referee = asyncio.run(run_game(header, agents, tmp_path / "g.jsonl", limits=FAST))
+    told = {end.seat: (end, view) for end, view in plugins.Learning.told}
+    assert sorted(told) == list(range(1, 13)) and len(plugins.Learning.told) == 12
+    state = referee.state
+    for seat, (end, view) in told.items():
+        assert end.winner == state.winner is not None and not end.voided
+        assert end.roles == {s: state.role(s) for s in range(1, 13)}
+        assert end.side == seat_side(state, seat) == view.knowledge.side
+        assert end.reward == seat_rewards(state)[seat] != 0
+        assert view.knowledge.winner == state.winner and view.viewer.seat == seat  # type: ignore[union-attr]
+        assert plugins.Learning.sides[seat] == end.side  # every request said the side
+
+
+def test_a_plugin_that_fails_to_learn_loses_nothing(tmp_path: Path) -> None:
+    agents = {s: plugin_agent(f"{P}:SyncLearningBadly", seat=s, seed=s) for s in range(1, 13)}
+    header = new_header("g", CONFIG, 5, agents)
+    asyncio.run(run_game(header, agents, tmp_path / "g.jsonl", limits=FAST))
+    result = read_replay(tmp_path / "g.jsonl").header.result
+    assert result is not None and not result.void and check_replay(tmp_path / "g.jsonl").ok
+    assert all(isinstance(a, PluginAgent) and a.faults == 1 for a in agents.values())
+    assert not isinstance(plugin_agent(f"{P}:Polite", seat=1, seed=0), Learner)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,18 @@ def test_an_agent_that_cannot_be_built_is_one_line(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and says in captured.err
+
+
+def test_the_check_tells_each_game_s_end_and_says_how_it_was_taken(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, report = _check(capsys, f"{P}:Learning", "--games", "2")
+    assert code == 0 and len(report["games"]) == 2
+    assert all(
+        re.fullmatch(r"told \(side (good|wolf), reward [+-]1\)", g["end"]) for g in report["games"]
+    )
+    code, report = _check(capsys, f"{P}:SyncLearningBadly", "--games", "1")
+    assert code == 0  # the end is no part of the verdict
+    assert report["games"][0]["end"] == "failed: RuntimeError: no place to keep the reward"
+    code, report = _check(capsys, f"{P}:Polite", "--games", "1")
+    assert report["games"][0]["end"] == "not a Learner (no game_over)"

@@ -7,7 +7,15 @@ import random
 import time
 from typing import Any
 
-from arena.api import AgentReply, BeliefReport, DecisionRequest, Observation, actions
+from arena.api import (
+    AgentReply,
+    BeliefReport,
+    DecisionRequest,
+    GameOver,
+    Observation,
+    Side,
+    actions,
+)
 
 
 def first_legal(request: DecisionRequest) -> actions.Action:
@@ -161,3 +169,26 @@ class Sloppy(Polite):
         if feedback is None:
             return AgentReply(action=actions.Vote(target=99))
         return AgentReply(action=first_legal(request))
+
+
+class Learning(Polite):
+    """Keeps the end of every game it is told, with the last request's side (`Learner`)."""
+
+    told: list[tuple[GameOver, Observation]] = []
+    sides: dict[int, Side | None] = {}
+
+    async def decide(
+        self, view: Observation, request: DecisionRequest, feedback: str | None = None
+    ) -> AgentReply:
+        Learning.sides[request.seat] = view.knowledge.side
+        return await super().decide(view, request, feedback)
+
+    async def game_over(self, view: Observation, end: GameOver) -> None:
+        Learning.told.append((end, view))
+
+
+class SyncLearningBadly(Polite):
+    """A plain `def game_over` (run in a thread) that raises."""
+
+    def game_over(self, view: Observation, end: GameOver) -> None:
+        raise RuntimeError("no place to keep the reward")

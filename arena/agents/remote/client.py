@@ -21,6 +21,10 @@ alone and a late one is cut off. Resets and 5xx/429 answers are retried with a s
 backoff while the decision's deadline allows; a refused connection (the agent's process
 is gone) fails the try at once.
 
+Once the game is over, the seat is told how it ended (`End`, revision 2, sent to every
+remote seat): the result, every card, its side and its reward; only the reply's status is
+read.
+
 A restarted agent gets back in: asked about a seat it holds no secret for, it answers
 HTTP 409, and the seat is started again (`Start`, a new secret) and asked once more.
 """
@@ -41,6 +45,7 @@ from arena.agents.remote.protocol import (
     PROTOCOL,
     Believe,
     Decide,
+    End,
     HelloReply,
     Start,
 )
@@ -60,6 +65,7 @@ from arena.llm.types import ModelCallRecord
 from arena.records import BeliefReport
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
+from arena.rules.outcome import GameOver
 from arena.rules.visibility import SeatViewer
 
 GRACE_S = 1.0
@@ -221,6 +227,31 @@ class RemoteAgent:
             wolf_probability=estimate.wolf_probability,
             calls=(record,),
         )
+
+    async def game_over(self, view: Observation, end: GameOver) -> None:
+        """Tell the agent how the game ended (`End`), within the per-decision limit.
+
+        Raises:
+            ArenaError: the agent could not be reached, or answered other than HTTP 2xx
+                (the match logs it; `arena agent check` reports it).
+        """
+
+        def message() -> BaseModel:
+            return End(
+                nonce=new_nonce(), game_id=self.game_id, seat=end.seat, end=end, observation=view
+            )
+
+        try:
+            async with asyncio.timeout(self._limit_s):
+                response, faults = await self._line.post(message, time.monotonic() + self._limit_s)
+        except TimeoutError:
+            raise ArenaError(f"no reply to end within {self._limit_s:.3g} s") from None
+        except ReplyTooLarge as exc:
+            raise ArenaError(str(exc)) from None
+        if response is None:
+            raise ArenaError(f"end: the agent could not be reached: {faults[-1]}")
+        if not 200 <= response.status_code < 300:
+            raise ArenaError(f"end: the agent answered HTTP {response.status_code}")
 
     async def _estimate(
         self, view: Observation, seat: int, others: tuple[int, ...], deadline: float

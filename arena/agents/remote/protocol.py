@@ -12,7 +12,11 @@ four messages, each with `type` and `protocol` (`PROTOCOL`):
   request with its legal options, the time the arena waits, and why the previous answer
   was refused (`feedback`);
 - `believe` (`Believe` → `BeliefAnswer`, revision 1): the seat's private estimate of who
-  is a wolf, asked only of an agent whose `HelloReply.features` holds `beliefs`.
+  is a wolf, asked only of an agent whose `HelloReply.features` holds `beliefs`;
+- `end` (`End` → `Received`, revision 2): how the game ended, every card, the seat's side
+  and its reward, sent to every seat once the game is over (finished or voided). Nothing
+  of the reply but its HTTP status is read, so an agent that does not know `end` loses
+  nothing; a learning agent gets its reward.
 
 An `Answer` echoes the game, seat, step and attempt it answers and carries an `answer` in
 the shapes of the model seats' `act` tool (`arena.agents.model.tools`), read by the same parser
@@ -39,16 +43,19 @@ from pydantic.json_schema import models_json_schema
 from arena.rules.actions import action_models
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
+from arena.rules.outcome import GameOver
 from arena.rules.types import Role
 
 Protocol = Literal["werewolf-arena-agent/1"]
 PROTOCOL: Protocol = "werewolf-arena-agent/1"
 """The protocol's name and major version, sent and echoed in every message."""
 
-REVISION = 1
-"""The protocol's revision within its version: additions an agent opts into in its
-`HelloReply.features`, which leave every message to an agent that does not opt in as it
-was (so `PROTOCOL` stays). 0: the first. 1: belief questions (`Believe`)."""
+REVISION = 2
+"""The protocol's revision within its version: additions that leave every answer an agent
+written before them gives valid (so `PROTOCOL` stays). 0: the first. 1: belief questions
+(`Believe`), asked only of an agent whose `HelloReply.features` opts in. 2: the end of
+the game (`End`, sent to every seat; its reply's body is not read) and the seat's own side
+in every view (`observation.knowledge.side`)."""
 
 BELIEFS = "beliefs"
 """The feature of an agent that answers belief questions (`Believe`, revision 1)."""
@@ -223,8 +230,34 @@ class BeliefAnswer(_Reply):
     wolf: `{"4": 0.7, "9": 0.1, …}` (JSON object keys are strings)."""
 
 
-ARENA_MESSAGES: tuple[type[BaseModel], ...] = (Hello, Start, Decide, Believe)
-AGENT_REPLIES: tuple[type[BaseModel], ...] = (HelloReply, Ready, Answer, BeliefAnswer)
+class End(_Message):
+    """The end of the game for one seat (revision 2): sent to every seat, once it is over.
+
+    A seat's last question may come nights before the end (a seat knifed on night 2), and
+    a learning agent needs its reward: so every seat is told, finished or voided, after
+    the replay is settled. The agent answers with any HTTP 2xx; the reply's body is not
+    read, and nothing the agent does changes the game.
+    """
+
+    type: Literal["end"] = "end"
+    protocol: Protocol = PROTOCOL
+    nonce: str
+    game_id: str
+    seat: int
+    end: GameOver
+    """The result (`winner`: null when the arena voided the game), every seat's card, this
+    seat's `side` and its `reward` (+1 its side won, -1 another did, 0 a draw or void)."""
+    observation: Observation
+    """The seat's last view of the log (with `game_ended` and `roles_revealed` when the
+    game finished)."""
+
+
+class Received(_Reply):
+    """Any reply to an `End`: only its HTTP status (2xx) is read."""
+
+
+ARENA_MESSAGES: tuple[type[BaseModel], ...] = (Hello, Start, Decide, Believe, End)
+AGENT_REPLIES: tuple[type[BaseModel], ...] = (HelloReply, Ready, Answer, BeliefAnswer, Received)
 
 HEADERS = {
     "X-Arena-Timestamp": "Unix seconds when the arena signed the request.",
@@ -255,10 +288,11 @@ def protocol_schema() -> dict[str, Any]:
             "The arena POSTs one of `requests` (JSON) to the agent's URL; the agent answers "
             "HTTP 200 with the matching reply (JSON): Hello → HelloReply, Start → Ready, "
             "Decide → Answer, and Believe → BeliefAnswer to an agent whose HelloReply lists "
-            "the `beliefs` feature (revision 1). An agent asked Decide or Believe for a seat "
-            "it holds no secret for (it restarted) answers HTTP 409: the arena sends that "
-            "seat's Start again (a new secret) and asks once more. docs/agents.md describes "
-            "the exchange."
+            "the `beliefs` feature (revision 1), End → any HTTP 2xx (revision 2: sent to every "
+            "seat once its game is over; the reply's body is not read). An agent asked Decide "
+            "or Believe for a seat it holds no secret for (it restarted) answers HTTP 409: the "
+            "arena sends that seat's Start again (a new secret) and asks once more. "
+            "docs/agents.md describes the exchange."
         ),
         "headers": HEADERS,
         "features": FEATURES,

@@ -126,7 +126,7 @@ def test_an_agent_without_the_feature_is_sent_what_it_was_sent_before(tmp_path: 
         assert messages[0] == {"type": "hello", "protocol": "werewolf-arena-agent/1"} | {
             "nonce": messages[0]["nonce"]
         }
-        assert {m["type"] for m in messages} == {"hello", "start", "decide"}
+        assert {m["type"] for m in messages} == {"hello", "start", "decide", "end"}
         by_seat: dict[int, list[bytes]] = {}
         for body, message in zip(agent.bodies, messages, strict=True):
             by_seat.setdefault(message.get("seat", 0), []).append(masked(body, message))

@@ -93,6 +93,7 @@ def test_arena_agent_check_takes_a_url(capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"{url} on wwk_guard:") and out.rstrip().endswith("conformant")
     assert "refused 0, timeouts 0, crashes 0" in out
+    assert out.count("; end told (side ") == 2  # the example takes each game's end
 
 
 def test_arena_agent_check_names_a_secret_decoded_from_hex(capsys) -> None:
