@@ -67,6 +67,11 @@ def winner_label(winner: str, lang: Lang) -> str:
     return text(f"winner.{winner}", lang) if catalog.has(f"winner.{winner}", "en") else winner
 
 
+def reason_label(reason: str, lang: Lang) -> str:
+    """A game-end reason as the referee recorded it (English), in `lang`."""
+    return localize(transcript.reason_text(reason, game_lang(lang)), lang)
+
+
 def context_label(context: str, lang: Lang) -> str:
     """What kind of speech a `SpeechContext` is (`campaign`, `last words`, …)."""
     return text(f"speech.{context}", lang)

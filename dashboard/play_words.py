@@ -1,7 +1,8 @@
-"""How the Play page names boards, seats and roles: in the page's words, in the game's script.
+"""How the Play page names boards, seats and roles: in the reader's language.
 
-A game's own text (its roles, its seats) is shown in the game's language in the page's
-script (`shown_lang`); the page's own words come from the catalog in the page's language.
+A game's own text (its roles, its seats) is the arena's, from the catalog, so it is shown
+in the page's language whatever the game's (a Chinese game on an English page says
+"Seer", not 預言家).
 """
 
 from __future__ import annotations
@@ -11,16 +12,6 @@ from arena.rules.types import Role
 from arena.transcript import role_name
 
 from .i18n import Lang, game_lang, localize, text
-
-
-def shown_lang(page: Lang, game: str) -> Lang:
-    """The language a game's own text is shown in: the game's, in the page's script.
-
-    A Chinese game on an English page is shown as written (Traditional characters).
-    """
-    if game != "zh":
-        return "en"
-    return page if page != "en" else "zh-Hant"
 
 
 def board_name(spec: Board, lang: Lang) -> str:

@@ -26,7 +26,7 @@ from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer, Viewer
 from arena.storage.replay_file import Replay
 
 from .catalog import agent_label
-from .i18n import Lang, localize, render, t
+from .i18n import Lang, localize, reason_label, render, t, winner_label
 from .loading import Loaded
 
 
@@ -261,8 +261,9 @@ def facts(replay: Replay, god: bool, lang: Lang) -> tuple[tuple[str, str], ...]:
             knobs = ", ".join(f"{k}={v}" for k, v in h.config.overrides.items())
             shown.append(("overrides", knobs))
         if h.result is not None:
-            winner = h.result.winner.value if h.result.winner is not None else "void"
-            shown.append(("result", f"{winner} — {h.result.reason}"))
+            won = h.result.winner
+            winner = winner_label(won.value, lang) if won is not None else t("win_void", lang)
+            shown.append(("result", f"{winner} — {reason_label(h.result.reason, lang)}"))
     return tuple((t(f"fact_{name}", lang), value) for name, value in shown)
 
 

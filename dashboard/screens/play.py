@@ -14,11 +14,14 @@ the request's legal options (which answers are offered, and the action each pick
 for, are decided there: this page draws the options and sends the action).
 The view refreshes twice a second; the decision form is redrawn when a new request comes.
 
-The page's own words come from the catalog (`arena.text`, area `play`) in the
-dashboard's language; the game's own text (decisions, choices, roles, the transcript) is
-in the game's language, in the page's script (`shown_lang`). A game with model seats
-starts only once their endpoints pass `arena play`'s preflight (the host runs it); one
-that cannot play shows its one-line reason here instead of join links.
+Every word the arena writes comes from the catalog (`arena.text`) in the reader's
+language: the page's own words, and the game's too (outcomes, decisions and their
+options, role names, night results, the transcript's event lines), all rendered from
+structured events and requests. The game's language is its creator's choice, the page's
+each reader's: only what a seat said stays as written (in the page's script).
+
+A game with model seats starts only once their endpoints pass `arena play`'s preflight
+(the host runs it); one that cannot play shows its one-line reason here instead of join links.
 
 The board is a built-in one, an example board file, or a board file the creator uploads
 (docs/boards.md); a bad file is refused in one line, in `arena play --board FILE`'s
@@ -33,7 +36,6 @@ import streamlit as st
 from arena.dashboard.hosted import desk
 from arena.dashboard.i18n import Lang, text
 from arena.dashboard.new_game import create_form, join_box, links
-from arena.dashboard.play_words import shown_lang
 from arena.dashboard.seat_answer import decision, standing
 from arena.dashboard.seat_view import heading, view
 from arena.dashboard.session import language
@@ -50,7 +52,7 @@ def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
     except AccessDenied:
         st.error(text("play.refused", lang))
         return
-    shown = shown_lang(lang, page.lang)
+    shown = lang  # the game's own text too: only what a seat said stays as written
     drawn = page.pending.request.step if page.pending else None
     heading(page, lang, shown)
     decision(page, token, lang, shown)
@@ -67,7 +69,7 @@ def seat_screen(game: str, seat_text: str, token: str, lang: Lang) -> None:
 
 
 def main() -> None:
-    """Draw the page: its own words in the dashboard's language, the game's in the game's."""
+    """Draw the page, every word the arena writes in the reader's language."""
     lang = language()
     st.title(f"🎲 {text('play.title', lang)}")
     params = st.query_params

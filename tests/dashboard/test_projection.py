@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from arena.agents.base import BeliefReport
+from arena.dashboard.i18n import reason_label, t, winner_label
 from arena.dashboard.loading import Loaded, load
 from arena.dashboard.projection import project, public_phases
 from arena.llm.types import ChatMessage, ModelCallRecord
@@ -91,6 +92,12 @@ def test_step_is_clamped_and_facts_hide_seed_and_result(game: Loaded) -> None:
     assert "seed" not in public_facts and "result" not in public_facts
     assert god_facts["seed"] == "3" and "result" in god_facts
     assert public_facts["tournament"] == "cup-1"
+    reason = game.replay.header.result.reason  # type: ignore[union-attr]
+    for lang in ("zh-Hans", "en"):  # was "wolves — every wolf is dead" on every page
+        result = dict(project(game, GodViewer(), total, lang).facts)[t("fact_result", lang)]
+        winner = game.replay.header.result.winner.value  # type: ignore[union-attr]
+        assert result == f"{winner_label(winner, lang)} — {reason_label(reason, lang)}"
+        assert (lang == "en") != any("\u4e00" <= c <= "\u9fff" for c in result), result
 
 
 def test_public_phases_label_the_timeline_in_both_languages(game: Loaded) -> None:

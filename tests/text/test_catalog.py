@@ -71,6 +71,8 @@ def test_every_event_renders_without_raw_identifiers(kind: type, lang: Lang) -> 
         if lang == "zh":
             latin = set(re.findall(r"[A-Za-z]+", line)) - _ALLOWED_LATIN
             assert not latin, f"{line!r} has {latin}"
+        else:  # an English transcript of a Chinese game ended "(狼刀在先)"
+            assert not re.search(r"[\u4e00-\u9fff]", line), line
 
 
 def test_chinese_knife_and_badge_lines_are_chinese() -> None:
