@@ -18,6 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 HOUSE = "The house: every layer imports only the layers below it"
 PROVIDERS = "The provider layer knows nothing of the game"
+PAGES = "The dashboard's pages reach games only through arena.humans"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -41,7 +42,7 @@ def _lint(where: Path) -> subprocess.CompletedProcess[str]:
 def test_the_tree_keeps_every_contract(tmp_path: Path) -> None:
     done = _lint(_copy(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{HOUSE} KEPT" in done.stdout and f"{PROVIDERS} KEPT" in done.stdout
+    assert all(f"{name} KEPT" in done.stdout for name in (HOUSE, PROVIDERS, PAGES))
 
 
 @pytest.mark.parametrize(
@@ -50,6 +51,8 @@ def test_the_tree_keeps_every_contract(tmp_path: Path) -> None:
         ("arena/rules/types.py", "import arena.agents.base", HOUSE),
         ("arena/storage/jsonl.py", "import arena.match", HOUSE),
         ("arena/llm/tokens.py", "import arena.rules.types", PROVIDERS),
+        ("dashboard/screens/play.py", "import arena.match", PAGES),
+        ("dashboard/hosted.py", "import arena.humans.host", PAGES),
     ],
 )
 def test_a_back_import_breaks_its_contract(
