@@ -93,12 +93,33 @@ class Capabilities(BaseModel):
     a slot of its own when there are enough (`ChatModel.generate`'s `slot`)."""
 
 
-Ask = Callable[
-    [Sequence[ChatMessage], Sequence[ToolSpec], str, Schema | None, LegalFormat | None],
-    Awaitable[ModelReply],
-]
-"""Send one request in the mode being probed: messages, tools, tool choice, the legal
-answers' schema and, for `json_legal`, the `response_format` form to send it in."""
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """One request to an endpoint, as its adapter sends it: what is asked, and how.
+
+    The one place a call's parameters are named: `ProbedEndpoint.generate` builds it for a
+    seat's call, the probe (`Dialogue`) for each of its questions, and an adapter's
+    `_generate` reads it whole, so a new parameter is added here and where it is read,
+    not to every signature on the way.
+    """
+
+    messages: tuple[ChatMessage, ...]
+    tools: tuple[ToolSpec, ...]
+    tool_choice: ToolChoice
+    """`"auto"`, `"required"` or the name of the one tool to call (`ToolChoice`)."""
+    mode: AnswerMode
+    """How the structured answer is asked for (`AnswerMode`)."""
+    legal: Schema | None = None
+    """The schema of this request's legal answers; sent as the output schema in
+    `json_legal`, ignored by the other modes."""
+    form: LegalFormat | None = None
+    """For `json_legal`: the `response_format` form `legal` is sent in."""
+    slot: int | None = None
+    """The server slot to use, when the server offers a choice (llama-server's `id_slot`)."""
+
+
+Ask = Callable[[ChatRequest], Awaitable[ModelReply]]
+"""Send one of the probe's requests (in the mode being probed) and return the reply."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """What every provider adapter shares: price, retries, the probed answer mode, the loop.
 
 An adapter subclasses `ProbedEndpoint`, sets its own connection attributes, then calls
-`super().__init__`; it supplies `endpoint`, `check_credentials`, `_generate` (one
-request in one answer mode), `_raise_if_unusable` (which refusals end a probe) and
+`super().__init__`; it supplies `endpoint`, `check_credentials`, `_generate` (one `ChatRequest`,
+sent in its answer mode), `_raise_if_unusable` (which refusals end a probe) and
 `_reset_clients` (drop clients bound to an old event loop). `generate`, the order of the
 modes probed, the choice among their outcomes (`choose_mode`), the configured-mode check and
 the one-probe-per-loop lock live here. The probe's questions do not: they are the game's,
@@ -21,6 +21,7 @@ from arena.llm.base import (
     ANSWER_MODES,
     AnswerMode,
     Capabilities,
+    ChatRequest,
     Dialogue,
     LegalFormat,
     ProbeOutcome,
@@ -154,42 +155,22 @@ class ProbedEndpoint(ABC):
             ProviderError: the endpoint failed after retries or rejected the request.
         """
         mode = await self._answer_mode()
-        pinned = self._pinned(slot)
-        return await self._generate(
-            messages, tools, tool_choice, mode, legal, self._form(), slot=pinned
-        )
+        form, pinned = self._form(), self._pinned(slot)
+        request = ChatRequest(tuple(messages), tuple(tools), tool_choice, mode, legal, form, pinned)
+        return await self._generate(request)
 
     @abstractmethod
-    async def _generate(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        mode: AnswerMode,
-        legal: Schema | None = None,
-        form: LegalFormat | None = None,
-        *,
-        slot: int | None = None,
-    ) -> ModelReply:
-        """One request in `mode` (and, for `json_legal`, `legal` sent in `form`).
-
-        `slot` is the server slot to use, when the server offers a choice.
-        """
+    async def _generate(self, request: ChatRequest) -> ModelReply:
+        """One request in its mode (and, for `json_legal`, `legal` sent in `form`)."""
 
     async def _probe_once(self, mode: AnswerMode) -> ProbeOutcome:
         """Ask the probe's questions in `mode`; a fatal refusal ends the probe."""
         if self._dialogue is None:
             raise ArenaError(f"{self.endpoint}: no probe was given; set its answer mode")
 
-        async def ask(
-            messages: Sequence[ChatMessage],
-            tools: Sequence[ToolSpec],
-            choice: ToolChoice,
-            legal: Schema | None,
-            form: LegalFormat | None,
-        ) -> ModelReply:
+        async def ask(request: ChatRequest) -> ModelReply:
             try:
-                return await self._generate(messages, tools, choice, mode, legal, form)
+                return await self._generate(request)
             except ProviderError as exc:
                 self._raise_if_unusable(exc)
                 raise

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -24,11 +24,11 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from arena.errors import ArenaError
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, Dialogue, LegalFormat, ProviderError, Schema, ToolChoice
+from arena.llm.base import AnswerMode, ChatRequest, Dialogue, ProviderError, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
-from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
+from arena.llm.types import ChatMessage, ModelReply, ToolCall, Usage
 
 KEY_ENV: dict[str, str] = {
     "openai": "OPENAI_API_KEY",
@@ -160,17 +160,8 @@ class LangChainChatModel(ProbedEndpoint):
             await client.aclose()
         self._chat = None
 
-    async def _generate(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        mode: AnswerMode,
-        legal: Schema | None = None,
-        form: LegalFormat | None = None,
-        *,
-        slot: int | None = None,
-    ) -> ModelReply:
+    async def _generate(self, request: ChatRequest) -> ModelReply:
+        messages, tools, mode = request.messages, request.tools, request.mode
         self._bind_loop()
         chat = self._chat_()
         runnable: Any = chat
@@ -178,13 +169,14 @@ class LangChainChatModel(ProbedEndpoint):
         if tools and mode in ("tools_strict", "tools"):
             strict = mode == "tools_strict"
             runnable = chat.bind_tools(
-                [function_tool(t, strict=strict) for t in tools], tool_choice=_choice(tool_choice)
+                [function_tool(t, strict=strict) for t in tools],
+                tool_choice=_choice(request.tool_choice),
             )
         elif tools:
             flat = fallback.with_instruction(flat, tools, brief=mode == "json_legal")
             if mode == "json_legal":
-                schema = legal if legal is not None else tools[0].parameters
-                fmt = fallback.legal_format(schema, form or "json_schema")
+                schema = request.legal if request.legal is not None else tools[0].parameters
+                fmt = fallback.legal_format(schema, request.form or "json_schema")
                 # In the body, not as `response_format=`: given that, ChatOpenAI asks the
                 # SDK's `parse`, which raises on a reply cut by `max_tokens` instead of
                 # returning it (the parser closes such a reply where it stopped).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -21,11 +21,11 @@ import openai
 
 from arena.errors import ArenaError, clip
 from arena.llm import fallback
-from arena.llm.base import AnswerMode, Dialogue, LegalFormat, ProviderError, Schema, ToolChoice
+from arena.llm.base import AnswerMode, ChatRequest, Dialogue, ProviderError, ToolChoice
 from arena.llm.endpoint import ProbedEndpoint, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
-from arena.llm.types import ChatMessage, ModelReply, ToolCall, ToolSpec, Usage
+from arena.llm.types import ChatMessage, ModelReply, ToolCall, Usage
 
 OPENAI_URL = "https://api.openai.com/v1"
 
@@ -106,20 +106,10 @@ class OpenAIChatModel(ProbedEndpoint):
                 "(or set OPENAI_BASE_URL to a local OpenAI-compatible server)"
             )
 
-    async def _generate(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        mode: AnswerMode,
-        legal: Schema | None = None,
-        form: LegalFormat | None = None,
-        *,
-        slot: int | None = None,
-    ) -> ModelReply:
-        body = self._request(messages, tools, tool_choice, mode, legal, form)
-        if slot is not None:
-            body["extra_body"] = {"id_slot": slot}
+    async def _generate(self, request: ChatRequest) -> ModelReply:
+        body = self._request(request)
+        if request.slot is not None:
+            body["extra_body"] = {"id_slot": request.slot}
         return self._reply(await self._create(body))
 
     async def _server_slots(self) -> int | None:
@@ -145,16 +135,10 @@ class OpenAIChatModel(ProbedEndpoint):
             await self._client.close()
         self._client = None
 
-    def _request(
-        self,
-        messages: Sequence[ChatMessage],
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        mode: AnswerMode,
-        legal: Schema | None = None,
-        form: LegalFormat | None = None,
-    ) -> dict[str, Any]:
-        """The request body: the conversation as text turns, the tool as `mode` asks."""
+    def _request(self, request: ChatRequest) -> dict[str, Any]:
+        """The request body: the conversation as text turns, the tool as its mode asks."""
+        messages, tools, tool_choice = request.messages, request.tools, request.tool_choice
+        mode, legal, form = request.mode, request.legal, request.form
         kwargs: dict[str, Any] = {"model": self._model}
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature

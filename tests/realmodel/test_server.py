@@ -21,7 +21,7 @@ import pytest
 from arena.agents.model.library import load_library
 from arena.agents.model.probe import probe_mode
 from arena.agents.model.tools import answer_tool, legal_answers
-from arena.llm.base import LegalFormat, Schema
+from arena.llm.base import ChatRequest, LegalFormat, Schema
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.llm.types import ChatMessage
 from arena.rules.config import GameConfig
@@ -74,7 +74,7 @@ def _chat(url: str, **kwargs: Any) -> OpenAIChatModel:
 def test_every_request_shape_of_a_game_is_accepted(llama_url: str, form: LegalFormat) -> None:
     shapes = game_shapes()
     tool = answer_tool(12, list(Role), load_library("en").tools)
-    messages = [ChatMessage(role="user", content="Answer.")]
+    messages = (ChatMessage(role="user", content="Answer."),)
 
     async def send_all() -> list[str]:
         chat = _chat(llama_url, mode="json_legal", max_tokens=1)
@@ -82,7 +82,9 @@ def test_every_request_shape_of_a_game_is_accepted(llama_url: str, form: LegalFo
         try:
             for schema in shapes:
                 try:
-                    await chat._generate(messages, (tool,), tool.name, "json_legal", schema, form)
+                    await chat._generate(
+                        ChatRequest(messages, (tool,), tool.name, "json_legal", schema, form)
+                    )
                 except Exception as exc:  # noqa: BLE001 - every refusal is the finding
                     refused.append(f"{exc}")
         finally:
@@ -98,11 +100,13 @@ def test_every_request_shape_of_a_game_is_accepted(llama_url: str, form: LegalFo
 def test_the_model_reads_the_prompt_as_sent(llama_url: str) -> None:
     chat = _chat(llama_url, mode="json_legal")
     tool = answer_tool(9, [Role.WEREWOLF, Role.SEER], load_library("en").tools)
-    messages = [
+    messages = (
         ChatMessage(role="system", content="You play seat 4."),
         ChatMessage(role="user", content=TRICKY),
-    ]
-    body = chat._request(messages, (tool,), tool.name, "json_legal", tool.parameters, "json_schema")
+    )
+    body = chat._request(
+        ChatRequest(messages, (tool,), tool.name, "json_legal", tool.parameters, "json_schema")
+    )
     root = llama_url.removesuffix("/v1")
     request = urllib.request.Request(
         f"{root}/apply-template",
@@ -118,7 +122,7 @@ def test_the_model_reads_the_prompt_as_sent(llama_url: str) -> None:
     assert reply_.usage.prompt_tokens > 0
 
 
-async def _one(chat: OpenAIChatModel, messages: list[ChatMessage], tool: Any) -> Any:
+async def _one(chat: OpenAIChatModel, messages: tuple[ChatMessage, ...], tool: Any) -> Any:
     try:
         return await chat.generate(messages, (tool,), tool.name)
     finally:

@@ -48,7 +48,16 @@ from arena.agents.model.tools import (
     answer_tool,
     legal_answers,
 )
-from arena.llm.base import LEGAL_FORMATS, AnswerMode, Ask, LegalFormat, ProbeOutcome, ProviderError
+from arena.llm.base import (
+    LEGAL_FORMATS,
+    AnswerMode,
+    Ask,
+    ChatRequest,
+    LegalFormat,
+    ProbeOutcome,
+    ProviderError,
+    Schema,
+)
 from arena.llm.tokens import estimate_tokens, request_tokens
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
 from arena.rules.actions import Action, Pass, Speak, Vote
@@ -168,6 +177,17 @@ async def probe_mode(mode: AnswerMode, ask: Ask, tokens: int = PROBE_PROMPT_TOKE
     return ProbeOutcome(mode, True, False, None, f"{mode}: " + "; ".join(notes), usage)
 
 
+def _asked(
+    mode: AnswerMode,
+    messages: list[ChatMessage],
+    tool: ToolSpec,
+    legal: Schema,
+    form: LegalFormat | None,
+) -> ChatRequest:
+    """One of the probe's requests: the conversation so far, the one tool forced by name."""
+    return ChatRequest(tuple(messages), (tool,), tool.name, mode, legal, form)
+
+
 async def enforcement(ask: Ask, form: LegalFormat) -> tuple[str | None, Usage]:
     """Why a per-request schema sent in `form` is of no use here (None: it is).
 
@@ -185,7 +205,7 @@ async def enforcement(ask: Ask, form: LegalFormat) -> tuple[str | None, Usage]:
     ]
     narrow = legal_answers(ONLY_SEVEN, 12, ROLES)
     try:
-        reply = await ask(messages, (tool,), tool.name, narrow, form)
+        reply = await ask(_asked("json_legal", messages, tool, narrow, form))
         usage = reply.usage
         try:
             action = parse_answer(_raw(reply), ONLY_SEVEN).action
@@ -193,7 +213,7 @@ async def enforcement(ask: Ask, form: LegalFormat) -> tuple[str | None, Usage]:
             action = None
         if not (isinstance(action, Vote) and action.target == 7):
             return "the schema was not enforced", usage
-        wide = await ask(messages, (tool,), tool.name, tool.parameters, form)
+        wide = await ask(_asked("json_legal", messages, tool, tool.parameters, form))
         usage += wide.usage
     except ProviderError as exc:
         return str(exc), Usage()
@@ -223,7 +243,7 @@ async def probe_dialogue(
         legal, note = False, "no legal vote"
         problem: str | None
         for _ in range(PROBE_TRIES):
-            reply = await ask(messages, (tool,), tool.name, vote_schema, form)
+            reply = await ask(_asked(mode, messages, tool, vote_schema, form))
             usage += reply.usage
             as_calls.append(bool(reply.tool_calls) and reply.tool_calls[0].name == tool.name)
             raw = _raw(reply)
@@ -238,7 +258,7 @@ async def probe_dialogue(
             return ProbeOutcome(mode, True, False, _all(as_calls), f"{mode}: {note}", usage)
         messages += [_question("Accepted. Day 2: give your day speech.", SPEECH)]
         for _ in range(PROBE_TRIES):
-            reply = await ask(messages, (tool,), tool.name, speech_schema, form)
+            reply = await ask(_asked(mode, messages, tool, speech_schema, form))
             usage += reply.usage
             raw = _raw(reply)
             problem = _speech_problem(raw)
