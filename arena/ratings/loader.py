@@ -72,11 +72,14 @@ class SkippedFile(FrozenModel):
     reason: Reason = "unreadable"
 
 
-class GameSet(FrozenModel):
-    """The finished, verified games found under a directory, and the files left out."""
+class FolderFiles(FrozenModel):
+    """What reading a directory found besides its games: the files looked at and left out.
+
+    `GameSet` (with the games' summaries) and `FolderScan` (with the rated files only)
+    both say it, alike.
+    """
 
     directory: str
-    games: tuple[GameSummary, ...]
     skipped: tuple[SkippedFile, ...]
     files: int = 0
     """Files looked at (after the tournament filter)."""
@@ -87,6 +90,12 @@ class GameSet(FrozenModel):
         """How many files were left out, by reason (only reasons that occurred)."""
         counts = Counter(s.reason for s in self.skipped)
         return {reason: counts[reason] for reason in REASONS if counts[reason]}
+
+
+class GameSet(FolderFiles):
+    """The finished, verified games found under a directory, and the files left out."""
+
+    games: tuple[GameSummary, ...]
 
 
 def candidate_files(directory: Path) -> list[Path]:
@@ -110,22 +119,11 @@ class RatedFile(FrozenModel):
     """Rated with `include_unsigned`: its agents are rated as `agent + UNSIGNED`."""
 
 
-class FolderScan(FrozenModel):
+class FolderScan(FolderFiles):
     """Which files of a directory are rated and which are left out, without summaries."""
 
-    directory: str
     rated: tuple[RatedFile, ...]
     """In file order (the order of `candidate_files`)."""
-    skipped: tuple[SkippedFile, ...]
-    files: int = 0
-    """Files looked at (after the tournament filter)."""
-    tournaments: dict[str, int] = {}
-    """Rated games per tournament name (`""`: games of no tournament)."""
-
-    def left_out(self) -> dict[Reason, int]:
-        """How many files were left out, by reason (only reasons that occurred)."""
-        counts = Counter(s.reason for s in self.skipped)
-        return {reason: counts[reason] for reason in REASONS if counts[reason]}
 
     @property
     def unsigned(self) -> int:
