@@ -24,6 +24,15 @@ import streamlit as st  # noqa: E402
 from arena.dashboard.i18n import LANG_NAMES, LANGS, parse_lang, t, text  # noqa: E402
 from arena.dashboard.session import language  # noqa: E402
 
+# Keyboard-shortcut hints (the player's Space, Left, Right, …) are hidden on a phone or any
+# touch screen, where there is no keyboard to press them on. (A comment, not a docstring:
+# Streamlit's magic would draw a bare string on every page.)
+PHONE_STYLE = """<style>
+@media (max-width: 640px), (pointer: coarse) {
+  button kbd[aria-label^="Shortcut"] { display: none; }
+}
+</style>"""
+
 
 def main() -> None:
     """Configure the page, the language switch and the navigation, then run the page.
@@ -33,6 +42,7 @@ def main() -> None:
     switches to `/replays`, which then answers at both addresses.
     """
     st.set_page_config(page_title="Werewolf Arena", page_icon="🐺", layout="wide")
+    st.html(PHONE_STYLE)
     if "lang" not in st.session_state:
         st.session_state["lang"] = parse_lang(st.query_params.get("lang"))
     st.sidebar.radio(

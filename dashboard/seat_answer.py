@@ -9,6 +9,7 @@ not asked: it is kept as a standing offer through the day's speeches (`standing`
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -35,6 +36,7 @@ from arena.rules import events as ev
 from arena.rules.actions import Action, Claims
 from arena.rules.decisions import DecisionKind
 from arena.rules.types import Role
+from arena.text.commands import Choice
 
 from .hosted import desk
 from .i18n import Lang, game_lang, localize, text
@@ -153,13 +155,7 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
         return
     key = f"req{request.step}"
     if isinstance(form.text, SpeechForm):
-        said = st.text_area(
-            text("play.speech", lang), key=f"{key}_text", max_chars=form.text.max_chars
-        )
-        claims = claims_form(form.text.claims, lang, shown, key)
-        if st.button(text("play.say", lang), key=f"{key}_say", type="primary"):
-            send(page, token, form.text.action(said, claims), lang)
-            st.rerun()
+        speech_box(page, token, form.text, lang, shown, key)
     elif isinstance(form.text, WhisperForm):
         said = st.text_input(
             text("play.whisper", lang), key=f"{key}_text", max_chars=form.text.max_chars
@@ -168,11 +164,75 @@ def decision(page: SeatPage, token: str, lang: Lang, shown: Lang) -> None:
             send(page, token, form.text.action(said), lang)
             st.rerun()
     pick_forms(page, token, form.picks, lang, shown, key)
-    with st.container(horizontal=True):
-        for choice in form.buttons:
-            if st.button(localize(choice.label, shown), key=f"{key}_{choice.key}"):
-                send(page, token, choice.action, lang)
+    choice_rows(page, token, form.buttons, lang, shown, key)
+
+
+IRREVERSIBLE = frozenset({"poison", "shoot", "self_explode"})
+"""Acts that cannot be taken back once sent: a press asks once more before it goes."""
+
+
+def groups(choices: Sequence[Choice]) -> list[list[Choice]]:
+    """The choices grouped by what they do, in the order each kind is first offered.
+
+    A witch's save, her poisons and doing nothing each get a row: ten look-alike buttons
+    in one row invited a misclick.
+    """
+    kinds: dict[str, list[Choice]] = {}
+    for choice in choices:
+        kinds.setdefault(choice.action.kind, []).append(choice)
+    return list(kinds.values())
+
+
+def choice_rows(
+    page: SeatPage, token: str, choices: Sequence[Choice], lang: Lang, shown: Lang, key: str
+) -> None:
+    """The form's buttons, a row per kind of act; an irreversible one asks once more."""
+    asked = st.session_state.get(f"{key}_confirm")
+    chosen = next((c for c in choices if c.key == asked), None)
+    if chosen is not None:
+        label = localize(chosen.label, shown)
+        st.warning(text("play.confirm", lang, a=label))
+        with st.container(horizontal=True):
+            if st.button(f"✔ {label}", key=f"{key}_yes", type="primary"):
+                send(page, token, chosen.action, lang)
                 st.rerun()
+            if st.button(text("play.back", lang), key=f"{key}_back"):
+                st.session_state.pop(f"{key}_confirm", None)
+                st.rerun()
+        return
+    for group in groups(choices):
+        with st.container(horizontal=True):
+            for choice in group:
+                if st.button(localize(choice.label, shown), key=f"{key}_{choice.key}"):
+                    if choice.action.kind in IRREVERSIBLE:
+                        st.session_state[f"{key}_confirm"] = choice.key
+                    else:
+                        send(page, token, choice.action, lang)
+                    st.rerun()
+
+
+def speech_box(
+    page: SeatPage, token: str, form: SpeechForm, lang: Lang, shown: Lang, key: str
+) -> None:
+    """The speech and its claims; a speech with neither words nor claims asks first.
+
+    It is recorded as "no speech", and one click used to send it.
+    """
+    said = st.text_area(text("play.speech", lang), key=f"{key}_text", max_chars=form.max_chars)
+    claims = claims_form(form.claims, lang, shown, key)
+    empty = not said.strip() and claims == Claims()
+    if empty and st.session_state.get(f"{key}_empty"):
+        st.warning(text("play.confirm_empty", lang))
+        if st.button(text("play.say_nothing", lang), key=f"{key}_nothing", type="primary"):
+            send(page, token, form.action(said, claims), lang)
+            st.rerun()
+        return
+    if st.button(text("play.say", lang), key=f"{key}_say", type="primary"):
+        if empty:
+            st.session_state[f"{key}_empty"] = True
+        else:
+            send(page, token, form.action(said, claims), lang)
+        st.rerun()
 
 
 def knife_round(page: SeatPage) -> int:

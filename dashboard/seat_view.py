@@ -159,3 +159,8 @@ def heading(page: SeatPage, lang: Lang, shown: Lang) -> None:
     spec = board(page.board)
     played = text("play.board_line", lang, b=board_name(spec, shown), c=board_cards(spec, shown))
     st.caption(escape(played))  # a board file's names are its author's text, not Markdown
+    if any(
+        isinstance(s.event, ev.SelfExploded) and s.event.seat == page.seat
+        for s in page.observation.seen
+    ):
+        st.error(text("play.you_exploded", lang), icon="💥")  # the press went off: say so

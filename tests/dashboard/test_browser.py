@@ -269,3 +269,20 @@ def test_every_page_answers_at_the_path_its_name_suggests(
     page.locator("h1", has_text=f"{icon} {name}").wait_for()
     assert "Page not found" not in page.inner_text("body")
     assert urlsplit(page.url).path == f"/{path or 'replays'}"
+
+
+@pytest.mark.parametrize(("width", "shown"), [(400, False), (1400, True)])
+def test_keyboard_hints_are_hidden_on_a_phone(
+    server: str, browser: Any, width: int, shown: bool
+) -> None:
+    """The player's buttons carry their shortcut (Space, Left, …): no use on a phone."""
+    tab = browser.new_page(viewport={"width": width, "height": 900})
+    tab.set_default_timeout(30_000)
+    try:
+        tab.goto(f"{server}/player?game=marked.jsonl&view=god&step=40")
+        tab.locator(".st-key-play button").wait_for()
+        hint = tab.locator(".st-key-play kbd")
+        assert hint.count() == 1 and hint.inner_text() == "Space"
+        assert hint.is_visible() is shown
+    finally:
+        tab.close()
