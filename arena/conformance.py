@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from arena.agents.base import Agent, AgentReply, Learner, TimeLimited
+from arena.agents.remote.client import RemoteAgent
 from arena.agents.traits import Wrapper, trait
 from arena.match import Limits, new_header, run_game
 from arena.ratings.stats import quantile
@@ -144,9 +145,12 @@ class Report:
     spec: str
     board: str
     timeout_s: float
+    """The agent's limit per decision (its own, else the check's)."""
     max_refused: float
     games: list[GameLine] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list)
+    overage_s: float = 0.0
+    """A remote agent's overage budget per game, beyond its limit per decision."""
 
     def count(self, verdict: Verdict) -> int:
         """Calls with `verdict`."""
@@ -205,6 +209,7 @@ class Report:
             "refused_share": round(self.refused_share, 4),
             "latency_ms": {k: round(v, 3) for k, v in self.latency_ms().items()},
             "timeout_s": self.timeout_s,
+            "overage_s": self.overage_s,
             "games": [
                 {
                     "seed": g.seed,
@@ -229,6 +234,20 @@ class Report:
             if call.verdict != "accepted" and text not in seen:
                 seen.append(text)
         return seen[:limit]
+
+
+def _limit(agent: Agent, timeout_s: float) -> tuple[float, float]:
+    """The agent's limit per decision, and its overage budget per game.
+
+    A remote agent's own limit and budget (its backstop, a second later, is no limit of
+    its own); any other seat's own limit (`TimeLimited`), else the check's `timeout_s`.
+    """
+    remote = trait(agent, RemoteAgent)
+    if remote is not None:
+        return remote.limit_s, remote.overage_s
+    timed = trait(agent, TimeLimited)
+    own = timed.decision_timeout_s if timed is not None else None
+    return (own if isinstance(own, int | float) and own > 0 else timeout_s), 0.0
 
 
 SeatFactory = Callable[[SeatId, int], Agent]
@@ -260,9 +279,7 @@ async def check_agent(
     for game in range(games):
         seat, game_seed = game % seats + 1, seed + game
         probe = Probe(make(seat, game_seed))
-        timed = trait(probe, TimeLimited)
-        own = timed.decision_timeout_s if timed is not None else None  # a seat's own limit wins
-        report.timeout_s = own if isinstance(own, int | float) and own > 0 else timeout_s
+        report.timeout_s, report.overage_s = _limit(probe, timeout_s)
         agents: dict[SeatId, Agent] = {s: bots(s, game_seed) for s in range(1, seats + 1)}
         agents[seat] = probe
         if before is not None:

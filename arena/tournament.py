@@ -204,7 +204,7 @@ def _check_entry(entry: AgentEntry) -> None:
             f"options are settings for a plug-in's factory (py:MODULE:FACTORY or an installed "
             f"agent's name), not for {entry.spec}"
         )
-    remote = {"token_env", "decision_timeout_s", "overage_s"} & entry.model_fields_set
+    remote = {"token_env", "overage_s"} & entry.model_fields_set
     if remote and not is_remote(entry):
         raise ConfigError(
             f"{', '.join(sorted(remote))}: settings of a remote agent (an http(s):// URL), "

@@ -24,6 +24,13 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from arena.rules.outcome import GameOver
 
+DECISION_TIMEOUT_S = 60.0
+"""The one default limit per decision, for every seat kind: bots, plug-ins, remote agents
+and model seats (whose endpoint's longer request limit raises theirs in `arena play`).
+Set it for every seat with `arena play --decision-timeout`, a spec file's
+`decision_timeout_s`, a tournament's `limits.call_timeout_s` or `arena agent check
+--timeout`; for one seat kind with its `endpoints` entry or tournament entry."""
+
 CONTRACT_VERSION = 1
 """The version of the public agent contract (`arena.api`, docs/agents.md).
 

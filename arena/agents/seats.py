@@ -24,14 +24,18 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from arena.agents.base import Agent
+from arena.agents.base import DECISION_TIMEOUT_S, Agent
 from arena.agents.chat_models import chat_model as chat_model
+from arena.agents.match_spec import DEFAULT_TIMEOUT_S as DEFAULT_TIMEOUT_S
+from arena.agents.match_spec import EndpointSettings as EndpointSettings
+from arena.agents.match_spec import MatchSpec as MatchSpec
+from arena.agents.match_spec import endpoint_settings as endpoint_settings
+from arena.agents.match_spec import with_endpoint_flags as with_endpoint_flags
 from arena.agents.model.agent import Beliefs, LLMAgent
-from arena.agents.model.library import DEFAULT_VERSION
 from arena.agents.noisy import PREFIX as NOISY
 from arena.agents.noisy import Noisy, is_noisy, parse_noisy
 from arena.agents.plugin import (
@@ -51,7 +55,7 @@ from arena.agents.remote.seat import (
 )
 from arena.agents.terminal import TerminalHuman
 from arena.errors import ArenaError, clip, one_line
-from arena.llm.base import AnswerMode, ChatModel
+from arena.llm.base import ChatModel
 from arena.rules.config import GameConfig
 from arena.rules.types import SeatId
 from arena.transcript import Lang
@@ -84,69 +88,6 @@ class SeatSpec(BaseModel):
         if self.kind in ("remote", "plugin") and self.model is not None:
             return self.model
         return self.kind if self.model is None else f"{self.kind}:{self.model}"
-
-
-DEFAULT_TIMEOUT_S = 300.0
-"""One request's default limit: a slow local server (two cores, a small model) reads a
-game's first 4,000-token prompt at 20-200 tokens/s and may queue behind other seats."""
-
-
-class EndpointSettings(BaseModel):
-    """How to reach one provider or model (a spec file's `endpoints` entry)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    base_url: str | None = None
-    api_key_env: str | None = None
-    """The environment variable holding the key (the SDK's usual one when omitted)."""
-    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0)
-    """One request's limit, in seconds."""
-    probe_timeout_s: float | None = Field(None, gt=0)
-    """The pre-game probe's limit (default: as long as its four usual requests may each take,
-    4 × `timeout_s`)."""
-    slots: int | None = Field(None, gt=0)
-    """Calls in flight at most on this endpoint in `arena play` (default: the server's slot
-    count when it reports one, as llama-server does; else no limit). A seat waits for a
-    free one before its decision's clock starts."""
-    pin_slots: bool = True
-    """Keep each seat's conversation on a server slot of its own (llama-server's
-    `id_slot`) when the server has one for every seat; turn it off when other games share
-    the server, as a tournament's do (their seats would be pinned to the same slots)."""
-    retries: int = Field(3, ge=0)
-    mode: AnswerMode | None = None
-    """Skip the search for the best answer mode and use this one (still checked)."""
-    temperature: float | None = None
-    max_tokens: int | None = Field(None, gt=0)
-    """The reply's token limit (the server's default when omitted)."""
-    decision_timeout_s: float | None = Field(None, gt=0)
-    """The time limit of one decision of a seat on this endpoint (the match's otherwise;
-    a remote agent's is 10 s unless given)."""
-    token_env: str | None = None
-    """A remote agent's token: the environment variable holding it (docs/agents.md)."""
-    overage_s: float = Field(60.0, ge=0)
-    """A remote agent's overage budget per game, beyond its per-decision limits."""
-    history_tokens: int = Field(24_000, gt=0)
-    """The conversation's budget in the endpoint's tokens; older days are condensed past it."""
-    options: dict[str, Any] = Field(default_factory=dict)
-    """Extra keyword arguments for `init_chat_model` (LangChain seats)."""
-
-
-class MatchSpec(BaseModel):
-    """A spec file: seats, prompt language and version, endpoints."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    seats: tuple[str, ...] = ()
-    lang: Lang = "zh"
-    prompt_version: str = DEFAULT_VERSION
-    explosion_windows: bool = False
-    """Ask model seats in the self-explosion window after every speech (costly)."""
-    endpoints: dict[str, EndpointSettings] = Field(default_factory=dict)
-    """Keyed by `openai`, `langchain:anthropic`, or a full agent spec; the most specific
-    key that prefixes a seat's spec applies."""
-    options: dict[str, dict[str, JsonValue]] = Field(default_factory=dict)
-    """Settings for plug-ins' factories, keyed by the plug-in's spec as the seats name it
-    (`py:my_pkg.agents:make_agent`, `my-agent`); docs/agents.md."""
 
 
 _SEATS = re.compile(r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
@@ -375,7 +316,7 @@ def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str, name: str | None) -> 
     settings = endpoint_settings(seat, spec)
     remote = RemoteSettings(
         token_env=settings.token_env,
-        decision_timeout_s=settings.decision_timeout_s or RemoteSettings().decision_timeout_s,
+        decision_timeout_s=settings.decision_timeout_s or DECISION_TIMEOUT_S,
         overage_s=settings.overage_s,
     )
     agent: Agent = remote_agent(seat.model, remote, game_id=game_id, name=name)
@@ -388,26 +329,3 @@ def _bot(seed: int, lang: Lang) -> Agent:
 
     agent: Agent = BotAgent(seed, lang=lang)
     return agent
-
-
-def with_endpoint_flags(spec: MatchSpec, **flags: float | int | None) -> MatchSpec:
-    """`spec` with command-line endpoint settings (those not None) on every model endpoint.
-
-    They apply to the entries the spec has, and to `openai` / `langchain` for the rest.
-    """
-    given = {k: v for k, v in flags.items() if v is not None}
-    if not given:
-        return spec
-    endpoints = {"openai": EndpointSettings(), "langchain": EndpointSettings(), **spec.endpoints}
-    updated = {k: e.model_copy(update=given) for k, e in endpoints.items()}
-    return spec.model_copy(update={"endpoints": updated})
-
-
-def endpoint_settings(seat: SeatSpec, spec: MatchSpec) -> EndpointSettings:
-    """The most specific `endpoints` entry for `seat` (defaults when none applies).
-
-    A noisy seat (`noisy:0.3:openai:gpt`) takes the entry of the agent it wraps.
-    """
-    label = seat.base_label
-    keys = [k for k in spec.endpoints if label == k or label.startswith(k + ":")]
-    return spec.endpoints[max(keys, key=len)] if keys else EndpointSettings()

@@ -7,9 +7,9 @@ import asyncio
 import json
 from pathlib import Path
 
-from arena.agents.base import Agent
+from arena.agents.base import DECISION_TIMEOUT_S, Agent
 from arena.agents.preflight import aclose_models, preflight
-from arena.agents.seats import MatchSpec, build_agents, parse_seats
+from arena.agents.seats import MatchSpec, build_agents, parse_seats, with_endpoint_flags
 from arena.board_file import board_ref
 from arena.conformance import Report, check_agent
 from arena.errors import ArenaError
@@ -42,9 +42,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check.add_argument(
         "--timeout",
         type=_seconds,
-        default=60.0,
+        default=None,
         metavar="S",
-        help="seconds one decision may take, as in a game",
+        help="seconds one decision may take, whatever the agent's kind, as `arena play "
+        "--decision-timeout` (default: the spec file's, else 60)",
     )
     check.add_argument(
         "--max-refused",
@@ -110,6 +111,7 @@ def _check(args: argparse.Namespace) -> int:
         from arena.agents.seats import load_spec_file
 
         match = load_spec_file(args.spec_file).model_copy(update={"lang": lang})
+    match = with_endpoint_flags(match, decision_timeout_s=args.timeout)
     seat_agent(args.spec, 1, config, args.seed, match)  # a spec that cannot be built: one line
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -126,7 +128,7 @@ async def _run(args: argparse.Namespace, config: GameConfig, match: MatchSpec) -
 
     async def before(agents: dict[SeatId, Agent]) -> None:
         built.append(agents)
-        await preflight(agents, timeout_s=args.timeout)
+        await preflight(agents, timeout_s=args.timeout or DECISION_TIMEOUT_S)
 
     try:
         return await check_agent(
@@ -136,7 +138,7 @@ async def _run(args: argparse.Namespace, config: GameConfig, match: MatchSpec) -
             config,
             games=args.games,
             seed=args.seed,
-            timeout_s=args.timeout,
+            timeout_s=match.decision_timeout_s or DECISION_TIMEOUT_S,
             max_refused=args.max_refused,
             replays=args.out,
             before=before,
@@ -164,7 +166,8 @@ def report_lines(report: Report) -> list[str]:
     latency = report.latency_ms()
     lines.append(
         f"latency p50 {_ms(latency['p50'])}, p95 {_ms(latency['p95'])}, "
-        f"max {_ms(latency['max'])} (limit {report.timeout_s:g} s)"
+        f"max {_ms(latency['max'])} (limit {report.timeout_s:g} s"
+        + (f", and {report.overage_s:g} s of overage per game)" if report.overage_s else ")")
     )
     for example in report.examples():
         lines.append(f"  {example}")

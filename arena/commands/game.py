@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from arena.agents.base import Agent
+from arena.agents.base import DECISION_TIMEOUT_S, Agent
 from arena.agents.model.agent import Beliefs
 from arena.agents.seats import (
     MatchSpec,
@@ -108,7 +108,8 @@ def _limits(
     """The game's limits, and each model seat's configured endpoint slots.
 
     A decision may take an hour when a person plays (the terminal waits for them), else
-    the longest request limit of the model seats' endpoints, at least a minute.
+    `--decision-timeout` (the spec's `decision_timeout_s`) when given, else the longest
+    request limit of the model seats' endpoints, at least `DECISION_TIMEOUT_S`.
     """
     settings = {
         seat: endpoint_settings(seat_spec, spec)
@@ -116,7 +117,7 @@ def _limits(
         if seat_spec.kind in MODEL_KINDS
     }
     longest = max((e.timeout_s for e in settings.values()), default=60.0)
-    decision_s = 3600.0 if people else max(60.0, longest)
+    decision_s = 3600.0 if people else spec.decision_timeout_s or max(DECISION_TIMEOUT_S, longest)
     limits = Limits(call_timeout_s=decision_s, beliefs=beliefs)
     return limits, {seat: e.slots for seat, e in settings.items()}
 

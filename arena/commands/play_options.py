@@ -100,8 +100,9 @@ def add_model_options(play: argparse.ArgumentParser) -> None:
         type=positive(float),
         default=None,
         metavar="S",
-        help="model seats: seconds one decision may take, waiting for a free server slot "
-        "not counted (default: the spec's, else the longest request limit, at least 60)",
+        help="every seat, whatever its kind: seconds one decision may take, waiting for a "
+        "free server slot not counted (default: the spec's, else 60, or a model endpoint's "
+        "longer request limit)",
     )
     play.add_argument(
         "--timeout",

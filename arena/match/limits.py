@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.agents.base import DECISION_TIMEOUT_S
 from arena.errors import ArenaError
 from arena.rules.actions import Action
 from arena.rules.types import SeatId
@@ -21,7 +22,7 @@ class Limits(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    call_timeout_s: float = Field(default=60.0, gt=0)
+    call_timeout_s: float = Field(default=DECISION_TIMEOUT_S, gt=0)
     """One agent decision (all its model calls) must finish within this; waiting for a
     `Gated` agent's endpoint slot comes before the clock starts."""
     game_timeout_s: float = Field(default=6 * 3600.0, gt=0)

@@ -102,9 +102,10 @@ class AgentEntry(_Frozen):
     """A remote agent's (`http(s)://…` spec) token: the environment variable that holds it
     on every worker (the token itself never goes in the file or the queue)."""
     decision_timeout_s: float | None = Field(default=None, gt=0)
-    """A remote agent's per-decision limit (10 s when not given)."""
-    overage_s: float = Field(default=60.0, ge=0)
-    """A remote agent's overage budget per game (docs/agents.md)."""
+    """This agent's limit per decision, whatever its kind (the tournament's
+    `limits.call_timeout_s` when not given)."""
+    overage_s: float = Field(default=0.0, ge=0)
+    """A remote agent's overage budget per game (none when not given; docs/agents.md)."""
     timeout_s: float | None = Field(default=None, gt=0)
     """A model agent's limit on one request, in seconds (300 when not given; its probe's
     limit is four times it): a slow local server needs more."""

@@ -149,6 +149,9 @@ def to_match_spec(
 def build_seats(job: MatchJob) -> dict[int, Agent]:
     """Every seat's agent, built by `arena.agents.seats` one entry at a time.
 
+    Every seat, whatever its kind, has one limit per decision: its entry's
+    `decision_timeout_s`, else the tournament's `limits.call_timeout_s`.
+
     Raises:
         ArenaError: a bad spec, a plug-in that cannot be made, or a remote agent's token
             variable that is not set on this worker.
@@ -159,6 +162,7 @@ def build_seats(job: MatchJob) -> dict[int, Agent]:
     agents: dict[int, Agent] = {}
     for name, entry_seats in by_entry.items():
         seat_spec, match, delay = to_match_spec(job.agents[name], job.lang)
+        match = match.model_copy(update={"decision_timeout_s": job.limits.call_timeout_s})
         built = seats.build_agents(
             dict.fromkeys(entry_seats, seat_spec),
             job.config,

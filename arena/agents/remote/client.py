@@ -38,7 +38,7 @@ from collections.abc import Callable
 import httpx
 from pydantic import BaseModel
 
-from arena.agents.base import AgentReply
+from arena.agents.base import DECISION_TIMEOUT_S, AgentReply
 from arena.agents.remote.auth import new_nonce, new_secret
 from arena.agents.remote.protocol import (
     BELIEFS,
@@ -87,8 +87,8 @@ class RemoteAgent:
         game_id: str,
         token: str | None = None,
         name: str | None = None,
-        limit_s: float = 10.0,
-        overage_s: float = 60.0,
+        limit_s: float = DECISION_TIMEOUT_S,
+        overage_s: float = 0.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         """Set up the seat; nothing connects until the first decision.
@@ -126,6 +126,11 @@ class RemoteAgent:
     def accountable(self) -> bool:
         """Its defaults count toward voiding the game (`arena.match.is_accountable`)."""
         return True
+
+    @property
+    def limit_s(self) -> float:
+        """The per-decision limit (`arena agent check` prints it)."""
+        return self._limit_s
 
     @property
     def overage_s(self) -> float:

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.agents.base import DECISION_TIMEOUT_S
 from arena.agents.remote.client import RemoteAgent
 from arena.agents.remote.transport import check_health
 from arena.agents.traits import trait
@@ -28,10 +29,10 @@ class RemoteSettings(BaseModel):
 
     token_env: str | None = None
     """The environment variable holding the agent's token (unsigned requests without)."""
-    decision_timeout_s: float = Field(10.0, gt=0)
-    """The per-decision time limit."""
-    overage_s: float = Field(60.0, ge=0)
-    """The game's overage budget (Kaggle's model, docs/agents.md)."""
+    decision_timeout_s: float = Field(DECISION_TIMEOUT_S, gt=0)
+    """The per-decision time limit (every seat kind's default, `DECISION_TIMEOUT_S`)."""
+    overage_s: float = Field(0.0, ge=0)
+    """The game's overage budget (Kaggle's model, docs/agents.md): none unless given."""
 
 
 def is_url(spec: str) -> bool:
