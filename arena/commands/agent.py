@@ -15,7 +15,7 @@ from arena.conformance import Report, check_agent
 from arena.errors import ArenaError
 from arena.rules.config import GameConfig
 from arena.rules.types import SeatId
-from arena.text import Lang
+from arena.text.script import CLI_CHOICES, game_lang, parse_display
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,9 +54,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SHARE",
         help="largest share of answers that may be refused or late (0-1)",
     )
-    check.add_argument("--lang", choices=["zh", "en"], default="en", help="the games' language")
+    check.add_argument(
+        "--lang",
+        choices=CLI_CHOICES,
+        default="en",
+        help="the games' language, as `arena play` takes it: en, zh-Hant (zh) or zh-Hans",
+    )
     check.add_argument(
         "--spec-file",
+        "--spec",
+        dest="spec_file",
         type=Path,
         default=None,
         metavar="FILE",
@@ -105,7 +112,7 @@ def seat_agent(spec: str, seat: SeatId, config: GameConfig, seed: int, match: Ma
 
 def _check(args: argparse.Namespace) -> int:
     config = GameConfig(board=board_ref(args.board))
-    lang: Lang = args.lang
+    lang = game_lang(parse_display(args.lang))
     match = MatchSpec(lang=lang)
     if args.spec_file is not None:
         from arena.agents.seats import load_spec_file

@@ -79,11 +79,15 @@ def add_seat_options(play: argparse.ArgumentParser) -> None:
         "replace the spec file's seats seat by seat",
     )
     play.add_argument(
+        "--spec-file",
         "--spec",
+        dest="spec",
         type=Path,
         default=None,
-        help="a YAML match spec (seats, language, endpoints); --seat and --lang given on "
-        "the command line win over it",
+        metavar="FILE",
+        help="a YAML match spec (seats, language, endpoints), as `arena agent check` and "
+        "`arena exam run` take it (--spec is the same); --seat and --lang given on the "
+        "command line win over it",
     )
     play.add_argument(
         "--beliefs",
