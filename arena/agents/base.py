@@ -26,7 +26,8 @@ from arena.rules.outcome import GameOver
 
 DECISION_TIMEOUT_S = 60.0
 """The one default limit per decision, for every seat kind: bots, plug-ins, remote agents
-and model seats (whose endpoint's longer request limit raises theirs in `arena play`).
+and model seats (in `arena play` a model endpoint's longer request limit raises the
+game's, every seat's without a limit of its own).
 Set it for every seat with `arena play --decision-timeout`, a spec file's
 `decision_timeout_s`, a tournament's `limits.call_timeout_s` or `arena agent check
 --timeout`; for one seat kind with its `endpoints` entry or tournament entry."""

@@ -75,8 +75,10 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     human_seat = next((s for s, seat in seats.items() if seat.kind == "human"), None)
     seed = args.seed if args.seed is not None else (1 if human_seat is None else secret_seed())
     game_id = new_game_id(config.board_id)
-    agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs, game_id=game_id)
     limits, slots = _limits(seats, spec, args.beliefs, people=human_seat is not None)
+    if human_seat is None and spec.decision_timeout_s is None:  # one clock for every seat
+        spec = spec.model_copy(update={"decision_timeout_s": limits.call_timeout_s})
+    agents = build_agents(seats, config, seed, spec, beliefs=args.beliefs, game_id=game_id)
     shown_seed = seed if human_seat is None else None  # a person's seed stays secret
     path = replay_path(args.out, config.board_id, shown_seed, force=args.force)
     running = running_path(path) if has_outsiders(seats) else path

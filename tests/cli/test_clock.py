@@ -25,6 +25,8 @@ from arena.rules import events as ev
 from arena.rules.config import GameConfig
 from arena.storage.replay_file import read_replay
 from tests.agents.remote.support import example_module, served
+from tests.support.stub_policy import random_legal
+from tests.support.stub_server import StubServer
 
 P = "py:tests.support.plugins"
 
@@ -109,3 +111,26 @@ def test_a_tournament_sets_every_seat_kind_s_clock_the_same_way() -> None:
     built = build_seats(job)
     assert built[1].limit_s == 7 and built[2].limit_s == 3  # type: ignore[attr-defined]
     assert built[3].decision_timeout_s == 2 and built[4].decision_timeout_s == 7  # type: ignore[attr-defined]
+
+
+def test_play_gives_a_url_seat_the_limit_a_model_endpoint_gives_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model endpoint whose requests may take 120 s makes the game's limit 120 s: every
+    seat without a limit of its own plays under it, a URL seat too (it kept 60 s)."""
+    module = example_module()
+    limits: list[int] = []
+    choose = module.choose
+
+    def noting(decide: dict[str, Any], rng: Any) -> dict[str, Any]:
+        limits.append(decide["limit_ms"])
+        return choose(decide, rng)
+
+    module.choose = noting
+    monkeypatch.setenv("OPENAI_API_KEY", "stub")
+    spec, out = tmp_path / "m.yaml", tmp_path / "g.jsonl"
+    with StubServer(models={"m": random_legal(3)}) as server, served(module) as url:
+        spec.write_text(f"endpoints:\n  openai: {{base_url: '{server.url}', timeout_s: 120}}\n")
+        argv = ["play", "--spec-file", str(spec), "--seat", "1=openai:m", "--seat", f"3={url}"]
+        assert main([*argv, "--out", str(out), "--quiet", "--lang", "en"]) == 0
+    assert limits and set(limits) == {120_000}
