@@ -49,7 +49,7 @@ from arena.rules.errors import ConfigError
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role
 from arena.text.catalog import Lang
-from arena.userfile import read_yaml
+from arena.userfile import read_model
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -224,15 +224,14 @@ def load_spec(path: Path) -> TournamentSpec:
     Raises:
         ConfigError: unreadable or too large file, bad YAML, or a bad field (named, one line).
     """
-    data = read_yaml(path, what="tournament file", error=ConfigError)
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: a tournament file is a mapping (name:, agents:, boards:, …)")
-    try:
-        return TournamentSpec.model_validate(data, context={"base": path.parent})
-    except ValidationError as exc:
-        raise ConfigError(f"{path}: {one_line(exc)}") from None
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {clip(str(exc))}") from None
+    return read_model(
+        path,
+        TournamentSpec,
+        what="tournament file",
+        mapping="a tournament file is a mapping (name:, agents:, boards:, …)",
+        error=ConfigError,
+        named=(ConfigError,),
+    )
 
 
 def game_seed(base_seed: int, board_index: int, game: int) -> int:

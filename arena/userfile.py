@@ -36,12 +36,13 @@ import re
 import stat
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import yaml
+from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from arena.errors import ArenaError, clip
+from arena.errors import ArenaError, clip, one_line
 
 MAX_BYTES = 1024 * 1024
 """The largest YAML file read (a tournament file of a thousand agents is under 100 KB)."""
@@ -107,6 +108,39 @@ def read_yaml(
         max_bytes=max_bytes,
         error=error,
     )
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_model(
+    path: Path,
+    model: type[M],
+    *,
+    what: str,
+    mapping: str,
+    error: type[ArenaError],
+    named: tuple[type[ArenaError], ...] = (),
+) -> M:
+    """The YAML file `path` (a mapping) validated as `model`, its paths read from its folder.
+
+    The model's validators get `context={"base": path.parent}`. `mapping` is the message
+    for a file that is not a mapping; an error of a type in `named` that a validator raises
+    is raised again as `error` with the file's name in front, as a pydantic error is.
+
+    Raises:
+        ArenaError: (`error`) `PATH: problem`, one line: `read_yaml`'s, not a mapping, or the
+            first invalid field.
+    """
+    data = read_yaml(path, what=what, error=error)
+    if not isinstance(data, dict):
+        raise error(f"{path}: {mapping}")
+    try:
+        return model.model_validate(data, context={"base": path.parent})
+    except ValidationError as exc:
+        raise error(f"{path}: {one_line(exc)}") from None
+    except named as exc:
+        raise error(f"{path}: {clip(str(exc))}") from None
 
 
 def read_text(

@@ -85,8 +85,7 @@ def folder_report(
         ValueError: a negative `bootstrap`, `workers` below 1, a bad `confidence`.
     """
     check_arguments(bootstrap, confidence, workers)
-    store = open_cache(directory, cache)
-    try:
+    with open_cache(directory, cache) as store:
         scan, fresh = scan_folder(
             directory,
             store,
@@ -104,11 +103,6 @@ def folder_report(
             bootstrap, seed, confidence, skipped=scan.skipped, directory=str(directory)
         )
         return scan, report
-    finally:
-        if store is not cache:
-            store.close()
-        else:
-            store.commit()
 
 
 CHECKPOINT_STRIDE = 32

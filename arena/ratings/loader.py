@@ -30,7 +30,8 @@ what is rated from the cached heads alone; `load_games` then reads every summary
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -131,8 +132,12 @@ class FolderScan(FolderFiles):
         return sum(1 for entry in self.rated if entry.unsigned)
 
 
-def open_cache(directory: Path, cache: FactsCache | bool) -> FactsCache:
+@contextmanager
+def open_cache(directory: Path, cache: FactsCache | bool) -> Iterator[FactsCache]:
     """The cache to read `directory` through: `cache` itself, the folder's own, or none.
+
+    When the reading ends, however it ends, a cache opened here is closed, and a cache the
+    caller handed in is committed and left open for the caller's next reading.
 
     Raises:
         ArenaError: `directory` does not exist or is not a directory.
@@ -142,8 +147,16 @@ def open_cache(directory: Path, cache: FactsCache | bool) -> FactsCache:
     if not directory.is_dir():
         raise ArenaError(f"{directory}: not a directory")
     if isinstance(cache, FactsCache):
-        return cache
-    return FactsCache.for_folder(directory) if cache else FactsCache(None)
+        store = cache
+    else:
+        store = FactsCache.for_folder(directory) if cache else FactsCache(None)
+    try:
+        yield store
+    finally:
+        if store is not cache:
+            store.close()
+        else:
+            store.commit()
 
 
 def load_games(
@@ -171,8 +184,7 @@ def load_games(
     Raises:
         ArenaError: `directory` does not exist or is not a directory.
     """
-    store = open_cache(directory, cache)
-    try:
+    with open_cache(directory, cache) as store:
         scan, fresh = scan_folder(
             directory,
             store,
@@ -190,11 +202,6 @@ def load_games(
             files=scan.files,
             tournaments=scan.tournaments,
         )
-    finally:
-        if store is not cache:
-            store.close()
-        else:
-            store.commit()
 
 
 def rated_summary(

@@ -42,7 +42,7 @@ from arena.scenario.notation import (
     parse_phase,
     parse_point,
 )
-from arena.userfile import read_yaml
+from arena.userfile import read_model
 
 EVENT_MODELS: dict[str, type[BaseModel]] = {
     cls.model_fields["kind"].default: cls for cls in get_args(get_args(ev.Event)[0])
@@ -394,10 +394,10 @@ def load_scenario(path: Path) -> Scenario:
         ScenarioError: unreadable file, bad YAML or an invalid field; one line naming the
             file and the field.
     """
-    data = read_yaml(path, what="scenario file", error=ScenarioError)
-    if not isinstance(data, dict):
-        raise ScenarioError(f"{path}: a scenario is a mapping of fields (name, board, …)")
-    try:
-        return Scenario.model_validate(data, context={"base": path.parent})
-    except ValidationError as exc:
-        raise ScenarioError(f"{path}: {one_line(exc)}") from None
+    return read_model(
+        path,
+        Scenario,
+        what="scenario file",
+        mapping="a scenario is a mapping of fields (name, board, …)",
+        error=ScenarioError,
+    )
