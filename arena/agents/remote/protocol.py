@@ -328,7 +328,7 @@ def act_schema() -> dict[str, Any]:
             continue
         fields = models[kind].model_fields
         needed = [n for n, f in fields.items() if n != "kind" and f.is_required()]
-        actions.append(_any_seat(shape) | {"required": ["action", *needed]})
+        actions.append(_needs_only(_any_seat(shape)) | {"required": ["action", *needed]})
     return {
         "description": (
             "One action, in the shapes of the model seats' `act` tool (the tool lists every "
@@ -337,6 +337,19 @@ def act_schema() -> dict[str, Any]:
         ),
         "anyOf": actions,
     }
+
+
+CHECK_NEEDS = ["seat", "result"]
+"""What a claimed check needs: its `role` and `acted` are optional (none when absent), as
+the parser reads them (the tool lists every field as required for strict calling)."""
+
+
+def _needs_only(shape: dict[str, Any]) -> dict[str, Any]:
+    """`shape` with a claimed check's items requiring `CHECK_NEEDS` alone."""
+    checks = shape.get("properties", {}).get("claimed_checks")
+    if isinstance(checks, dict) and isinstance(checks.get("items"), dict):
+        checks["items"]["required"] = CHECK_NEEDS
+    return shape
 
 
 def _any_seat(node: Any) -> Any:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 import arena.agents.remote as remote
+from arena.agents.model.parsing import read_act
 from arena.agents.remote import RemoteAgent, check_health
 from arena.agents.remote.protocol import BELIEFS, PROTOCOL, REVISION, HelloReply, render_schema
 from arena.match import Limits, play
@@ -78,6 +80,23 @@ def test_the_answer_shapes_refuse_what_the_parser_refuses() -> None:
         check.validate({"action": "vote"})
     with pytest.raises(jsonschema.ValidationError):
         check.validate({"action": "fly", "target": 3})
+
+
+def test_the_docs_answer_shapes_conform_and_read_alike() -> None:
+    """docs/agents.md's answers conform: a claimed check needs its seat and result only.
+
+    The schema required a check's `role` and `acted` too (the strict tool's shape), so the
+    docs' own speech was invalid against it though the arena reads it.
+    """
+    docs = (Path(__file__).parents[3] / "docs" / "agents.md").read_text(encoding="utf-8")
+    start = docs.index("Other shapes: ")
+    shapes = re.findall(r"`(\{\"action\".*?\})`", docs[start : docs.index("….", start)], re.S)
+    check = validator("Act")
+    assert len(shapes) == 3
+    for text in shapes:
+        answer = json.loads(" ".join(text.split()))
+        check.validate(answer)
+        assert read_act(answer, None).action is not None
 
 
 @pytest.fixture(scope="module")
