@@ -6,9 +6,10 @@ line per model seat, read from the replay's answers and traces: how many decisio
 model was asked, how many of those were its own, how many were defaulted and why (the
 reasons grouped, most frequent first), and, apart, how many answers the arena gave
 without asking (`automatic_answers`: a self-explosion window the seat is not asked in),
-which are neither the model's decisions nor its failures. A seat that gave speeches is
-told how many said something: an empty, placeholder or copied speech is a legal answer of
-the model's own that says nothing (`arena.ratings.speeches`).
+which are neither the model's decisions nor its failures. A seat that made no model call
+(a plug-in, which names its agent as its model) answered every decision itself. A seat
+that gave speeches is told how many said something: an empty, placeholder or copied
+speech is a legal answer of the model's own that says nothing (`arena.ratings.speeches`).
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ def seat_lines(
     events: Sequence[Event] = (),
 ) -> list[str]:
     """One line per model seat: `seat 3 openai:m: 40 decisions asked, 38 its own, …`."""
-    answers = list(answers)
-    model_seats = [s.seat for s in seats if s.model is not None]
+    answers, traces = list(answers), list(traces)
+    calling = {c.seat for c in traces}  # a plug-in names a model but leaves no call traces
+    model_seats = [s.seat for s in seats if s.model is not None and s.seat in calling]
     automatic = automatic_answers(answers, traces, model_seats)
     spoke = spoke_ratios(events)
     lines = []

@@ -35,3 +35,15 @@ def test_agent_check_takes_every_language_play_takes(
 ) -> None:
     assert main(["agent", "check", "bot", "--lang", lang, "--games", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["conformant"]
+
+
+def test_play_s_summary_counts_a_plugin_s_answers_as_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "0 decisions asked, 0 its own; 10 answered by the arena without asking"."""
+    out = tmp_path / "g.jsonl"
+    seat = "3=py:tests.support.plugins:Polite"
+    assert main(["play", "--seat", seat, "--seed", "2", "--out", str(out), "--lang", "en"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("seat 3 py:"))
+    mine = sum(1 for a in read_replay(out).answers if a.seat == 3)
+    assert line == f"seat 3 py:tests.support.plugins:Polite: {mine} decisions asked, {mine} its own"
