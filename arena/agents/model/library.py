@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
@@ -88,8 +89,16 @@ class PromptLibrary:
 
 
 def prompt_root() -> Traversable:
-    """The prompt library: the top-level `prompts/` folder, installed as `arena.prompts`."""
-    return resources.files("arena.prompts")
+    """The prompt library: the top-level `prompts/` folder, installed as `arena.prompts`.
+
+    A checkout put on `sys.path` without installing it (a `.pth` file, `PYTHONPATH`, or
+    `python -m arena` run from the checkout: its `arena/` shadows the installed one) has
+    no `arena.prompts` package, only the folder beside `arena/`: read that one.
+    """
+    try:
+        return resources.files("arena.prompts")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[3] / "prompts"
 
 
 @functools.cache
