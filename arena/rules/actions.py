@@ -11,6 +11,12 @@ from typing import Annotated, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from arena.errors import one_line
+from arena.rules.claims import EXCLUSIVE as EXCLUSIVE
+from arena.rules.claims import OWN_SEAT_BARRED as OWN_SEAT_BARRED
+from arena.rules.claims import ClaimList as ClaimList
+from arena.rules.claims import checks_conflict as checks_conflict
+from arena.rules.claims import claim_contradiction as claim_contradiction
+from arena.rules.claims import claimed_seats as claimed_seats
 from arena.rules.errors import InvalidActionError
 from arena.rules.types import Direction, Gift, Role, SeatId
 
@@ -42,54 +48,12 @@ class Claims(_Action):
     role: Role | None = None
     """The role the speaker claims to be, if any."""
     checks: tuple[CheckClaim, ...] = ()
-    """Check results the speaker claims (seer claims, or reports of them)."""
+    """Check results the speaker claims (seer claims, or reports of them): one per seat
+    (`checks_conflict`)."""
     suspects: tuple[SeatId, ...] = ()
     """Seats the speaker says are wolves."""
     trusts: tuple[SeatId, ...] = ()
     """Seats the speaker vouches for as good."""
-
-
-ClaimList = Literal["suspects", "trusts", "checks"]
-"""A seat list of `Claims` (for `checks`, the seats checked)."""
-
-OWN_SEAT_BARRED: tuple[ClaimList, ...] = ("trusts", "checks")
-"""Claim lists that never name the speaker's own seat: no one vouches for himself, and no
-role checks itself."""
-
-EXCLUSIVE: tuple[ClaimList, ClaimList] = ("suspects", "trusts")
-"""Claim lists that share no seat: a seat is suspected or trusted, not both."""
-
-_WORDS: dict[ClaimList, str] = {"suspects": "suspect", "trusts": "trust", "checks": "a check on"}
-
-
-def claimed_seats(claims: Claims, name: ClaimList) -> tuple[SeatId, ...]:
-    """The seats one claim list of `claims` names."""
-    if name == "checks":
-        return tuple(c.seat for c in claims.checks)
-    return claims.suspects if name == "suspects" else claims.trusts
-
-
-def claim_contradiction(speaker: SeatId, claims: Claims) -> str | None:
-    """What makes `claims` contradict themselves, or None when they hold together.
-
-    A speech's claims are what the deception metrics read, so a claim that cannot be meant
-    is refused like any illegal answer, never counted: a seat both suspected and trusted
-    (`EXCLUSIVE`), a speaker vouching for himself or reporting a check on his own seat
-    (`OWN_SEAT_BARRED`). Each seat kind is told the reason and asked again; the model
-    seats' legal-answers schema is built from the same two tables.
-    """
-    first, second = EXCLUSIVE
-    both = sorted(set(claimed_seats(claims, first)) & set(claimed_seats(claims, second)))
-    if both:
-        seats = ", ".join(map(str, both))
-        words = f"{_WORDS[first]} and {_WORDS[second]}"
-        return f"claims both {words} seat {seats}: name each seat in one of them"
-    for name in OWN_SEAT_BARRED:
-        if speaker in claimed_seats(claims, name):
-            return (
-                f"claims {_WORDS[name]} the speaker's own seat {speaker}: {name} name other seats"
-            )
-    return None
 
 
 class Speak(_Action):

@@ -39,6 +39,16 @@ def other_seats(request: DecisionRequest) -> tuple[int, int]:
         (lambda me, a, b: Claims(suspects=(a, b), trusts=(b,)), "both suspect and trust seat"),
         (lambda me, a, b: Claims(trusts=(a, me)), "trust the speaker's own seat"),
         (lambda me, a, b: Claims(checks=(CheckClaim(seat=me, is_wolf=False),)), "own seat"),
+        (
+            lambda me, a, b: Claims(
+                checks=(CheckClaim(seat=a, is_wolf=True), CheckClaim(seat=a, is_wolf=False))
+            ),
+            "both wolf and good",
+        ),
+        (
+            lambda me, a, b: Claims(checks=(CheckClaim(seat=b, is_wolf=False),) * 10),
+            "more than once: report one result per seat",
+        ),
     ],
 )
 def test_a_contradicting_speech_is_illegal_with_its_reason(claims, reason) -> None:
@@ -68,6 +78,9 @@ def test_bot_claims_are_made_consistent() -> None:
     fixed = consistent(claims, me=3)
     assert fixed.suspects == (2, 5, 12) and fixed.trusts == ()
     assert fixed.checks == (CheckClaim(seat=5, is_wolf=True),)
+    twice = (CheckClaim(seat=5, is_wolf=True), CheckClaim(seat=4, is_wolf=False))
+    again = consistent(Claims(checks=(*twice, CheckClaim(seat=5, is_wolf=False))), me=3)
+    assert again.checks == twice  # a seat's first result is its one result
 
 
 def test_a_model_seat_hears_the_refusal_and_answers_again() -> None:

@@ -69,14 +69,16 @@ def consistent(claims: Claims, me: SeatId) -> Claims:
     """`claims` without what would contradict them (`claim_contradiction` refuses it).
 
     A seat both suspected and trusted stays a suspect (the sharper reading, and the one
-    the speech's vote follows); the speaker names neither himself nor a check of himself.
+    the speech's vote follows); the speaker names neither himself nor a check of himself;
+    a seat's first reported result is its one result (`checks_conflict`).
     """
     suspects = tuple(s for s in claims.suspects if s != me)
+    first = {c.seat: i for i, c in reversed(list(enumerate(claims.checks))) if c.seat != me}
     return claims.model_copy(
         update={
             "suspects": suspects,
             "trusts": tuple(s for s in claims.trusts if s != me and s not in suspects),
-            "checks": tuple(c for c in claims.checks if c.seat != me),
+            "checks": tuple(c for i, c in enumerate(claims.checks) if first.get(c.seat) == i),
         }
     )
 

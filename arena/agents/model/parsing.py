@@ -9,6 +9,8 @@ models do to well-meant JSON and nothing else:
   wants a number (a seat, a probability), and only there: a speech `"3號"` or `"70%"` is
   words, and a number given for words is written as words;
 - a shape that is not wrapped in `answer`, a missing optional field, an unknown extra key;
+- a seat repeated in a claim list, and a claimed check repeated word for word (said once;
+  a seat reported with two results is the referee's refusal, `checks_conflict`);
 - a speech longer than its limit, which is cut at the limit (the seeds' speech time limit
   cuts a speaker off in the same way) and noted.
 
@@ -231,7 +233,8 @@ def _claims(shape: dict[str, Any]) -> dict[str, Any]:
             row["role"] = card.strip().lower()
         if acted is not None:
             row["acted"] = acted
-        rows.append(row)
+        if row not in rows:  # a looping model repeats a check word for word: said once
+            rows.append(row)
     role = shape.get("claimed_role")
     return {
         "role": role.strip().lower() if isinstance(role, str) and role.strip() else None,

@@ -36,16 +36,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from arena.agents.model.claim_rules import CLAIM_FIELDS, claim_rule
+from arena.agents.model.claim_rules import split_claims as split_claims
 from arena.agents.model.library import ToolTexts
 from arena.llm.types import ToolSpec
-from arena.rules.actions import (
-    EXCLUSIVE,
-    OWN_SEAT_BARRED,
-    ClaimList,
-    Claims,
-    action_models,
-    claimed_seats,
-)
+from arena.rules.actions import OWN_SEAT_BARRED, ClaimList, Claims, action_models
 from arena.rules.decisions import DecisionRequest
 from arena.rules.roles import ReportField, spec
 from arena.rules.types import Role
@@ -96,7 +91,7 @@ def legal_answers(
     mode `json_legal`, see `arena.agents.model.probe`), so a weak model cannot pick a seat or an
     action the referee would refuse. Seat fields list only the option's legal seats; a
     speech's claims hold together as the referee requires (`OWN_SEAT_BARRED` lists leave
-    the speaker out, `_claim_rule`). `request` None is the private belief question
+    the speaker out, `claim_rule`). `request` None is the private belief question
     over `beliefs`; a vote carries a report over `beliefs` when they are given.
     `trusted` splits a speech's claim lists for a re-ask (`split_claims`): `trusts` may
     name only those seats and `suspects` only the others. No field descriptions: the words
@@ -153,7 +148,7 @@ def _shape(
             continue
         if field.annotation is Claims:
             properties |= _claims(seats, roles, texts, speaker, trusted)
-            rule = _claim_rule(seats, speaker) if speaker is not None else {}
+            rule = claim_rule(seats, speaker) if speaker is not None else {}
         else:
             described = _words(texts, f"{kind}.{name}") or _words(texts, name)
             properties[name] = _field(
@@ -255,14 +250,6 @@ def _field(
     raise TypeError(f"no answer schema for an action field of type {annotation!r}")
 
 
-CLAIM_FIELDS: dict[ClaimList, str] = {
-    "suspects": "suspects",
-    "trusts": "trusts",
-    "checks": "claimed_checks",
-}
-"""The answer field of each claim list (a check names its seat in its own `seat`)."""
-
-
 def _claims(
     seats: list[int],
     roles: Sequence[Role],
@@ -293,6 +280,8 @@ def _claims(
         check["role"] = _nullable(card, _words(texts, "check.role") or None)
     if "acted" in told:
         check["acted"] = _nullable({"type": "boolean"}, _words(texts, "check.acted") or None)
+    # narrowed: one result per seat (`checks_conflict`), so no more rows than seats
+    most = {"maxItems": len(claimable("checks"))} if speaker is not None else {}
     return {
         "claimed_role": _nullable(
             {"type": "string", "enum": [r.value for r in roles] or [r.value for r in Role]},
@@ -301,6 +290,7 @@ def _claims(
         "claimed_checks": {
             "type": "array",
             "items": _object(check),
+            **most,
             **_named(texts, "claimed_checks"),
         },
         **{
@@ -315,55 +305,6 @@ def _seat_list(seats: list[int]) -> Schema:
     if not seats:
         return {"type": "array", "maxItems": 0}
     return {"type": "array", "items": {"type": "integer", "enum": seats}}
-
-
-def split_claims(refused: Claims) -> tuple[int, ...] | None:
-    """The seats a re-asked speech may trust, when its refused answer contradicted itself.
-
-    A grammar-constrained server cannot enforce `EXCLUSIVE` (`_claim_rule`), and a small
-    model asked again tends to repeat a speech that both suspects and trusts a seat. The
-    re-ask's schema then splits the table instead: `trusts` may name only the seats the
-    refused speech trusted and did not suspect, `suspects` every other seat. The lists
-    cannot share a seat, and a seat named in both stays a suspect, as the bots read it
-    (`arena.agents.bot.speech.consistent`). None when the lists shared no seat (a
-    refusal for another reason leaves the schema as it was).
-    """
-    first, second = EXCLUSIVE
-    suspected = set(claimed_seats(refused, first))
-    trusted = set(claimed_seats(refused, second))
-    if not suspected & trusted:
-        return None
-    return tuple(sorted(trusted - suspected))
-
-
-def _claim_rule(seats: list[int], speaker: int) -> Schema:
-    """The referee's `EXCLUSIVE` rule for a speech's claims: no seat in both lists.
-
-    One `not` per seat both lists may name, under `allOf` beside the shape's properties.
-    A validator reads it exactly; a grammar cannot state that two lists share no seat in
-    less than a rule per subset, and llama.cpp's converters read the properties of an
-    object and pass over an `allOf` beside them, so there the referee refuses such a
-    speech and asks again, as for any illegal answer.
-    """
-
-    def names(field: ClaimList, seat: int) -> Schema:
-        item = {"enum": [seat]} if field != "checks" else {"properties": {"seat": {"enum": [seat]}}}
-        return {"type": "array", "contains": item}
-
-    first, second = EXCLUSIVE
-    both = [s for s in seats if s != speaker or not {first, second} & set(OWN_SEAT_BARRED)]
-    return {
-        "allOf": [
-            {
-                "not": {
-                    "type": "object",
-                    "properties": {CLAIM_FIELDS[f]: names(f, s) for f in EXCLUSIVE},
-                    "required": [CLAIM_FIELDS[f] for f in EXCLUSIVE],
-                }
-            }
-            for s in both
-        ]
-    }
 
 
 def reported_fields(roles: Sequence[Role]) -> frozenset[ReportField]:

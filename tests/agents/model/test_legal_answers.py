@@ -32,6 +32,7 @@ from arena.agents.random_agent import build
 from arena.rules.actions import Action, Claims, Pass, Speak
 from arena.rules.config import GameConfig
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, check_legal
+from arena.rules.errors import IllegalActionError
 from arena.rules.referee import Referee
 from tests.conftest import BOARD_REFS, play_random
 from tests.support.stub_policy import sample
@@ -227,6 +228,46 @@ def test_a_split_speech_schema_keeps_the_lists_apart_as_the_refused_speech_meant
     for _ in range(200):
         answer = sample(properties, rng)
         assert not set(answer["suspects"]) & set(answer["trusts"])
+        # a grammar may report one seat's check twice (the allOf says not; the referee
+        # refuses it, `checks_conflict`): this test is about the lists, one check a seat
+        answer["claimed_checks"] = list({c["seat"]: c for c in answer["claimed_checks"]}.values())
         jsonschema.validate({ANSWER: answer}, schema)
     nothing = legal_answers(speech, 9, [], trusted=())["properties"][ANSWER]["properties"]
     assert nothing["trusts"] == {"type": "array", "maxItems": 0}
+
+
+def test_claimed_checks_are_one_result_per_seat_in_the_parser_and_the_narrowed_schema() -> None:
+    """A check repeated word for word is said once (one speech listed 16); a seat called
+    both wolf and good, or reported twice, is refused by the referee, and the narrowed
+    schema says so: no more rows than other seats (all a grammar reads) and no seat in
+    two rows (its `allOf`)."""
+    speech = DecisionRequest(
+        step=10, seat=2, kind=DecisionKind.SPEECH, day=1, night=False,
+        options=(ActionOption(action="speak"),), default=Pass(),
+    )  # fmt: skip
+    looping = {
+        "action": "speak",
+        "text": "x",
+        "claimed_role": None,
+        "claimed_checks": [{"seat": 7, "result": "good"}] * 16,
+        "suspects": [],
+        "trusts": [],
+    }
+    (check,) = parse_answer(json.dumps(looping), speech).action.claims.checks  # type: ignore[union-attr]
+    assert (check.seat, check.is_wolf) == (7, False)
+    both = looping | {
+        "claimed_checks": [{"seat": 7, "result": "wolf"}, {"seat": 7, "result": "good"}]
+    }
+    parsed = parse_answer(json.dumps(both), speech).action
+    assert isinstance(parsed, Speak) and len(parsed.claims.checks) == 2
+    with pytest.raises(IllegalActionError, match="seat 7 both wolf and good"):
+        check_legal(speech, parsed)
+    schema = legal_answers(speech, 9, [])
+    checks = schema["properties"][ANSWER]["properties"]["claimed_checks"]
+    assert checks["maxItems"] == 8  # every seat but the speaker's, once
+    with pytest.raises(jsonschema.ValidationError, match="should not be valid"):
+        jsonschema.validate({ANSWER: both}, schema)
+    rows = [{"seat": s, "result": "good"} for s in (1, 3, 4, 5, 6, 7, 8, 9)]
+    jsonschema.validate({ANSWER: looping | {"claimed_checks": rows}}, schema)
+    tool = json.dumps(answer_tool(9, [], load_library("en").tools).parameters)
+    assert "maxItems" not in tool and "minContains" not in tool  # the game's tool: no bounds
