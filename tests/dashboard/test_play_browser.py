@@ -470,7 +470,7 @@ def test_links_open_from_another_browser_and_the_live_page_shows_the_hosted_game
         other.screenshot(path=str(SHOTS / "table-en-400.png"), full_page=True)
         for page, width in ((creator, 1400), (other, 400)):  # the same seat in 繁體
             page.goto(links[4].replace("lang=en", "lang=zh-Hant"))
-            page.get_by_text("你是#4 · kim4").wait_for()  # an English game: seats as #N
+            page.get_by_text("你是4號 · kim4").wait_for()  # the reader's words, whatever the game's
             page.get_by_text(text("play.table", "zh-Hant"), exact=True).wait_for()
             page.screenshot(path=str(SHOTS / f"table-en-game-zh-Hant-{width}.png"), full_page=True)
         zh = create(creator, server, "林", humans=(4,), lang="zh-Hant", game="zh")
