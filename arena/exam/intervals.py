@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from arena.ratings.resample import cluster_weights, intervals
+from arena.ratings.resample import cluster_weights, intervals, ratio_replicates
 
 CONFIDENCE = 0.95
 
@@ -58,12 +58,8 @@ class Resamples:
         games = int((counts > 0).sum())
         if not self.weights.shape[0]:
             return Estimate(mean, None, None, len(values), games)
-        totals = self.weights @ counts
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(
-                totals > 0, (self.weights @ sums) / np.where(totals > 0, totals, 1), np.nan
-            )
-        (found,) = intervals(means[:, None], [games], CONFIDENCE)
+        means = ratio_replicates(self.weights, sums[:, None], counts[:, None])
+        (found,) = intervals(means, [games], CONFIDENCE)
         if found is None:
             return Estimate(mean, None, None, len(values), games)
         return Estimate(mean, found.low, found.high, len(values), games)
