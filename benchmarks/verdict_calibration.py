@@ -94,6 +94,13 @@ def _play_line(pair: tuple[str, str], index: int) -> str:
     return json.dumps({"deal": deal.seed, "roles": list(deal.roles), "winners": deal.winners})
 
 
+def _read_line(line: str) -> Deal:
+    """A deal of the store, from the line `_play_line` wrote."""
+    data = json.loads(line)
+    first, second = (Winner(w) for w in data["winners"])
+    return Deal(data["deal"], tuple(Role(r) for r in data["roles"]), (first, second))
+
+
 def pool(store: Path, pair: tuple[str, str], deals: int, jobs: int) -> list[Deal]:
     """Deals 1..`deals` of `pair`, played where `store` lacks them; in deal order."""
     store.mkdir(parents=True, exist_ok=True)
@@ -101,21 +108,16 @@ def pool(store: Path, pair: tuple[str, str], deals: int, jobs: int) -> list[Deal
     have: dict[int, Deal] = {}
     if path.exists():
         for line in path.read_text().splitlines():
-            data = json.loads(line)
-            roles = tuple(Role(r) for r in data["roles"])
-            have[data["deal"]] = Deal(data["deal"], roles, tuple(map(Winner, data["winners"])))  # type: ignore[arg-type]
+            deal = _read_line(line)
+            have[deal.seed] = deal
     missing = [i for i in range(1, deals + 1) if i not in have]
     if missing:
         started = time.perf_counter()
         with ProcessPoolExecutor(jobs) as workers, path.open("a") as out:
             for line in workers.map(_play_line, [pair] * len(missing), missing, chunksize=8):
                 out.write(line + "\n")
-                data = json.loads(line)
-                have[data["deal"]] = Deal(
-                    data["deal"],
-                    tuple(Role(r) for r in data["roles"]),
-                    tuple(map(Winner, data["winners"])),  # type: ignore[arg-type]
-                )
+                deal = _read_line(line)
+                have[deal.seed] = deal
         seconds = time.perf_counter() - started
         print(f"  played {2 * len(missing)} games of {pair[0]} v {pair[1]} in {seconds:.0f} s")
     return [have[i] for i in range(1, deals + 1)]
