@@ -125,13 +125,7 @@ def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, 
     sheriff = t.state.sheriff
     switched = _switched_direction(t) if t.rules.sheriff_direction == "alternate" else None
     if sheriff is not None and t.state.is_present(sheriff) and switched is not None:
-        order = after(t.state.seats, sheriff, switched, present)
-        t.emit(
-            ev.SpeakingOrderSet(
-                visibility=PUBLIC, order=order, context="day", direction=switched, drawn=False
-            )
-        )
-        return order
+        return t.set_order(after(t.state.seats, sheriff, switched, present), "day", switched)
     if sheriff is not None and t.state.is_present(sheriff):
         death_anchor = t.rules.sheriff_order_anchor == "death"
         starts = present if death_anchor and not morning else ()
@@ -148,28 +142,14 @@ def speaking_order(t: Table, morning: tuple[SeatId, ...]) -> Flow[tuple[SeatId, 
             order = around(t.state.seats, choice.start, choice.direction, present)
         else:
             order = after(t.state.seats, morning[0], choice.direction, present)
-        t.emit(
-            ev.SpeakingOrderSet(
-                visibility=PUBLIC,
-                order=order,
-                context="day",
-                direction=choice.direction,
-                drawn=False,
-            )
-        )
-        return order
+        return t.set_order(order, "day", choice.direction)
     direction = t.draw.pick((Direction.ASCENDING, Direction.DESCENDING))
     last = _last_death(t)
     if t.rules.order_without_sheriff == "after_last_death" and last is not None:
         order = after(t.state.seats, last, direction, present)
     else:
         order = around(t.state.seats, t.draw.pick(present), direction, present)
-    t.emit(
-        ev.SpeakingOrderSet(
-            visibility=PUBLIC, order=order, context="day", direction=direction, drawn=True
-        )
-    )
-    return order
+    return t.set_order(order, "day", direction, drawn=True)
 
 
 def _switched_direction(t: Table) -> Direction | None:

@@ -238,15 +238,7 @@ def last_words(t: Table, seat: SeatId) -> Flow[None]:
     request = t.request(seat, DecisionKind.SPEECH, options, Speak(text=""), "last_words")
     answer = yield from t.ask_one(request)
     if isinstance(answer, Speak):
-        t.emit(
-            ev.Spoke(
-                visibility=PUBLIC,
-                seat=seat,
-                text=answer.text,
-                claims=answer.claims,
-                context="last_words",
-            )
-        )
+        t.speak(seat, answer, "last_words")
 
 
 def hand_over_badge(t: Table, seat: SeatId) -> Flow[None]:

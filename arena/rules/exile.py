@@ -74,16 +74,7 @@ def _voters(t: Table) -> tuple[SeatId, ...]:
 
 def stage_speeches(t: Table, seats: tuple[SeatId, ...], context: SpeechContext) -> Flow[bool]:
     """Speeches of `seats` in seat order (PK, defence, the prince's): True if one exploded."""
-    order = tuple(sorted(seats))
-    t.emit(
-        ev.SpeakingOrderSet(
-            visibility=PUBLIC,
-            order=order,
-            context=context,
-            direction=Direction.ASCENDING,
-            drawn=False,
-        )
-    )
+    order = t.set_order(tuple(sorted(seats)), context, Direction.ASCENDING)
     return (yield from speeches(t, order, context, "day_speech"))
 
 

@@ -117,11 +117,7 @@ def mask(t: Table, acts: Acts) -> Flow[SeatId | None]:
         t.emit(ev.SkillBlocked(visibility=to_seats(phantom), seat=phantom))
         return None
     targets = tuple(s for s in t.state.wolves() if in_pack(t.role(s)))
-    answer = yield from t.ask_pick(phantom, DecisionKind.MASK, "mask", targets, Mask)
-    if answer is None:
-        return None
-    t.emit(ev.WolfMasked(visibility=to_seats(phantom), seat=phantom, target=answer.target))
-    return answer.target
+    return (yield from t.ask_aim(phantom, DecisionKind.MASK, "mask", targets, Mask, ev.WolfMasked))
 
 
 def watch_request(t: Table, watchman: SeatId) -> DecisionRequest:

@@ -157,11 +157,9 @@ def fear(t: Table) -> Flow[SeatId | None]:
     if nightmare is None:
         return None
     targets = tuple(s for s in t.state.living() if s != nightmare)
-    answer = yield from t.ask_pick(nightmare, DecisionKind.FEAR, "fear", targets, Fear)
-    if answer is None:
-        return None
-    t.emit(ev.SeatFeared(visibility=to_seats(nightmare), seat=nightmare, target=answer.target))
-    return answer.target
+    return (
+        yield from t.ask_aim(nightmare, DecisionKind.FEAR, "fear", targets, Fear, ev.SeatFeared)
+    )
 
 
 def consort_block(t: Table) -> Flow[SeatId | None]:
@@ -173,11 +171,9 @@ def consort_block(t: Table) -> Flow[SeatId | None]:
     if consort is None or t.state.consort_used:
         return None
     targets = tuple(s for s in t.state.living() if s != consort)
-    answer = yield from t.ask_pick(consort, DecisionKind.BLOCK, "block", targets, Block)
-    if answer is None:
-        return None
-    t.emit(ev.SeatBlocked(visibility=to_seats(consort), seat=consort, target=answer.target))
-    return answer.target
+    return (
+        yield from t.ask_aim(consort, DecisionKind.BLOCK, "block", targets, Block, ev.SeatBlocked)
+    )
 
 
 def blood_moon_seal(t: Table, n: int) -> frozenset[SeatId]:
@@ -260,11 +256,7 @@ def claw(t: Table, claw: SeatId) -> Flow[SeatId | None]:
     if not t.state.claw_unsealed or t.state.claw_struck:
         return None
     targets = tuple(s for s in t.state.living() if s != claw)
-    answer = yield from t.ask_pick(claw, DecisionKind.CLAW, "kill", targets, Kill)
-    if answer is None:
-        return None
-    t.emit(ev.ClawStruck(visibility=to_seats(claw), seat=claw, target=answer.target))
-    return answer.target
+    return (yield from t.ask_aim(claw, DecisionKind.CLAW, "kill", targets, Kill, ev.ClawStruck))
 
 
 def snake(t: Table, alchemist: SeatId, knife: SeatId | None) -> Flow[bool]:

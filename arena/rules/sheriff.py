@@ -66,11 +66,7 @@ def election(t: Table, day: int) -> Flow[bool]:
             direction = t.draw.pick((Direction.ASCENDING, Direction.DESCENDING))
     order = around(t.state.seats, start, direction, candidates)
     drawn = t.rules.campaign_order == "drawn"
-    t.emit(
-        ev.SpeakingOrderSet(
-            visibility=PUBLIC, order=order, context="sheriff", direction=direction, drawn=drawn
-        )
-    )
+    t.set_order(order, "sheriff", direction, drawn=drawn)
     exploded = yield from speeches(t, order, "sheriff", "sheriff_speech")
     if exploded:
         _after_explosion(t, candidates, withdraw_step=False)
@@ -136,15 +132,7 @@ def _vote(t: Table, remaining: tuple[SeatId, ...], order: tuple[SeatId, ...]) ->
         return
     if len(top) > 1:
         pk_order = tuple(reversed([s for s in order if s in top]))  # 先發言的後發言
-        t.emit(
-            ev.SpeakingOrderSet(
-                visibility=PUBLIC,
-                order=pk_order,
-                context="sheriff_pk",
-                direction=Direction.DESCENDING,
-                drawn=False,
-            )
-        )
+        t.set_order(pk_order, "sheriff_pk", Direction.DESCENDING)
         if (yield from speeches(t, pk_order, "sheriff_pk", "sheriff_speech")):
             _after_explosion(t, remaining, withdraw_step=False)
             return

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arena.rules import events as ev
 from arena.rules.actions import Duel, Pass, SelfExplode, Speak
 from arena.rules.config import ExplodePhase
 from arena.rules.deaths import can_take, duel, explode
@@ -19,7 +18,6 @@ from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.roles import is_wolf, spec
 from arena.rules.table import Answers, Flow, Table
 from arena.rules.types import Role, SeatId, SpeechContext
-from arena.rules.visibility import PUBLIC
 
 
 def speech_limit(t: Table, context: SpeechContext) -> int:
@@ -106,15 +104,7 @@ def speeches(
                 return True
             continue
         if isinstance(answer, Speak):
-            t.emit(
-                ev.Spoke(
-                    visibility=PUBLIC,
-                    seat=seat,
-                    text=answer.text,
-                    claims=answer.claims,
-                    context=context,
-                )
-            )
+            t.speak(seat, answer, context)
         answers = yield from t.ask(interrupt_requests(t, phase, context=context))
         if (yield from first_explosion(t, answers)):
             return True

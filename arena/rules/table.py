@@ -7,26 +7,36 @@ receive the answers, keyed by seat. `Table` holds what they share: the config, t
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeVar
 
 from arena.rules import events as ev
-from arena.rules.actions import Action, ActionKind, Pass
+from arena.rules.actions import Action, ActionKind, Block, Fear, Kill, Mask, Pass, Speak
 from arena.rules.boards import Board
 from arena.rules.config import GameConfig, RuleSet
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest, pick_or_pass
 from arena.rules.draw import Draw
 from arena.rules.roles import in_pack, spec
 from arena.rules.state import GameState, evolve, initial_state
-from arena.rules.types import DeathCause, Role, SeatId, SpeechContext, Team, Winner
-from arena.rules.visibility import PUBLIC, REFEREE, ToTeam
+from arena.rules.types import (
+    DeathCause,
+    Direction,
+    Role,
+    SeatId,
+    SpeechContext,
+    Team,
+    Winner,
+)
+from arena.rules.visibility import PUBLIC, REFEREE, ToTeam, to_seats
 from arena.rules.win import winner
 
 Answers = dict[SeatId, Action]
 T = TypeVar("T")
 A = TypeVar("A", bound=Action)
+Aimed = TypeVar("Aimed", Fear, Block, Mask, Kill)
+"""A skill aimed at one seat whose use is shown to its user alone (`Table.ask_aim`)."""
 Flow = Generator[tuple[DecisionRequest, ...], Answers, T]
 """A piece of the game: yields batches of requests, receives answers, returns a `T`."""
 
@@ -110,6 +120,54 @@ class Table:
         options = pick_or_pass(action, targets)
         answer = yield from self.ask_one(self.request(seat, kind, options, Pass()))
         return answer if isinstance(answer, chosen) else None
+
+    def ask_aim(
+        self,
+        seat: SeatId,
+        kind: DecisionKind,
+        action: ActionKind,
+        targets: tuple[SeatId, ...],
+        chosen: type[Aimed],
+        shown: Callable[..., ev.Event],
+    ) -> Flow[SeatId | None]:
+        """`ask_pick`, and a used skill is told to `seat` alone: `shown(seat=…, target=…)`.
+
+        The nightmare's fear, the consort's block, the phantom's mask and the raven claw's
+        strike all work so. Returns the target, or None when the skill was passed.
+        """
+        answer = yield from self.ask_pick(seat, kind, action, targets, chosen)
+        if answer is None:
+            return None
+        self.emit(shown(visibility=to_seats(seat), seat=seat, target=answer.target))
+        return answer.target
+
+    def set_order(
+        self,
+        order: tuple[SeatId, ...],
+        context: SpeechContext,
+        direction: Direction,
+        *,
+        drawn: bool = False,
+    ) -> tuple[SeatId, ...]:
+        """Tell the table the order of a round of speeches, and return it."""
+        self.emit(
+            ev.SpeakingOrderSet(
+                visibility=PUBLIC, order=order, context=context, direction=direction, drawn=drawn
+            )
+        )
+        return order
+
+    def speak(self, seat: SeatId, speech: Speak, context: SpeechContext) -> None:
+        """Record `seat`'s speech, text and claims as given, for the whole table."""
+        self.emit(
+            ev.Spoke(
+                visibility=PUBLIC,
+                seat=seat,
+                text=speech.text,
+                claims=speech.claims,
+                context=context,
+            )
+        )
 
     def weight(self, seat: SeatId) -> Fraction:
         """A voter's weight: the sheriff's badge counts 1.5 (or as the rules say)."""
