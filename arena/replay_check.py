@@ -140,8 +140,7 @@ def check_log(replay: Replay, path: Path) -> CheckReport:
 
 def _submit(referee: Referee, answer: Answer) -> str | None:
     """Apply one recorded answer; what is wrong with it, or None."""
-    request = referee.request_for(answer.seat)
-    if request is None or request.step != answer.step:
+    if referee.asked(answer) is None:
         return (
             f"answer of seat {answer.seat} at step {answer.step} matches no "
             "request the referee issued (tampered or foreign answer)"

@@ -17,7 +17,6 @@ from typing import NamedTuple
 from arena.exam.items import Kind
 from arena.rules import events as ev
 from arena.rules.decisions import DecisionKind, DecisionRequest
-from arena.rules.errors import IllegalActionError
 from arena.rules.referee import Answer, Referee
 from arena.rules.roles import is_wolf
 from arena.rules.types import Phase, Role, SeatId
@@ -54,12 +53,7 @@ def rerun(referee: Referee, answers: Sequence[Answer]) -> list[Moment]:
         if referee.finished:
             break
         captured = _capture(referee, captured, moments)
-        request = referee.request_for(answer.seat)
-        if request is None or request.step != answer.step:
-            raise IllegalActionError(
-                f"answer of seat {answer.seat} at step {answer.step} matches no open request"
-            )
-        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted, recorded=True)
+        referee.resubmit(answer)
     return moments
 
 

@@ -99,8 +99,8 @@ def trajectories(replay: Replay, seats: Iterable[SeatId] | None = None) -> list[
     tracker = Tracker(sorted(wanted))
     lines: list[TrajectoryLine] = []
     for answer in replay.answers:
-        request = referee.request_for(answer.seat)
-        if request is None or request.step != answer.step:
+        request = referee.asked(answer)
+        if request is None:
             raise ReplayError(
                 f"game {header.game_id}: answer of seat {answer.seat} at step {answer.step} "
                 "matches no open request"

@@ -85,6 +85,27 @@ class Referee:
         """The open request of `seat`, if any."""
         return self._pending.get(seat) if seat not in self._received else None
 
+    def asked(self, answer: Answer) -> DecisionRequest | None:
+        """The open request a recorded `answer` answers (its seat's, at its step), or None."""
+        request = self.request_for(answer.seat)
+        return request if request is not None and request.step == answer.step else None
+
+    def resubmit(self, answer: Answer) -> DecisionRequest:
+        """Submit a recorded `answer` (`submit`, `recorded`) to the request it answers.
+
+        Returns that request.
+
+        Raises:
+            IllegalActionError: `answer` matches no open request, or is not legal.
+        """
+        request = self.asked(answer)
+        if request is None:
+            raise IllegalActionError(
+                f"answer of seat {answer.seat} at step {answer.step} matches no open request"
+            )
+        self.submit(answer.seat, answer.action, defaulted=answer.defaulted, recorded=True)
+        return request
+
     def submit(
         self,
         seat: SeatId,
@@ -219,10 +240,5 @@ def play_answers(
     """
     referee = Referee(config, seed, draw=draw)
     for answer in answers:
-        request = referee.request_for(answer.seat)
-        if request is None or request.step != answer.step:
-            raise IllegalActionError(
-                f"answer for seat {answer.seat} at step {answer.step} matches no open request"
-            )
-        referee.submit(answer.seat, answer.action, defaulted=answer.defaulted, recorded=True)
+        referee.resubmit(answer)
     return referee
