@@ -125,18 +125,18 @@ def _cells(board: Leaderboard) -> str:
 
 
 SHOWN: tuple[tuple[str, str, Callable[[float], str]], ...] = (
-    ("god_claim_rate", "god claims (w)", lambda v: f"{100 * v:.0f}%"),
-    ("claim_survival", "claim survives (w)", lambda v: f"{100 * v:.0f}%"),
-    ("wolf_suspicion", "suspicion (w)", lambda v: f"{v:.2f}"),
-    ("brier", "brier (g)", lambda v: f"{v:.2f}"),
-    ("vote_accuracy", "vote acc (g)", lambda v: f"{100 * v:.0f}%"),
-    ("partner_vote_rate", "votes partner (w)", lambda v: f"{100 * v:.0f}%"),
-    ("wolf_misdirection", "misdirection (w)", lambda v: f"{v:.3f}"),
-    ("whisper_leak", "leak (w)", lambda v: f"{100 * v:.0f}%"),
-    ("spoke", "spoke", lambda v: f"{100 * v:.0f}%"),
-    ("fallback_rate", "fallback", lambda v: f"{100 * v:.0f}%"),
-    ("tokens_per_game", "tokens/game", lambda v: f"{v:,.0f}"),
-    ("cost_per_game_usd", "$/game", lambda v: f"${v:.4f}"),
+    ("god_claim_rate", "god claims (w)", _pct),
+    ("claim_survival", "claim survives (w)", _pct),
+    ("wolf_suspicion", "suspicion (w)", "{:.2f}".format),
+    ("brier", "brier (g)", "{:.2f}".format),
+    ("vote_accuracy", "vote acc (g)", _pct),
+    ("partner_vote_rate", "votes partner (w)", _pct),
+    ("wolf_misdirection", "misdirection (w)", "{:.3f}".format),
+    ("whisper_leak", "leak (w)", _pct),
+    ("spoke", "spoke", _pct),
+    ("fallback_rate", "fallback", _pct),
+    ("tokens_per_game", "tokens/game", "{:,.0f}".format),
+    ("cost_per_game_usd", "$/game", "${:.4f}".format),
 )
 """The metrics the text shows: name in `agent_rows`, label ((w): wolf seats, (g): good
 seats), and how a value is written."""
