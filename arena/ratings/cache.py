@@ -79,14 +79,23 @@ class Content(FrozenModel):
     """SHA-256 of the config, seed, draw and answers: the same game however re-written."""
 
 
-class FileFacts(FrozenModel):
-    """What one finished replay file contributes to a leaderboard, verified once."""
+class _Judged(FrozenModel):
+    """The verdict on one replay file and which game it holds.
+
+    The fields `FileFacts` and its `FileHead` share, first in both: their cached JSON keeps
+    the order it had.
+    """
 
     verdict: Verdict
     detail: str = ""
     """Why a file is left out, after its path (`:12: not JSON …` or `: header says …`)."""
     game_id: str | None = None
     tournament: str | None = None
+
+
+class FileFacts(_Judged):
+    """What one finished replay file contributes to a leaderboard, verified once."""
+
     summary: GameSummary | None = None
     """The game's result and tallies (rated and voided games)."""
     content: Content | None = None
@@ -106,13 +115,9 @@ class FileFacts(FrozenModel):
         )
 
 
-class FileHead(FrozenModel):
+class FileHead(_Judged):
     """`FileFacts` without the summary: what deciding whether and where to rate needs."""
 
-    verdict: Verdict
-    detail: str = ""
-    game_id: str | None = None
-    tournament: str | None = None
     created_at: str | None = None
     """The game's start time (with `game_id`, its place in rating order)."""
     summarized: bool = False
