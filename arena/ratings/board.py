@@ -17,23 +17,16 @@ from __future__ import annotations
 from pydantic import computed_field
 
 from arena.ratings.form import Skill
-from arena.ratings.stats import FrozenModel, Interval, wilson
+from arena.ratings.stats import FrozenModel, Interval, Summed, wilson
 from arena.rules.types import Role
 
 
-class WinRate(FrozenModel):
+class WinRate(Summed):
     """Wins out of games, with draws counted apart (a draw is not a win)."""
 
     wins: int = 0
     draws: int = 0
     games: int = 0
-
-    def __add__(self, other: WinRate) -> WinRate:
-        return WinRate.model_construct(
-            wins=self.wins + other.wins,
-            draws=self.draws + other.draws,
-            games=self.games + other.games,
-        )
 
     @computed_field  # type: ignore[prop-decorator]
     @property

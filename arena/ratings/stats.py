@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self, cast
 
 from pydantic import BaseModel, ConfigDict, computed_field, model_validator
 
@@ -36,14 +36,24 @@ class FrozenModel(BaseModel):
         return data
 
 
-class Ratio(FrozenModel):
+class Summed(FrozenModel):
+    """A tally whose sum is the sum of each field (`Ratio`, `Mean`, `Tallies`, ...).
+
+    Sums of valid counts are valid, so a sum is not validated again: a large report adds
+    thousands of these.
+    """
+
+    def __add__(self, other: Self) -> Self:
+        fields = type(self).model_fields
+        sums = {name: getattr(self, name) + getattr(other, name) for name in fields}
+        return cast(Self, self.model_construct(**sums))  # the plugin types it as `Summed`
+
+
+class Ratio(Summed):
     """`num` hits out of `den` chances (for example wolf votes out of votes cast)."""
 
     num: int = 0
     den: int = 0
-
-    def __add__(self, other: Ratio) -> Ratio:
-        return Ratio.model_construct(num=self.num + other.num, den=self.den + other.den)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -52,14 +62,11 @@ class Ratio(FrozenModel):
         return self.num / self.den if self.den else None
 
 
-class Mean(FrozenModel):
+class Mean(Summed):
     """A running mean kept as its `total` over `count` observations."""
 
     total: float = 0.0
     count: int = 0
-
-    def __add__(self, other: Mean) -> Mean:
-        return Mean.model_construct(total=self.total + other.total, count=self.count + other.count)
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -12,11 +12,11 @@ from __future__ import annotations
 from pydantic import computed_field
 
 from arena.ratings.results import GameResult
-from arena.ratings.stats import FrozenModel, Mean, Ratio
+from arena.ratings.stats import FrozenModel, Mean, Ratio, Summed
 from arena.rules.types import SeatId
 
 
-class UsageTally(FrozenModel):
+class UsageTally(Summed):
     """Model calls and what they cost: decisions' traces plus belief reports' calls."""
 
     calls: int = 0
@@ -25,15 +25,6 @@ class UsageTally(FrozenModel):
     cached_tokens: int = 0
     cost_usd: float = 0.0
 
-    def __add__(self, other: UsageTally) -> UsageTally:
-        return UsageTally.model_construct(
-            calls=self.calls + other.calls,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            cached_tokens=self.cached_tokens + other.cached_tokens,
-            cost_usd=self.cost_usd + other.cost_usd,
-        )
-
     @computed_field  # type: ignore[prop-decorator]
     @property
     def tokens(self) -> int:
@@ -41,7 +32,7 @@ class UsageTally(FrozenModel):
         return self.prompt_tokens + self.completion_tokens
 
 
-class Tallies(FrozenModel):
+class Tallies(Summed):
     """Counts behind the deception and reliability metrics, for one seat or summed."""
 
     god_claims: Ratio = Ratio()
@@ -82,13 +73,6 @@ class Tallies(FrozenModel):
     """Decisions with model calls in which a later attempt was needed (a trace with
     `attempt >= 2`) / decisions with model calls."""
     usage: UsageTally = UsageTally()
-
-    def __add__(self, other: Tallies) -> Tallies:
-        # sums of valid counts are valid: no need to validate again (a large report adds
-        # thousands of these)
-        return Tallies.model_construct(
-            **{name: getattr(self, name) + getattr(other, name) for name in _TALLY_FIELDS}
-        )
 
 
 _TALLY_FIELDS = tuple(Tallies.model_fields)
