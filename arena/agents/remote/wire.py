@@ -126,12 +126,7 @@ class _Body(httpx.AsyncByteStream):
                     async for chunk in _chunks(reader):
                         yield chunk
                 elif self._length is not None:
-                    left = self._length
-                    while left:
-                        chunk = await reader.read(min(left, _CHUNK))
-                        if not chunk:
-                            raise httpx.RemoteProtocolError("the agent closed the body short")
-                        left -= len(chunk)
+                    async for chunk in _exactly(reader, self._length, "the body"):
                         yield chunk
                 else:
                     while chunk := await reader.read(_CHUNK):
@@ -158,13 +153,19 @@ async def _chunks(reader: asyncio.StreamReader) -> AsyncIterator[bytes]:
             while (await reader.readuntil(b"\r\n")) != b"\r\n":
                 pass
             return
-        while size:
-            chunk = await reader.read(min(size, _CHUNK))
-            if not chunk:
-                raise httpx.RemoteProtocolError("the agent closed a chunk short")
-            size -= len(chunk)
+        async for chunk in _exactly(reader, size, "a chunk"):
             yield chunk
         await reader.readexactly(2)
+
+
+async def _exactly(reader: asyncio.StreamReader, size: int, what: str) -> AsyncIterator[bytes]:
+    """`size` bytes as they come; an agent that closes before them is refused as `what`."""
+    while size:
+        chunk = await reader.read(min(size, _CHUNK))
+        if not chunk:
+            raise httpx.RemoteProtocolError(f"the agent closed {what} short")
+        size -= len(chunk)
+        yield chunk
 
 
 async def _connect(address: tuple[str, int], connect_s: float | None) -> _Connection:
