@@ -3,9 +3,11 @@
 A transcript is a projection of the log through `observe`; it never sees an event the
 viewer could not, so the terminal, prompts and the dashboard can all use it safely.
 
-Each event kind has one small renderer below, registered with `@_renders`; every word
-comes from the display catalog (`arena.text`). Lines hold player text as written: a
-terminal shows them through `arena.text.inert`, a prompt sends them as they are.
+An event whose line is its catalog text `event.<kind>` filled with its fields is a row of
+`LINES`, each placeholder worded one way everywhere (`WORDS`); every other kind has one
+small renderer below, registered with `@_renders`. Every word comes from the display
+catalog (`arena.text`). Lines hold player text as written: a terminal shows them through
+`arena.text.inert`, a prompt sends them as they are.
 """
 
 from __future__ import annotations
@@ -148,7 +150,120 @@ def _feedback_text(feedback: str, lang: Lang) -> str:
     return feedback
 
 
-# -- one renderer per event kind ---------------------------------------------------------
+# -- the lines that are their catalog text filled with worded fields -----------------------
+
+
+def _cards(cards: tuple[Role, ...], lang: Lang) -> str:
+    sep = t("event.card_sep", lang)
+    return sep.join(f"{n} {role_name(role, lang)}" for n, role in enumerate(cards, start=1))
+
+
+def _verdict(is_wolf: bool, lang: Lang) -> str:
+    return t("verdict.wolf" if is_wolf else "verdict.good", lang)
+
+
+def _status(usable: bool, lang: Lang) -> str:
+    return t("skill.usable" if usable else "skill.disabled", lang)
+
+
+def _as_is(value: object, lang: Lang) -> object:
+    return value
+
+
+WORDS: dict[str, Callable[[Any, Lang], object]] = {
+    "seat": seat,
+    "target": seat,
+    "other": seat,
+    "seats": seats,
+    "targets": seats,
+    "among": seats,
+    "chosen": seats,
+    "role": role_name,
+    "cards": _cards,
+    "verdict": _verdict,
+    "status": _status,
+    "gift": lambda gift, lang: t(f"gift.{gift.value}", lang),
+    "cause": lambda cause, lang: t(f"cause.{cause.value}", lang),
+    "how": lambda how, lang: t(f"knife_how.{how}", lang),
+    "context": lambda context, lang: t(f"speech.{context}", lang),
+    "text": _as_is,
+    "round": _as_is,
+    "card": _as_is,
+    "day": _as_is,
+}
+"""How a placeholder of an event line words its value: one meaning per placeholder name in
+every `event.*` text of the catalog (`seat` a seat, `seats` a list of seats, ...)."""
+
+LINES: dict[type[Any], tuple[str, ...]] = {
+    ev.RoleAssigned: ("seat", "role"),
+    ev.WolvesMet: ("seats",),
+    ev.GuardProtected: ("seat", "target"),
+    ev.WolfWhispered: ("seat", "text"),
+    ev.KnifeNominated: ("seat", "target", "round"),
+    ev.KnifeChosen: ("target", "how"),
+    ev.KnifeShownToWitch: ("seat", "target"),
+    ev.SeerChecked: ("target", "verdict=is_wolf"),
+    ev.SkillStatusTold: ("seat", "status=usable"),
+    ev.BeautyCharmed: ("seat", "target"),
+    ev.DreamerChosen: ("seat", "target"),
+    ev.SeatFeared: ("seat", "target"),
+    ev.SkillBlocked: ("seat",),
+    ev.DemonHunted: ("seat", "target"),
+    ev.RoleChecked: ("seat", "target", "role"),
+    ev.GargoyleStruck: ("seat", "target"),
+    ev.GraveRead: ("seat", "target", "verdict=is_wolf"),
+    ev.SeatBlocked: ("seat", "target"),
+    ev.SeatsSwapped: ("seat", "target", "other"),
+    ev.MistLaid: ("seat", "targets"),
+    ev.KnifeLimited: ("targets",),
+    ev.ClawUnsealed: ("seat", "seats=wolves"),
+    ev.ClawStruck: ("seat", "target"),
+    ev.GiftGiven: ("seat", "target", "gift"),
+    ev.GiftReceived: ("seat", "gift"),
+    ev.SeatConfused: ("seat", "target"),
+    ev.PufferRaged: ("seat", "seats=targets"),
+    ev.CatReprieved: ("seat", "cause", "day=until"),
+    ev.WolfMasked: ("seat", "target"),
+    ev.BottomCardsDealt: ("cards",),
+    ev.BottomCardsShown: ("seat", "cards"),
+    ev.CardTaken: ("seat", "card", "role"),
+    ev.KnifeWithstood: ("seat",),
+    ev.BodyExamined: ("seat", "target", "role"),
+    ev.CardRevealed: ("seat", "role"),
+    ev.PlayerDied: ("seat", "cause"),
+    ev.SheriffCandidates: ("seats",),
+    ev.SpeakingOrderSet: ("context", "seats=order"),
+    ev.SelfExploded: ("seat",),
+    ev.SheriffWithdrew: ("seats",),
+    ev.TieBroken: ("among", "chosen"),
+    ev.SheriffElected: ("seat",),
+    ev.SheriffElectionPostponed: (),
+    ev.BadgePassed: ("seat", "target=to"),
+    ev.ExileRecommended: ("seat", "targets"),
+    ev.PlayerExiled: ("seat",),
+    ev.IdiotRevealed: ("seat",),
+    ev.PlayerShot: ("role", "seat", "target"),
+}
+"""Events whose line is the catalog's `event.<kind>` with nothing but worded fields: the
+placeholders each fills, `placeholder=field` where the field has another name. An event
+whose line branches or builds a phrase has a renderer of its own below."""
+
+
+def _line(placeholders: tuple[str, ...]) -> Callable[[Any, Lang], str]:
+    named = tuple((p, f or p) for p, _, f in (entry.partition("=") for entry in placeholders))
+
+    def line(event: Any, lang: Lang) -> str:
+        words = {p: WORDS[p](getattr(event, f), lang) for p, f in named}
+        return t(f"event.{event.kind}", lang, **words)
+
+    return line
+
+
+for _kind, _placeholders in LINES.items():
+    _renders(_kind)(_line(_placeholders))
+
+
+# -- the lines that branch or build a phrase: one renderer each ---------------------------
 
 
 @_renders(ev.PhaseStarted)
@@ -172,45 +287,6 @@ def _roles(e: ev.RolesDealt | ev.RolesRevealed, lang: Lang) -> str:
     return t("event.roles", lang, cards=cards)
 
 
-@_renders(ev.RoleAssigned)
-def _role_assigned(e: ev.RoleAssigned, lang: Lang) -> str:
-    return t("event.role_assigned", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))
-
-
-@_renders(ev.WolvesMet)
-def _wolves_met(e: ev.WolvesMet, lang: Lang) -> str:
-    return t("event.wolves_met", lang, seats=seats(e.seats, lang))
-
-
-@_renders(ev.GuardProtected)
-def _guard_protected(e: ev.GuardProtected, lang: Lang) -> str:
-    return t("event.guard_protected", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.WolfWhispered)
-def _wolf_whispered(e: ev.WolfWhispered, lang: Lang) -> str:
-    return t("event.wolf_whispered", lang, seat=seat(e.seat, lang), text=e.text)
-
-
-@_renders(ev.KnifeNominated)
-def _knife_nominated(e: ev.KnifeNominated, lang: Lang) -> str:
-    target = seat(e.target, lang)
-    return t("event.knife_nominated", lang, seat=seat(e.seat, lang), target=target, round=e.round)
-
-
-@_renders(ev.KnifeChosen)
-def _knife_chosen(e: ev.KnifeChosen, lang: Lang) -> str:
-    how = t(f"knife_how.{e.how}", lang)
-    return t("event.knife_chosen", lang, target=seat(e.target, lang), how=how)
-
-
-@_renders(ev.KnifeShownToWitch)
-def _knife_shown(e: ev.KnifeShownToWitch, lang: Lang) -> str:
-    return t(
-        "event.knife_shown_to_witch", lang, seat=seat(e.seat, lang), target=seat(e.target, lang)
-    )
-
-
 @_renders(ev.WitchActed)
 def _witch_acted(e: ev.WitchActed, lang: Lang) -> str:
     if e.saved is not None:
@@ -220,98 +296,6 @@ def _witch_acted(e: ev.WitchActed, lang: Lang) -> str:
     return t("event.witch_passed", lang)
 
 
-@_renders(ev.SeerChecked)
-def _seer_checked(e: ev.SeerChecked, lang: Lang) -> str:
-    verdict = t("verdict.wolf" if e.is_wolf else "verdict.good", lang)
-    return t("event.seer_checked", lang, target=seat(e.target, lang), verdict=verdict)
-
-
-@_renders(ev.SkillStatusTold)
-def _skill_status(e: ev.SkillStatusTold, lang: Lang) -> str:
-    status = t("skill.usable" if e.usable else "skill.disabled", lang)
-    return t("event.skill_status_told", lang, seat=seat(e.seat, lang), status=status)
-
-
-@_renders(ev.BeautyCharmed)
-def _beauty_charmed(e: ev.BeautyCharmed, lang: Lang) -> str:
-    return t("event.beauty_charmed", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.DreamerChosen)
-def _dreamer_chosen(e: ev.DreamerChosen, lang: Lang) -> str:
-    return t("event.dreamer_chosen", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.SeatFeared)
-def _seat_feared(e: ev.SeatFeared, lang: Lang) -> str:
-    return t("event.seat_feared", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.SkillBlocked)
-def _skill_blocked(e: ev.SkillBlocked, lang: Lang) -> str:
-    return t("event.skill_blocked", lang, seat=seat(e.seat, lang))
-
-
-@_renders(ev.DemonHunted)
-def _demon_hunted(e: ev.DemonHunted, lang: Lang) -> str:
-    return t("event.demon_hunted", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.RoleChecked)
-def _role_checked(e: ev.RoleChecked, lang: Lang) -> str:
-    target = seat(e.target, lang)
-    return t(
-        "event.role_checked",
-        lang,
-        seat=seat(e.seat, lang),
-        target=target,
-        role=role_name(e.role, lang),
-    )
-
-
-@_renders(ev.GargoyleStruck)
-def _gargoyle_struck(e: ev.GargoyleStruck, lang: Lang) -> str:
-    return t("event.gargoyle_struck", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.GraveRead)
-def _grave_read(e: ev.GraveRead, lang: Lang) -> str:
-    verdict = t("verdict.wolf" if e.is_wolf else "verdict.good", lang)
-    return t(
-        "event.grave_read",
-        lang,
-        seat=seat(e.seat, lang),
-        target=seat(e.target, lang),
-        verdict=verdict,
-    )
-
-
-@_renders(ev.SeatBlocked)
-def _seat_blocked(e: ev.SeatBlocked, lang: Lang) -> str:
-    return t("event.seat_blocked", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.SeatsSwapped)
-def _seats_swapped(e: ev.SeatsSwapped, lang: Lang) -> str:
-    return t(
-        "event.seats_swapped",
-        lang,
-        seat=seat(e.seat, lang),
-        target=seat(e.target, lang),
-        other=seat(e.other, lang),
-    )
-
-
-@_renders(ev.MistLaid)
-def _mist_laid(e: ev.MistLaid, lang: Lang) -> str:
-    return t("event.mist_laid", lang, seat=seat(e.seat, lang), targets=seats(e.targets, lang))
-
-
-@_renders(ev.KnifeLimited)
-def _knife_limited(e: ev.KnifeLimited, lang: Lang) -> str:
-    return t("event.knife_limited", lang, targets=seats(e.targets, lang))
-
-
 @_renders(ev.SnakeActed)
 def _snake_acted(e: ev.SnakeActed, lang: Lang) -> str:
     if e.saved is None:
@@ -319,35 +303,11 @@ def _snake_acted(e: ev.SnakeActed, lang: Lang) -> str:
     return t("event.snake_saved", lang, seat=seat(e.seat, lang), target=seat(e.saved, lang))
 
 
-@_renders(ev.ClawUnsealed)
-def _claw_unsealed(e: ev.ClawUnsealed, lang: Lang) -> str:
-    return t("event.claw_unsealed", lang, seat=seat(e.seat, lang), seats=seats(e.wolves, lang))
-
-
-@_renders(ev.ClawStruck)
-def _claw_struck(e: ev.ClawStruck, lang: Lang) -> str:
-    return t("event.claw_struck", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.GiftGiven)
-def _gift_given(e: ev.GiftGiven, lang: Lang) -> str:
-    gift = t(f"gift.{e.gift.value}", lang)
-    return t(
-        "event.gift_given", lang, seat=seat(e.seat, lang), target=seat(e.target, lang), gift=gift
-    )
-
-
-@_renders(ev.GiftReceived)
-def _gift_received(e: ev.GiftReceived, lang: Lang) -> str:
-    gift = t(f"gift.{e.gift.value}", lang)
-    return t("event.gift_received", lang, seat=seat(e.seat, lang), gift=gift)
-
-
 @_renders(ev.GiftUsed)
 def _gift_used(e: ev.GiftUsed, lang: Lang) -> str:
     who, target = seat(e.seat, lang), seat(e.target, lang)
     if e.is_wolf is not None:
-        verdict = t("verdict.wolf" if e.is_wolf else "verdict.good", lang)
+        verdict = _verdict(e.is_wolf, lang)
         return t("event.gift_used_check", lang, seat=who, target=target, verdict=verdict)
     gift = t(f"gift.{e.gift.value}", lang)
     return t("event.gift_used", lang, seat=who, target=target, gift=gift)
@@ -359,30 +319,9 @@ def _admirer_chose(e: ev.AdmirerChose, lang: Lang) -> str:
     return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
-@_renders(ev.SeatConfused)
-def _seat_confused(e: ev.SeatConfused, lang: Lang) -> str:
-    return t("event.seat_confused", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
 @_renders(ev.BearGrowled)
 def _bear_growled(e: ev.BearGrowled, lang: Lang) -> str:
     return t("event.bear_growled" if e.growled else "event.bear_silent", lang)
-
-
-@_renders(ev.PufferRaged)
-def _puffer_raged(e: ev.PufferRaged, lang: Lang) -> str:
-    return t("event.puffer_raged", lang, seat=seat(e.seat, lang), seats=seats(e.targets, lang))
-
-
-@_renders(ev.CatReprieved)
-def _cat_reprieved(e: ev.CatReprieved, lang: Lang) -> str:
-    cause = t(f"cause.{e.cause.value}", lang)
-    return t("event.cat_reprieved", lang, seat=seat(e.seat, lang), cause=cause, day=e.until)
-
-
-@_renders(ev.WolfMasked)
-def _wolf_masked(e: ev.WolfMasked, lang: Lang) -> str:
-    return t("event.wolf_masked", lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
 @_renders(ev.HealerProtected)
@@ -398,43 +337,6 @@ def _seat_watched(e: ev.SeatWatched, lang: Lang) -> str:
     return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
-def _cards(cards: tuple[Role, ...], lang: Lang) -> str:
-    sep = t("event.card_sep", lang)
-    return sep.join(f"{n} {role_name(role, lang)}" for n, role in enumerate(cards, start=1))
-
-
-@_renders(ev.BottomCardsDealt)
-def _bottom_dealt(e: ev.BottomCardsDealt, lang: Lang) -> str:
-    return t("event.bottom_cards_dealt", lang, cards=_cards(e.cards, lang))
-
-
-@_renders(ev.BottomCardsShown)
-def _bottom_shown(e: ev.BottomCardsShown, lang: Lang) -> str:
-    return t("event.bottom_cards_shown", lang, seat=seat(e.seat, lang), cards=_cards(e.cards, lang))
-
-
-@_renders(ev.CardTaken)
-def _card_taken(e: ev.CardTaken, lang: Lang) -> str:
-    role = role_name(e.role, lang)
-    return t("event.card_taken", lang, seat=seat(e.seat, lang), card=e.card, role=role)
-
-
-@_renders(ev.KnifeWithstood)
-def _knife_withstood(e: ev.KnifeWithstood, lang: Lang) -> str:
-    return t("event.knife_withstood", lang, seat=seat(e.seat, lang))
-
-
-@_renders(ev.BodyExamined)
-def _body_examined(e: ev.BodyExamined, lang: Lang) -> str:
-    return t(
-        "event.body_examined",
-        lang,
-        seat=seat(e.seat, lang),
-        target=seat(e.target, lang),
-        role=role_name(e.role, lang),
-    )
-
-
 @_renders(ev.LoversLinked)
 def _lovers_linked(e: ev.LoversLinked, lang: Lang) -> str:
     first, second = (seat(s, lang) for s in e.lovers)
@@ -443,15 +345,8 @@ def _lovers_linked(e: ev.LoversLinked, lang: Lang) -> str:
 
 @_renders(ev.LoverMet)
 def _lover_met(e: ev.LoverMet, lang: Lang) -> str:
-    side = t(f"verdict.{'wolf' if e.partner_is_wolf else 'good'}", lang)
-    return t(
-        "event.lover_met", lang, seat=seat(e.seat, lang), partner=seat(e.partner, lang), side=side
-    )
-
-
-@_renders(ev.CardRevealed)
-def _card_revealed(e: ev.CardRevealed, lang: Lang) -> str:
-    return t("event.card_revealed", lang, seat=seat(e.seat, lang), role=role_name(e.role, lang))
+    side, partner = _verdict(e.partner_is_wolf, lang), seat(e.partner, lang)
+    return t("event.lover_met", lang, seat=seat(e.seat, lang), partner=partner, side=side)
 
 
 @_renders(ev.KnightDuelled)
@@ -460,28 +355,11 @@ def _knight_duelled(e: ev.KnightDuelled, lang: Lang) -> str:
     return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
 
 
-@_renders(ev.PlayerDied)
-def _player_died(e: ev.PlayerDied, lang: Lang) -> str:
-    cause = t(f"cause.{e.cause.value}", lang)
-    return t("event.player_died", lang, seat=seat(e.seat, lang), cause=cause)
-
-
 @_renders(ev.DeathsAnnounced)
 def _deaths_announced(e: ev.DeathsAnnounced, lang: Lang) -> str:
     if not e.seats:
         return t("event.no_deaths", lang)
     return t("event.deaths_announced", lang, seats=seats(e.seats, lang))
-
-
-@_renders(ev.SheriffCandidates)
-def _sheriff_candidates(e: ev.SheriffCandidates, lang: Lang) -> str:
-    return t("event.sheriff_candidates", lang, seats=seats(e.seats, lang))
-
-
-@_renders(ev.SpeakingOrderSet)
-def _speaking_order(e: ev.SpeakingOrderSet, lang: Lang) -> str:
-    context = t(f"speech.{e.context}", lang)
-    return t("event.speaking_order_set", lang, context=context, seats=seats(e.order, lang))
 
 
 @_renders(ev.Spoke)
@@ -494,16 +372,6 @@ def _spoke(e: ev.Spoke, lang: Lang) -> str:
         text=e.text.strip() or t("event.silent", lang),
         claims=claims_text(e.claims, lang),
     )
-
-
-@_renders(ev.SelfExploded)
-def _self_exploded(e: ev.SelfExploded, lang: Lang) -> str:
-    return t("event.self_exploded", lang, seat=seat(e.seat, lang))
-
-
-@_renders(ev.SheriffWithdrew)
-def _sheriff_withdrew(e: ev.SheriffWithdrew, lang: Lang) -> str:
-    return t("event.sheriff_withdrew", lang, seats=seats(e.seats, lang))
 
 
 @_renders(ev.VoteCast)
@@ -524,57 +392,9 @@ def _votes_counted(e: ev.VotesCounted, lang: Lang) -> str:
     )
 
 
-@_renders(ev.TieBroken)
-def _tie_broken(e: ev.TieBroken, lang: Lang) -> str:
-    return t("event.tie_broken", lang, among=seats(e.among, lang), chosen=seats(e.chosen, lang))
-
-
-@_renders(ev.SheriffElected)
-def _sheriff_elected(e: ev.SheriffElected, lang: Lang) -> str:
-    return t("event.sheriff_elected", lang, seat=seat(e.seat, lang))
-
-
-@_renders(ev.SheriffElectionPostponed)
-def _sheriff_postponed(e: ev.SheriffElectionPostponed, lang: Lang) -> str:
-    return t("event.sheriff_election_postponed", lang)
-
-
 @_renders(ev.BadgeLost)
 def _badge_lost(e: ev.BadgeLost, lang: Lang) -> str:
     return t("event.badge_lost", lang, reason=t(f"badge_lost.{e.reason}", lang))
-
-
-@_renders(ev.BadgePassed)
-def _badge_passed(e: ev.BadgePassed, lang: Lang) -> str:
-    return t("event.badge_passed", lang, seat=seat(e.seat, lang), target=seat(e.to, lang))
-
-
-@_renders(ev.ExileRecommended)
-def _exile_recommended(e: ev.ExileRecommended, lang: Lang) -> str:
-    return t(
-        "event.exile_recommended", lang, seat=seat(e.seat, lang), targets=seats(e.targets, lang)
-    )
-
-
-@_renders(ev.PlayerExiled)
-def _player_exiled(e: ev.PlayerExiled, lang: Lang) -> str:
-    return t("event.player_exiled", lang, seat=seat(e.seat, lang))
-
-
-@_renders(ev.IdiotRevealed)
-def _idiot_revealed(e: ev.IdiotRevealed, lang: Lang) -> str:
-    return t("event.idiot_revealed", lang, seat=seat(e.seat, lang))
-
-
-@_renders(ev.PlayerShot)
-def _player_shot(e: ev.PlayerShot, lang: Lang) -> str:
-    return t(
-        "event.player_shot",
-        lang,
-        role=role_name(e.role, lang),
-        seat=seat(e.seat, lang),
-        target=seat(e.target, lang),
-    )
 
 
 @_renders(ev.ActionDefaulted)
