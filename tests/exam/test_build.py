@@ -12,13 +12,17 @@ import pytest
 from arena.cli import main
 from arena.errors import ArenaError
 from arena.exam.build import build
+from arena.exam.draw import draw
 from arena.exam.files import key_path, read_exam, read_key
 from arena.exam.items import KINDS
+from arena.exam.moments import candidates
+from arena.exam.sources import Refused, verify
 from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.types import Role
 from arena.rules.visibility import SeatViewer
 from arena.storage.replay_file import read_replay
+from arena.storage.seal import arena_key
 from arena.transcript import transcript
 from tests.exam.games import play_games
 
@@ -93,17 +97,51 @@ def test_the_same_replays_and_seed_give_the_same_bytes(games: list[Path], tmp_pa
     assert one.read_bytes() != three.read_bytes()
 
 
-def test_items_are_spread_over_kinds_roles_and_days(games: list[Path], tmp_path: Path) -> None:
-    out = tmp_path / "exam.jsonl"
+def test_items_are_whole_seats_all_but_one_cut_at_its_earliest(
+    games: list[Path], tmp_path: Path
+) -> None:
+    """Per game, seats give every moment they have; only the last drawn is cut, from its end."""
+    every, out = tmp_path / "every.jsonl", tmp_path / "exam.jsonl"
+    build(games, every, seed=1, kinds=KINDS, per_game=None)
     build(games, out, seed=1, kinds=KINDS, per_game=12)
+    candidates = read_exam(every).items
     items = read_exam(out).items
-    per_game = Counter(i.source for i in items)
-    assert set(per_game.values()) == {12}
-    for source in per_game:
-        kinds = Counter(i.kind for i in items if i.source == source)
-        assert max(kinds.values()) - min(kinds.values()) <= 1  # kinds take turns
-        votes = [i for i in items if i.source == source and i.kind == "vote"]
-        assert len({(i.role, i.day) for i in votes}) == len(votes)  # no group twice first
+    assert set(Counter(i.source for i in items).values()) == {12}
+    for source in {i.source for i in items}:
+        seats = {i.seat for i in items if i.source == source}
+        cut = 0
+        for seat in seats:
+            have = [i.id for i in items if i.source == source and i.seat == seat]
+            stream = [i.id for i in candidates if i.source == source and i.seat == seat]
+            assert have == stream[: len(have)]  # a seat's earliest moments, none skipped
+            cut += len(have) < len(stream)
+        assert cut <= 1
+
+
+def test_a_games_seats_take_turns_by_card(games: list[Path]) -> None:
+    """The draw's order: seat after seat, a seat's moments in step order, cards in turn."""
+    found = verify(games[0], arena_key())
+    assert not isinstance(found, Refused)
+    drawn = draw(list(candidates(found.moments)), None, 5, found.sha256, KINDS)
+    seats = list(dict.fromkeys(c.moment.request.seat for c in drawn))
+    assert [c.moment.request.seat for c in drawn] == sorted(
+        (c.moment.request.seat for c in drawn), key=seats.index
+    )  # seat after seat
+    for seat in seats:
+        steps = [c.moment.request.step for c in drawn if c.moment.request.seat == seat]
+        assert steps == sorted(steps)
+    cards = [found.moments[0].roles[s - 1] for s in seats]
+    first_round = cards[: len(set(cards))]
+    assert len(set(first_round)) == len(first_round)  # each card once before any twice
+
+
+def test_every_card_leads_some_game(tmp_path: Path) -> None:
+    """Which card a game's draw starts with follows the seats' ranks, not the board order."""
+    games = play_games(tmp_path / "games", seeds=range(11, 23))
+    out = tmp_path / "exam.jsonl"
+    build(games, out, seed=0, kinds=KINDS, per_game=1)
+    leads = Counter(i.role for i in read_exam(out).items)
+    assert len(leads) >= 3, leads
 
 
 def test_kinds_knife_and_seer_are_the_referees_own_questions(
