@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.agents.plugin import check_plugin, is_plugin_spec
-from arena.agents.preflight import preflight
+from arena.agents.preflight import aclose_models, preflight
 from arena.commands import rounds, worker
 from arena.commands.embedded import run_embedded
 from arena.commands.progress import (
@@ -152,7 +152,11 @@ async def check_endpoints(jobs: Sequence[MatchJob]) -> None:
     }
     for job in jobs:
         if unchecked & set(job.seats):
-            await preflight(build_seats(job))
+            agents = build_seats(job)
+            try:
+                await preflight(agents)
+            finally:  # in this loop: a pool left to the collector closes in the next one
+                await aclose_models(agents)
             unchecked -= set(job.seats)
 
 

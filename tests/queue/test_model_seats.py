@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from arena.commands.tournament import check_endpoints
 from arena.queue.jobs import GameState
 from arena.queue.memory_queue import MemoryQueue
 from arena.queue.results import replay_path
@@ -84,3 +87,27 @@ def test_a_contestant_sets_its_request_limit_reply_tokens_and_temperature(tmp_pa
         }
         sent = stub_requests(server, entry, tmp_path)
     assert sent and all(b["max_tokens"] == 64 and b["temperature"] == 0 for b in sent)
+
+
+def test_the_check_before_a_tournament_closes_what_it_opened(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`arena tournament run` probes every endpoint in one event loop and plays in the next.
+
+    The probe's connection pools, left to the garbage collector, were closed in the next
+    loop and printed "Task exception was never retrieved … Event loop is closed" with a
+    traceback in the middle of a real two-model tournament.
+    """
+
+    async def collect_in_a_new_loop() -> None:
+        gc.collect()
+        await asyncio.sleep(0.2)
+
+    with StubServer() as server:
+        entry = {"spec": "openai:stub", "base_url": server.url}
+        jobs = make_jobs(agents={"stub": entry, "bot": "random"}, boards=["std9"])[:1]
+        asyncio.run(check_endpoints(jobs))
+        assert server.requests_for("stub")  # the probe did talk to it
+        with caplog.at_level(logging.ERROR, logger="asyncio"):
+            asyncio.run(collect_in_a_new_loop())
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
