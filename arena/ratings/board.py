@@ -84,9 +84,11 @@ class Needed(FrozenModel):
     """About how many more deals would separate a pair, at the effect observed so far.
 
     `more_deals = n ((z_(1-alpha/2) + z_power) se / |d|)^2 - n` (rounded up), with `n` the
-    deals either agent played, `d` the rating difference and `se` its bootstrap standard
-    error: the size at which a two-sided test of level alpha finds the difference with
-    probability `power`, if the per-deal variance stays what it was. None when `d` is 0.
+    deals either agent played, `d` the rating difference and `se` the standard error its
+    shown interval implies (half its width over `z_(1-alpha/2)`; for the first few deals
+    that interval is floored by the model's own): the size at which a two-sided test of
+    level alpha finds the difference with probability `power`, if the per-deal variance
+    stays what it was. None when `d` is 0.
     """
 
     power: float

@@ -104,22 +104,26 @@ def cells(arrays: DealArrays) -> tuple[Cell, ...]:
 
 
 def needed(
-    difference: float, replicates: Array, deals: int, games: int, confidence: float
+    difference: float, interval: Interval, deals: int, games: int, confidence: float
 ) -> Needed:
-    """More deals (and games) to separate a pair at `difference`, from its bootstrap spread.
+    """More deals (and games) to separate a pair at `difference`, from its shown interval.
 
     The spread of a difference over `n` deals shrinks as `1/sqrt(n)`; a two-sided test at
     level `1 - confidence` finds a true difference `d` with probability `POWER` once
-    `d / se(n) >= z_(1 - alpha/2) + z_POWER`. Read from the replicates' standard deviation
-    at the deals played so far (at least 1 more deal: the pair is not separated yet).
+    `d / se(n) >= z_(1 - alpha/2) + z_POWER`. `se` is read off the interval the pair is
+    shown with (half its width over `z_(1 - alpha/2)`), not off the bootstrap alone: for
+    the first few deals that interval is floored by the model's own (`floored`), since a
+    handful of deals resample to nearly one outcome, and a projection from the bootstrap's
+    near-zero spread promised a verdict in a few deals that the interval itself denied (two
+    real models at +4 Elo [-461, +469] were "~11 more deals" from separating). At least 1
+    more deal: the pair is not separated yet.
     """
-    finite = replicates[np.isfinite(replicates)]
-    if difference == 0 or finite.size < 2 or deals < 1:
+    if difference == 0 or deals < 1 or interval.high <= interval.low:
         return Needed(power=POWER, more_deals=None, more_games=None)
     normal = NormalDist()
-    z = normal.inv_cdf(1 - (1 - confidence) / 2) + normal.inv_cdf(POWER)
-    se = float(np.std(finite, ddof=1))
-    target = deals * (z * se / abs(difference)) ** 2
+    level = normal.inv_cdf(1 - (1 - confidence) / 2)
+    se = (interval.high - interval.low) / (2 * level)
+    target = deals * ((level + normal.inv_cdf(POWER)) * se / abs(difference)) ** 2
     more = max(1, math.ceil(target - deals))
     return Needed(power=POWER, more_deals=more, more_games=math.ceil(more * games / deals))
 

@@ -156,8 +156,8 @@ def compare(
         deals=deals,
         games=games,
         needed=None
-        if separated is None or separated
-        else needed(difference, replicates, deals, games, confidence),
+        if interval is None or separated
+        else needed(difference, interval, deals, games, confidence),
         head_to_head=head_to_head(arrays, first, second, weights, confidence),
     )
 

@@ -138,3 +138,25 @@ def test_no_games_gives_an_empty_board() -> None:
 def test_bad_arguments_are_rejected(kwargs: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         rate([], **kwargs)  # type: ignore[arg-type]
+
+
+def test_games_needed_follow_the_interval_the_pair_is_shown_with() -> None:
+    """Two deals of one even result each resample to almost one outcome: the bootstrap's
+    spread is near 0 while the shown (floored) interval is hundreds of points wide. The
+    projection must read the interval a person sees, or it promises a verdict in a few
+    deals at a difference that the interval says is nothing (a real tournament printed
+    "+4 [-461, +469] not separated; ~11 more deals")."""
+    games = [
+        team_game("g1", "x", "y", Winner.GOOD),
+        team_game("g2", "y", "x", Winner.GOOD),
+        team_game("g3", "x", "y", Winner.WOLVES),
+    ]
+    board = rate(games, bootstrap=200, seed=1)
+    pair = board.pair("x", "y") or board.pair("y", "x")
+    assert pair is not None and pair.interval is not None and pair.separated is False
+    assert pair.needed is not None and pair.needed.more_deals is not None
+    se = (pair.interval.high - pair.interval.low) / (2 * 1.959964)
+    planned = pair.deals + pair.needed.more_deals
+    assert abs(pair.difference) / (se * (pair.deals / planned) ** 0.5) == pytest.approx(
+        1.959964 + 0.841621, rel=0.05
+    )  # at the planned size, the shown interval shrunk as 1/sqrt(n) finds d with power 80 %
