@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena.agents.seats import MatchSpec, endpoint_settings, load_spec_file, with_endpoint_flags
 from arena.commands.exam_report import report_parser
+from arena.commands.play_options import add_model_options, endpoint_flags
 from arena.errors import ArenaError
 from arena.exam.build import build
 from arena.exam.contestant import Contestant
@@ -90,11 +91,7 @@ def _run_parser(steps: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--concurrency", type=_positive, default=1, metavar="N",
         help="moments asked at once of a contestant whose endpoint reports no slot count",
     )  # fmt: skip
-    run.add_argument("--timeout", type=float, default=None, help="one model request's limit (s)")
-    run.add_argument(
-        "--decision-timeout", type=float, default=None, help="one decision's limit (s)"
-    )
-    run.add_argument("--max-tokens", type=_positive, default=None, help="a reply's token limit")
+    add_model_options(run, only=("--decision-timeout", "--timeout", "--max-tokens"))
     run.add_argument("--quiet", action="store_true", help="no progress lines")
     run.set_defaults(handler=_run)
 
@@ -158,10 +155,7 @@ def _run(args: argparse.Namespace) -> int:
     spec = load_spec_file(args.spec_file) if args.spec_file is not None else MatchSpec()
     if args.lang is not None:
         spec = spec.model_copy(update={"lang": game_lang(parse_display(args.lang))})
-    spec = with_endpoint_flags(
-        spec, timeout_s=args.timeout, decision_timeout_s=args.decision_timeout,
-        max_tokens=args.max_tokens,
-    )  # fmt: skip
+    spec = with_endpoint_flags(spec, **endpoint_flags(args))
     if len(set(args.seats)) != len(args.seats):
         raise ArenaError("a contestant is named twice: give each --seat once")
     contestants = [Contestant(s, spec) for s in args.seats]

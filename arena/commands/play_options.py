@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.commands.seen import VIEWERS
 from arena.commands.values import RefusedValue
@@ -97,46 +98,70 @@ def add_seat_options(play: argparse.ArgumentParser) -> None:
     )
 
 
-def add_model_options(play: argparse.ArgumentParser) -> None:
-    """The model seats' endpoint settings, over every endpoint of the spec."""
-    play.add_argument(
+class ModelFlag(NamedTuple):
+    """An endpoint setting given on the command line, over every endpoint of the spec."""
+
+    flag: str
+    setting: str
+    """Its name in a spec file's endpoint, and the flag's `dest` (`with_endpoint_flags`)."""
+    kind: type[float] | type[int]
+    help: str
+
+
+MODEL_FLAGS: tuple[ModelFlag, ...] = (
+    ModelFlag(
         "--decision-timeout",
-        type=positive(float),
-        default=None,
-        metavar="S",
-        help="every seat, whatever its kind: seconds one decision may take, waiting for a "
-        "free server slot not counted (default: the spec's, else 60, or a model endpoint's "
-        "longer request limit)",
-    )
-    play.add_argument(
+        "decision_timeout_s",
+        float,
+        "every seat, whatever its kind: seconds one decision may take, waiting for a free "
+        "server slot not counted (default: the spec's, else 60, or a model endpoint's longer "
+        "request limit)",
+    ),
+    ModelFlag(
         "--timeout",
-        type=positive(float),
-        default=None,
-        metavar="S",
-        help="model seats: seconds one request may take (default: 300, or the spec's timeout_s)",
-    )
-    play.add_argument(
+        "timeout_s",
+        float,
+        "model seats: seconds one request may take (default: 300, or the spec's timeout_s)",
+    ),
+    ModelFlag(
         "--probe-timeout",
-        type=positive(float),
-        default=None,
-        metavar="S",
-        help="model seats: seconds the pre-game probe may take (default: 4 × the request "
-        "limit, or the spec's probe_timeout_s)",
-    )
-    play.add_argument(
+        "probe_timeout_s",
+        float,
+        "model seats: seconds the pre-game probe may take (default: 4 × the request limit, "
+        "or the spec's probe_timeout_s)",
+    ),
+    ModelFlag(
         "--max-tokens",
-        type=positive(int),
-        default=None,
-        metavar="N",
-        help="model seats: the reply's token limit (default: the server's, or the spec's)",
-    )
-    play.add_argument(
+        "max_tokens",
+        int,
+        "model seats: the reply's token limit (default: the server's, or the spec's)",
+    ),
+    ModelFlag(
         "--history-tokens",
-        type=positive(int),
-        default=None,
-        metavar="N",
-        help="model seats: conversation budget before older days are condensed (default 24000)",
-    )
+        "history_tokens",
+        int,
+        "model seats: conversation budget before older days are condensed (default 24000)",
+    ),
+)
+"""The model seats' flags of `arena play` (and some of `arena exam run`), in `--help` order."""
+
+
+def add_model_options(parser: argparse.ArgumentParser, only: Collection[str] = ()) -> None:
+    """The model seats' endpoint settings, over every endpoint of the spec.
+
+    `only` names the flags a command takes, when not all of `MODEL_FLAGS`.
+    """
+    for f in MODEL_FLAGS:
+        if not only or f.flag in only:
+            metavar = "S" if f.kind is float else "N"
+            parser.add_argument(
+                f.flag,
+                dest=f.setting,
+                type=positive(f.kind),
+                default=None,
+                metavar=metavar,
+                help=f.help,
+            )
 
 
 def add_output_options(play: argparse.ArgumentParser) -> None:
@@ -164,13 +189,7 @@ def add_output_options(play: argparse.ArgumentParser) -> None:
 
 def endpoint_flags(args: argparse.Namespace) -> dict[str, float | int | None]:
     """The model options given, as `arena.agents.seats.with_endpoint_flags` takes them."""
-    return {
-        "timeout_s": args.timeout,
-        "probe_timeout_s": args.probe_timeout,
-        "decision_timeout_s": args.decision_timeout,
-        "max_tokens": args.max_tokens,
-        "history_tokens": args.history_tokens,
-    }
+    return {f.setting: getattr(args, f.setting) for f in MODEL_FLAGS if hasattr(args, f.setting)}
 
 
 def parse_knobs(items: list[str], lang: Lang = "en") -> dict[str, Any]:
