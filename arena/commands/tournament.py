@@ -66,25 +66,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     worker.register(sub)
 
 
+def _action(
+    actions: argparse._SubParsersAction[argparse.ArgumentParser], name: str, help: str, replays: str
+) -> argparse.ArgumentParser:
+    """A tournament action with its tournament file and its replay folder.
+
+    `replays` is the folder's help: what the action does with it.
+    """
+    action = actions.add_parser(name, help=help)
+    action.add_argument("spec", type=Path, help="tournament file (YAML)")
+    action.add_argument("--replays", type=Path, default=Path("replays"), help=replays)
+    return action
+
+
 def _add_run(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    run = actions.add_parser("run", help="play a tournament in this process")
-    run.add_argument("spec", type=Path, help="tournament file (YAML)")
+    run = _action(actions, "run", "play a tournament in this process", "replay directory")
     run.add_argument("--workers", type=positive, default=4, help="matches at once")
-    run.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
     rounds.add_options(run)
     run.set_defaults(handler=_run)
 
 
 def _add_submit(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    submit = actions.add_parser("submit", help="queue a tournament on Redis")
-    submit.add_argument("spec", type=Path, help="tournament file (YAML)")
-    add_queue(submit)
-    submit.add_argument(
-        "--replays",
-        type=Path,
-        default=Path("replays"),
-        help="skip games whose finished replay is here (gathered from Redis first)",
+    submit = _action(
+        actions,
+        "submit",
+        "queue a tournament on Redis",
+        "skip games whose finished replay is here (gathered from Redis first)",
     )
+    add_queue(submit)
     submit.add_argument(
         "--no-preflight",
         action="store_true",
@@ -96,15 +105,13 @@ def _add_submit(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add_status(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    status = actions.add_parser("status", help="progress, failures, tokens and money")
-    status.add_argument("spec", type=Path, help="tournament file (YAML)")
+    status = _action(actions, "status", "progress, failures, tokens and money", "replay directory")
     status.add_argument(
         "--redis",
         default=None,
         metavar="URL",
         help="read the queue (default: the replay directory)",
     )
-    status.add_argument("--replays", type=Path, default=Path("replays"), help="replay directory")
     status.add_argument(
         "--collect",
         action="store_true",
@@ -116,17 +123,13 @@ def _add_status(actions: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _add_forget(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    forget = actions.add_parser(
-        "forget", help="drop finished games from Redis once their replays are in --replays"
+    forget = _action(
+        actions,
+        "forget",
+        "drop finished games from Redis once their replays are in --replays",
+        "the folder that keeps the games (gathered from Redis first)",
     )
-    forget.add_argument("spec", type=Path, help="tournament file (YAML)")
     add_queue(forget)
-    forget.add_argument(
-        "--replays",
-        type=Path,
-        default=Path("replays"),
-        help="the folder that keeps the games (gathered from Redis first)",
-    )
     add_prefix(forget)
     forget.set_defaults(handler=_forget)
 
