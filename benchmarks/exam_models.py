@@ -37,7 +37,7 @@ from arena.exam.files import key_path, read_exam, read_key  # noqa: E402
 from arena.exam.judge import judge_speeches  # noqa: E402
 from arena.exam.report import report  # noqa: E402
 from arena.exam.results import load  # noqa: E402
-from arena.exam.sitting import Tally, sit  # noqa: E402
+from arena.exam.sitting import Tally, own_share, sit  # noqa: E402
 from arena.match import Limits  # noqa: E402
 from arena.rules.config import GameConfig  # noqa: E402
 from tests.exam.games import play_games  # noqa: E402
@@ -70,8 +70,8 @@ def line(tally: Tally) -> str:
     per_minute = tally.asked / (tally.seconds / 60) if tally.seconds else 0.0
     return (
         f"{tally.contestant}: {tally.asked} items in {tally.seconds / 60:.1f} min "
-        f"({per_minute:.1f} a minute), {tally.own} own ({tally.own / max(1, tally.asked):.1%}), "
-        f"{tally.calls} calls, {tally.tokens} tokens"
+        f"({per_minute:.1f} a minute), {own_share(tally)}, {tally.calls} calls, "
+        f"{tally.tokens} tokens"
     )
 
 

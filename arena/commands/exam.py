@@ -20,7 +20,7 @@ from arena.exam.build import build
 from arena.exam.contestant import Contestant
 from arena.exam.files import key_path, read_exam
 from arena.exam.items import KINDS, Kind
-from arena.exam.sitting import sit
+from arena.exam.sitting import own_share, sit
 from arena.match import Limits
 from arena.text.script import CLI_CHOICES, game_lang, parse_display
 
@@ -168,11 +168,9 @@ def _run(args: argparse.Namespace) -> int:
             progress=progress)
     )  # fmt: skip
     for t in tallies:
-        asked = t.asked or 1
         print(
-            f"{t.contestant}: {t.asked} items answered ({t.skipped} before), "
-            f"{t.own / asked:.0%} own, {t.calls} calls, {t.tokens} tokens, ${t.cost_usd:.4f}, "
-            f"{t.seconds:.1f} s → {t.path}"
+            f"{t.contestant}: {t.asked} items answered ({t.skipped} before), {own_share(t)}, "
+            f"{t.calls} calls, {t.tokens} tokens, ${t.cost_usd:.4f}, {t.seconds:.1f} s → {t.path}"
         )
     return 0
 

@@ -45,6 +45,9 @@ class Tally(NamedTuple):
     tokens: int
     cost_usd: float
     seconds: float
+    derived: int = 0
+    """Role items answered by reading the guess off the contestant's belief report (a seat
+    with no role question): neither its own answer nor a default."""
 
 
 def moments(items: Sequence[Item]) -> list[list[Item]]:
@@ -163,4 +166,16 @@ def _tally(
         tokens=sum(c.usage.prompt_tokens + c.usage.completion_tokens for c in calls),
         cost_usd=sum(c.cost_usd for c in calls),
         seconds=seconds,
+        derived=sum(a.derived for a in answers),
     )
+
+
+def own_share(tally: Tally) -> str:
+    """How many of the items put to the contestant it answered itself, in words.
+
+    Role guesses read off its belief report are counted apart: the contestant was not
+    asked them, so they are neither its own answers nor the arena's defaults.
+    """
+    put = tally.asked - tally.derived
+    text = f"{tally.own} of {put} own ({tally.own / put:.0%})" if put else "none put to it"
+    return text + (f", {tally.derived} role guesses read off its beliefs" if tally.derived else "")

@@ -238,3 +238,18 @@ def test_a_vote_that_carries_the_report_answers_the_belief_item(exam: Path, tmp_
         assert agent.asked_beliefs == questions and belief.own
         assert set(belief.beliefs or {}) == set(next(i for i in group if i.kind == "belief").asked)
         assert json.loads(belief.model_dump_json())["calls"] == []
+
+
+def test_the_summary_counts_role_guesses_read_off_beliefs_apart(
+    exam: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seat with no role question is not asked the role items: its guesses are read off
+    its belief report. They are neither its own answers nor defaults, so the line counts
+    them apart instead of lowering its own share (a real model's 100 % showed as 73 %)."""
+    assert sit(exam, tmp_path / "out", "bot") == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("bot:"))
+    answers = answers_of(tmp_path / "out", "bot").values()
+    derived = sum(a.derived for a in answers)
+    own = sum(a.own for a in answers)
+    assert derived > 0 and own == len(answers) - derived
+    assert f"{own} of {own} own (100%), {derived} role guesses read off its beliefs" in line
