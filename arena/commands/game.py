@@ -43,7 +43,7 @@ from arena.rules.referee import Referee
 from arena.rules.visibility import SeatViewer
 from arena.storage.replay_file import INSIDER_AGENTS, read_replay
 from arena.text import Lang, game_lang, inert, parse_display, printed_in, t
-from arena.text.script import display_of
+from arena.text.script import Display, display_of
 from arena.transcript import render
 
 
@@ -58,11 +58,14 @@ def _play(args: argparse.Namespace) -> int:
     spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec()
     display = parse_display(args.lang) if args.lang is not None else display_of(spec.lang)
     with printed_in(display):
-        return _play_in(args, spec.model_copy(update={"lang": game_lang(display)}))
+        return _play_in(args, spec.model_copy(update={"lang": game_lang(display)}), display)
 
 
-def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
-    """`arena play` with the spec's language settled (the output is in its script)."""
+def _play_in(args: argparse.Namespace, spec: MatchSpec, display: Display) -> int:
+    """`arena play` with the spec's language settled (the output is in `display`'s script).
+
+    The header records `display`, so `arena replay` prints the game in its own script.
+    """
     config = GameConfig(
         board=board_ref(args.board),
         preset=args.preset,
@@ -84,10 +87,9 @@ def _play_in(args: argparse.Namespace, spec: MatchSpec) -> int:
     running = running_path(path) if has_outsiders(seats) else path
     models = any(s.kind in MODEL_KINDS for s in seats.values())
     progress = Progress(sys.stderr, spec.lang) if models and not args.quiet else None
+    plan = GamePlan(game_id, config, seed, {"lang": display})
     try:
-        referee = asyncio.run(
-            _play_game(GamePlan(game_id, config, seed), agents, running, limits, progress, slots)
-        )
+        referee = asyncio.run(_play_game(plan, agents, running, limits, progress, slots))
         if running != path:
             running.replace(path)  # finished: now the replay folder may show it whole
     except KeyboardInterrupt:

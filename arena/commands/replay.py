@@ -12,10 +12,13 @@ from arena.errors import ArenaError
 from arena.replay_check import check_read, check_replay
 from arena.rules.observation import observe
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer
-from arena.storage.replay_file import Replay, read_replay, replay_status
+from arena.storage.replay_file import Replay, ReplayHeader, read_replay, replay_status
 from arena.storage.seal import arena_key
 from arena.text import Lang, game_lang, inert, parse_display, printed_in, t
-from arena.text.script import CLI_CHOICES
+from arena.text.script import CLI_CHOICES, Display
+
+DEFAULT_DISPLAY: Display = "zh-Hant"
+"""What a replay without a recorded language prints in (`--lang`'s default before)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,8 +42,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     replay.add_argument(
         "--lang",
         choices=CLI_CHOICES,
-        default="zh",
-        help="language of the transcript: en, zh-Hant (zh, the default) or zh-Hans (Simplified)",
+        default=None,
+        help="language of the transcript: en, zh-Hant (zh) or zh-Hans (Simplified); default: "
+        "the game's own (its header's lang), else zh-Hant",
     )
     replay.add_argument(
         "--calls",
@@ -71,17 +75,29 @@ def _step(text: str) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    display = parse_display(args.lang)
-    with printed_in(display):
-        return _replay_in(args, game_lang(display))
-
-
-def _replay_in(args: argparse.Namespace, lang: Lang) -> int:
-    """`arena replay` in `lang` (the output is in the display language's script)."""
     as_text = args.viewer or ("god" if args.calls else "public")
     if args.calls is not None:
         _calls_allowed(as_text, args.until)
     replay = read_replay(args.file, torn_tail="drop")
+    display = replay_display(args.lang, replay.header)
+    with printed_in(display):
+        return _replay_in(args, replay, as_text, game_lang(display))
+
+
+def replay_display(flag: str | None, header: ReplayHeader) -> Display:
+    """The language `arena replay` prints in: `--lang`, else the game's own.
+
+    A game is read in the script it was played in (a `zh-Hans` game in Simplified) unless
+    the reader asks otherwise; a file from before the header recorded it reads in
+    Traditional Chinese, the default `--lang` had then.
+    """
+    if flag is not None:
+        return parse_display(flag)
+    return header.lang or DEFAULT_DISPLAY
+
+
+def _replay_in(args: argparse.Namespace, replay: Replay, as_text: str, lang: Lang) -> int:
+    """`arena replay` of `replay` in `lang` (the output is in the display language's script)."""
     viewer = viewer_of(as_text, len(replay.header.seats) or replay.header.config.board_spec.seats)
     doubt = _doubt(replay, args.file)
     if doubt == "unsigned":

@@ -33,6 +33,7 @@ from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer
 from arena.storage.desk import PUBLIC_SEAT, Desk, Status, Table, view_line
 from arena.storage.replay_file import ReplayWriter
+from arena.text.script import display_of
 
 
 def live_folder(replays: Path) -> Path:
@@ -159,7 +160,8 @@ async def host_game(
         agents = seat_agents(desk, table, config, seed, poll_s)
         if has_models(table):
             desk.set_status(game_id, Status(state="checking"))
-        async with prepare_game(GamePlan(game_id, config, seed), agents) as game:
+        plan = GamePlan(game_id, config, seed, {"lang": display_of(table.lang)})
+        async with prepare_game(plan, agents) as game:
             return await _host(desk, table, game, replays, live, pacer)
     except ArenaError as exc:  # the seats or the preflight: before the game's first event
         if desk.status(game_id).state in ("waiting", "checking"):

@@ -22,6 +22,7 @@ from arena import __version__
 from arena.rules.config import GameConfig
 from arena.rules.draw import LEGACY_DRAW, DrawName
 from arena.rules.types import Winner
+from arena.text.script import Display
 
 SCHEMA_VERSION = 2
 """2: a finished file ends with a `signature` line. Version 1 files have none: they load
@@ -92,10 +93,18 @@ class ReplayHeader(BaseModel):
     handovers: tuple[SeatHandover, ...] = ()
     """Seats whose person was replaced by a bot (written only when there are some, so
     files without handovers are unchanged and older readers still load them)."""
+    lang: Display | None = None
+    """The language and script the game was played in (`en`, `zh-Hant`, `zh-Hans`): what
+    `arena replay` prints in when `--lang` is not given. Absent in files written before it
+    (and in games started without a language: the golden games, `arena agent check`),
+    which `arena replay` shows in Traditional Chinese, its default before."""
 
     @model_serializer(mode="wrap")
-    def _drop_empty_handovers(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _drop_empty(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`handovers` and `lang` are written only when set: a file without them is as before."""
         data: dict[str, Any] = handler(self)
         if not data.get("handovers"):
             data.pop("handovers", None)
+        if data.get("lang") is None:
+            data.pop("lang", None)
         return data
