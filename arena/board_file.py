@@ -53,7 +53,9 @@ def board_ref(ref: str, base: Path | None = None) -> str | Board:
         try:
             return board(ref).id
         except ConfigError as exc:
-            raise ConfigError(f"{exc}; example boards: {', '.join(examples)}") from None
+            listed = ", ".join(examples)
+            said = ConfigError(f"{exc}; example boards: {listed}")
+            raise said.keyed("error.unknown_example", **exc.values, examples=listed) from None
     path = Path(ref)
     if base is not None and not path.is_absolute():
         path = base / path

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 from arena import __version__
 from arena.commands.values import RefusedValue
 from arena.errors import ArenaError, clip
-from arena.text import Display, game_lang, in_script, t
+from arena.text import Display, game_lang, in_script, say_error, t
 from arena.text.script import CLI_CHOICES, parse_display
 
 MAX_MESSAGE = 2000
@@ -196,9 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = args.handler(args)
     except ArenaError as exc:  # clipped again: a message must never flood the terminal
-        message = t(
-            "cli.error", game_lang(display), prog="arena", message=clip(str(exc), MAX_MESSAGE)
-        )
+        said = clip(say_error(exc, game_lang(display)), MAX_MESSAGE)
+        message = t("cli.error", game_lang(display), prog="arena", message=said)
         print(in_script(message, display), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

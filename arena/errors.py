@@ -9,11 +9,32 @@ message helpers `clip` and `one_line`, from here: nothing re-exports them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Self
+
 from pydantic import ValidationError
 
 
 class ArenaError(Exception):
-    """Base of every error the arena raises on purpose (CLI prints these as one line)."""
+    """Base of every error the arena raises on purpose (CLI prints these as one line).
+
+    The message (`str`) is English. An error a person may meet at the command line also
+    names its display-text catalog entry (`keyed`), so that the CLI says it in the
+    language `--lang` asks for (`arena.text.say_error`); its English is that entry's
+    English (`arena.text.refusal` builds it from the catalog, and a layer below the
+    catalog writes the same words, a test holding them equal).
+    """
+
+    key: str | None = None
+    """The catalog entry that says this error in another language, if any."""
+    values: Mapping[str, object] = MappingProxyType({})
+    """The entry's placeholders."""
+
+    def keyed(self, key: str, **values: object) -> Self:
+        """This error, said in other languages by the catalog's `key` with `values`."""
+        self.key, self.values = key, values
+        return self
 
 
 CLIP = 200

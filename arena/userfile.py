@@ -162,11 +162,15 @@ def read_text(
         with opened as file:
             data = file.read(max_bytes + 1)
     except FileNotFoundError:
-        raise error(f"{name}: no such {what}") from None
+        said = error(f"{name}: no such {what}")
+        raise said.keyed("error.no_such", name=name, what=what) from None
     except IsADirectoryError:
-        raise error(f"{name}: a folder, not a {what}") from None
+        said = error(f"{name}: a folder, not a {what}")
+        raise said.keyed("error.not_a_file", name=name, what=what) from None
     except OSError as exc:
-        raise error(f"{name}: cannot read: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        said = error(f"{name}: cannot read: {why}")
+        raise said.keyed("error.cannot_read.other", where=name, why=why) from None
     return decode(data, name, what=what, max_bytes=max_bytes, error=error)
 
 

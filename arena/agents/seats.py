@@ -58,6 +58,7 @@ from arena.errors import ArenaError, clip, one_line
 from arena.llm.base import ChatModel
 from arena.rules.config import GameConfig
 from arena.rules.types import SeatId
+from arena.text import refusal
 from arena.transcript import Lang
 from arena.userfile import read_yaml
 
@@ -101,21 +102,19 @@ def parse_seat_spec(text: str, seats: int) -> dict[SeatId, SeatSpec]:
     """
     left, sep, right = (part.strip() for part in text.partition("="))
     if not sep or not _SEATS.match(left.replace(" ", "")):
-        raise ArenaError(
-            f"bad seat spec {clip(repr(text))}: use SEATS=AGENT, e.g. 1-6=openai:gpt-4.1-mini"
-        )
+        raise refusal("error.seat_form", spec=clip(repr(text)))
     numbers: list[int] = []
     for chunk in left.replace(" ", "").split(","):
         low, _, high = chunk.partition("-")
         first, last = int(low), int(high or low)
         if first > last:
-            raise ArenaError(
-                f"bad seat spec {clip(repr(text))}: write the range {chunk} as {last}-{first}"
+            raise refusal(
+                "error.seat_order", spec=clip(repr(text)), chunk=chunk, flipped=f"{last}-{first}"
             )
         if not 1 <= first <= last <= seats:
-            raise ArenaError(f"bad seat spec {clip(repr(text))}: seats must be within 1-{seats}")
+            raise refusal("error.seat_range", spec=clip(repr(text)), seats=seats)
         if set(numbers) & set(range(first, last + 1)):
-            raise ArenaError(f"bad seat spec {clip(repr(text))}: it names a seat twice")
+            raise refusal("error.seat_twice", spec=clip(repr(text)))
         numbers.extend(range(first, last + 1))
     return dict.fromkeys(numbers, _agent_spec(right, text))
 
@@ -154,11 +153,7 @@ def _agent_spec(agent: str, text: str) -> SeatSpec:
         return SeatSpec(kind="openai", model=model)
     if kind == "langchain" and ":" in model.strip(":"):
         return SeatSpec(kind="langchain", model=model)
-    raise ArenaError(
-        f"bad seat spec {clip(repr(text))}: the agent must be bot, random, human[:NAME], "
-        "openai:MODEL, langchain:PROVIDER:MODEL, py:MODULE:FACTORY, an installed agent's name, "
-        "an http(s):// URL or noisy:P:AGENT"
-    )
+    raise refusal("error.seat_agent", spec=clip(repr(text)))
 
 
 def parse_seats(

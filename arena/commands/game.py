@@ -31,7 +31,6 @@ from arena.board_file import board_ref
 from arena.commands.play_options import add_play_options, endpoint_flags, parse_knobs
 from arena.commands.seen import print_seen, viewer_of
 from arena.commands.summary import seat_lines
-from arena.errors import ArenaError
 from arena.humans.host import live_folder
 from arena.match import Limits, new_game_id, run_game, secret_seed
 from arena.prepare import GamePlan, prepare_game
@@ -42,7 +41,7 @@ from arena.rules.observation import observe
 from arena.rules.referee import Referee
 from arena.rules.visibility import SeatViewer
 from arena.storage.replay_file import INSIDER_AGENTS, read_replay
-from arena.text import Lang, game_lang, inert, parse_display, printed_in, t
+from arena.text import Lang, game_lang, inert, parse_display, printed_in, refusal, t
 from arena.text.script import Display, display_of
 from arena.transcript import render
 
@@ -193,9 +192,7 @@ def replay_path(out: str | None, board: str, seed: int | None, *, force: bool = 
         try:
             return _reserve(Path(out), force=force)
         except FileExistsError:
-            raise ArenaError(
-                f"{out} exists: pass --force to replace it, or name another --out"
-            ) from None
+            raise refusal("error.out_exists", out=out) from None
     folder = Path("replays" if out is None else out)
     stamp = f"{datetime.now(UTC):%Y%m%d-%H%M%S}"
     stem = f"{board}-{seed}-{stamp}" if seed is not None else f"{board}-{stamp}"
@@ -218,7 +215,7 @@ def _reserve(path: Path, *, force: bool = False) -> Path:
         ArenaError: `path` cannot be created (a folder is in the way, no permission).
     """
     if path.is_dir():
-        raise ArenaError(f"cannot write the replay to {path}: it is a folder")
+        raise refusal("error.write_folder", path=path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         if not (force and path.exists()):
@@ -227,7 +224,7 @@ def _reserve(path: Path, *, force: bool = False) -> Path:
     except FileExistsError:
         raise
     except OSError as exc:
-        raise ArenaError(f"cannot write the replay to {path}: {exc.strerror}") from None
+        raise refusal("error.write", path=path, why=exc.strerror) from None
     return path
 
 

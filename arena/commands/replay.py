@@ -8,13 +8,12 @@ from pathlib import Path
 from arena.call_view import print_calls, replay_calls
 from arena.commands.seen import VIEWERS, print_seen, viewer_of
 from arena.commands.values import RefusedValue
-from arena.errors import ArenaError
 from arena.replay_check import check_read, check_replay
 from arena.rules.observation import observe
 from arena.rules.visibility import GodViewer, PublicViewer, SeatViewer
 from arena.storage.replay_file import Replay, ReplayHeader, read_replay, replay_status
 from arena.storage.seal import arena_key
-from arena.text import Lang, game_lang, inert, parse_display, printed_in, t
+from arena.text import Lang, game_lang, inert, parse_display, printed_in, refusal, t
 from arena.text.script import CLI_CHOICES, Display
 
 DEFAULT_DISPLAY: Display = "zh-Hant"
@@ -159,12 +158,9 @@ def _calls_allowed(as_text: str, until: int | None) -> None:
     """
     viewer = viewer_of(as_text, seats=10**6)  # the seat's range is checked once the file is read
     if not isinstance(viewer, GodViewer | SeatViewer):
-        raise ArenaError(
-            f"--calls shows model calls to god (the default) or one seat (--as seat:N), not "
-            f"to --as {as_text}: a request holds its seat's private prompt"
-        )
+        raise refusal("error.calls_viewer", viewer=as_text)
     if until is not None:
-        raise ArenaError("--calls prints every call of the file; --until cuts the transcript only")
+        raise refusal("error.calls_until")
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arena.errors import ArenaError
 from arena.rules.observation import Seen
 from arena.rules.visibility import SeatViewer, Viewer, parse_viewer
-from arena.text import Lang, inert
+from arena.text import Lang, inert, refusal
 from arena.transcript import render
 
 VIEWERS = "god, public, wolves or seat:N"
@@ -22,10 +21,10 @@ def viewer_of(text: str, seats: int) -> Viewer:
     """
     try:
         viewer = parse_viewer(text)
-    except ValueError as exc:
-        raise ArenaError(str(exc)) from None
+    except ValueError:
+        raise refusal("error.unknown_viewer", viewer=repr(text)) from None
     if isinstance(viewer, SeatViewer) and viewer.seat > seats:
-        raise ArenaError(f"--as {text}: this game has seats 1-{seats}")
+        raise refusal("error.viewer_seat", viewer=text, seats=seats)
     return viewer
 
 

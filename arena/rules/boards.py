@@ -470,7 +470,7 @@ def board(board_id: str | Board) -> Board:
         known = ", ".join(BOARDS)
         raise ConfigError(
             f"unknown board {board_id!r}; known boards: {known} (or a board file, .yaml)"
-        )
+        ).keyed("error.unknown_board", board=repr(board_id), known=known)
     return found
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from arena.errors import ArenaError
+from arena.text import cannot_read
 from arena.userfile import open_regular
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -71,7 +72,9 @@ def raw_lines(path: Path) -> Generator[tuple[int, bytes, bool], None, None]:
                     raise bad(path, number, f"a line longer than {MAX_LINE_BYTES:,} bytes")
                 yield number, raw[:-1] if complete else raw, complete
     except OSError as exc:
-        raise bad(path, None, f"cannot read: {exc.strerror or exc}") from None
+        said = cannot_read(path, exc)  # said in --lang by the CLI
+        reason = str(said).removeprefix(f"{path}: ")
+        raise bad(path, None, reason).keyed(said.key or "", **said.values) from None
 
 
 def _reader(file: BinaryIO) -> Callable[[], bytes]:

@@ -11,6 +11,7 @@ prompts are versioned data of their own (`prompts/`).
 """
 
 from arena.text.catalog import LANGS, Lang, MissingText, has, keys, t
+from arena.text.refusal import cannot_read, refusal, say_error
 from arena.text.script import Display, game_lang, in_script, parse_display, printed_in
 from arena.text.terminal import inert, inert_lines, ljust, rjust, width
 
@@ -19,6 +20,7 @@ __all__ = [
     "Display",
     "Lang",
     "MissingText",
+    "cannot_read",
     "game_lang",
     "has",
     "in_script",
@@ -28,7 +30,9 @@ __all__ = [
     "ljust",
     "parse_display",
     "printed_in",
+    "refusal",
     "rjust",
+    "say_error",
     "t",
     "width",
 ]
