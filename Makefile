@@ -2,6 +2,9 @@
 #   make play   — install the runtime into .venv (no dev tools) and play one game with the
 #                 built-in bots (`make play lang=zh-Hans` prints it in Simplified Chinese,
 #                 lang=en in English; the default is Traditional)
+#   make dashboard — add the dashboard (Streamlit) to the same editable install in .venv,
+#                 then start it on replays/ (`pip install '.[dashboard]'` would replace the
+#                 editable install with a copy, and later edits would silently stop working)
 #   make test   — add the dev tools, start Redis if needed, install Debian chromium if
 #                 missing, install the real small model and llama.cpp's own server
 #                 (scripts/real-model.sh and scripts/llama-server.sh: llama-server built
@@ -22,8 +25,9 @@ PY := $(VENV)/bin/python
 HASH := $(shell sha1sum pyproject.toml | cut -c1-12)
 RUNTIME := $(VENV)/.runtime-$(HASH)
 DEV := $(VENV)/.dev-$(HASH)
+DASHBOARD := $(VENV)/.dashboard-$(HASH)
 
-.PHONY: play check test lint services model
+.PHONY: play dashboard check test lint services model
 
 $(RUNTIME): pyproject.toml
 	@python3 scripts/install.py $(VENV)
@@ -33,12 +37,19 @@ $(DEV): $(RUNTIME)
 	@python3 scripts/install.py $(VENV) dev
 	@rm -f $(VENV)/.dev-* && touch $@
 
+$(DASHBOARD): $(RUNTIME)
+	@python3 scripts/install.py $(VENV) dashboard
+	@rm -f $(VENV)/.dashboard-* && touch $@
+
 # The game's language and script: `make play lang=zh-Hans` (简体), zh-Hant (繁體, the
 # default) or en. Lower case: LANG is the locale's variable.
 lang ?= zh-Hant
 
 play: $(RUNTIME)
 	$(VENV)/bin/arena play --board wwk_guard --seed 1 --lang $(lang)
+
+dashboard: $(DASHBOARD)
+	$(VENV)/bin/arena dashboard --replays replays
 
 services:
 	bash scripts/ensure-services.sh

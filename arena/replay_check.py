@@ -37,8 +37,10 @@ class CheckReport(BaseModel):
     finished: bool = False
     events: int = 0
     signature: SignatureState = "unsigned"
-    signature_message: str = "unsigned (no signature line)"
-    """`signed (key …)`, `unsigned (…)` or `bad signature: …` (`check_seal`)."""
+    signature_message: str | None = "unsigned (no signature line)"
+    """`signed (key …)`, `unsigned (…)` or `bad signature: …` (`check_seal`); None for a
+    file that could not be read, whose signature nobody looked at (`arena validate
+    missing.jsonl` says only that it cannot read it)."""
 
 
 def _canon(obj: object) -> str:
@@ -54,7 +56,9 @@ def check_replay(path: Path, key: ArenaKey | None = None) -> CheckReport:
     try:
         replay = read_replay(path)
     except ReplayError as exc:
-        return CheckReport(path=str(path), ok=False, message=exc.reason, line=exc.line)
+        return CheckReport(
+            path=str(path), ok=False, message=exc.reason, line=exc.line, signature_message=None
+        )
     return check_read(replay, path, key)
 
 

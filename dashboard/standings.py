@@ -10,6 +10,7 @@ import altair as alt
 import pandas as pd
 
 from arena.ratings import Rating, Report, WinRate, agent_rows
+from arena.ratings.loader import UNSIGNED
 
 from .i18n import Lang, t
 
@@ -202,3 +203,17 @@ def cost_chart(frame: pd.DataFrame, lang: Lang) -> alt.Chart:
         )
     )
     return chart
+
+
+def with_unsigned_mark(report: Report, lang: Lang) -> Report:
+    """`report` with the mark of agents rated from unsigned games in the reader's words.
+
+    The ratings mark such an agent `AGENT (unsigned)` (`arena.ratings.loader.UNSIGNED`),
+    an English word in every name of every table on a Chinese page: the mark is an arena
+    word, so it is shown in the page's language (`bot（未签名）`), wherever a name appears.
+    """
+    mark = t("unsigned_mark", lang)
+    if mark == UNSIGNED:
+        return report
+    marked = report.model_dump_json().replace(f'{UNSIGNED}"', f'{mark}"')
+    return Report.model_validate_json(marked)

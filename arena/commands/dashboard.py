@@ -34,6 +34,23 @@ def app_path() -> Path:
     return script
 
 
+def no_streamlit(package: Path = Path(__file__).parents[1]) -> str:
+    """What to do when Streamlit is missing, for the install at `package` (`arena/`).
+
+    In a checkout (the arena beside its Makefile: `make play`'s editable install) the way
+    is `make dashboard`, which adds the dashboard to that same editable install; `pip
+    install '.[dashboard]'` there would replace it with a copy, and later edits to the
+    checkout would silently stop working. An installed package gets the registry's extra.
+    """
+    checkout = package.parent
+    if (checkout / "Makefile").is_file() and (checkout / "pyproject.toml").is_file():
+        return (
+            f"streamlit is not installed: run `make dashboard` in {checkout} (it adds the "
+            "dashboard to the same editable install, then starts it)"
+        )
+    return "streamlit is not installed: pip install 'werewolf-arena[dashboard]'"
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `arena dashboard`."""
     dash = sub.add_parser("dashboard", help="browse replays, ratings and live games in a browser")
@@ -81,7 +98,7 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
         raise ArenaError(f"--redis must be a redis://, rediss:// or unix:// URL: {args.redis!r}")
     app = app_path()
     if importlib.util.find_spec("streamlit") is None:
-        raise ArenaError("streamlit is not installed: pip install 'werewolf-arena[dashboard]'")
+        raise ArenaError(no_streamlit())
     command = [
         sys.executable, "-m", "streamlit", "run", str(app),
         "--server.port", str(args.port), "--server.address", args.address,

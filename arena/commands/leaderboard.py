@@ -193,6 +193,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
 
 
 def _list_left_out(found: FolderScan) -> None:
+    if found.ignored:
+        print(f"ignored {found.ignored} files not named *.jsonl (not replays)", file=sys.stderr)
     listed: dict[Reason, int] = {}
     for skipped in found.skipped:
         listed[skipped.reason] = listed.get(skipped.reason, 0) + 1

@@ -171,8 +171,9 @@ def _validate(args: argparse.Namespace) -> int:
         report = check_replay(path, key)
         where = f"{report.path}:{report.line}" if report.line else report.path
         message = report.message
-        if report.signature_message not in message:
-            message += f"; {report.signature_message}"
+        signature = report.signature_message
+        if signature is not None and signature not in message:
+            message += f"; {signature}"
         print(inert(f"{'ok ' if report.ok else 'BAD'} {where}: {message}"))
         bad += not report.ok
     return 1 if bad else 0

@@ -86,6 +86,8 @@ class FolderFiles(FrozenModel):
     """Files looked at (after the tournament filter)."""
     tournaments: dict[str, int] = {}
     """Rated games per tournament name (`""`: games of no tournament)."""
+    ignored: int = 0
+    """Files not named `*.jsonl`, not read (`replay_files`)."""
 
     def left_out(self) -> dict[Reason, int]:
         """How many files were left out, by reason (only reasons that occurred)."""
@@ -107,6 +109,17 @@ def candidate_files(directory: Path) -> list[Path]:
         if path.is_file()
         and not any(part.startswith(".") for part in path.relative_to(directory).parts)
     )
+
+
+def replay_files(directory: Path) -> tuple[list[Path], int]:
+    """The replays under `directory` (`*.jsonl`), and how many other files it holds.
+
+    A replay folder also gathers logs, notes and a tournament's `.txt`/`.err` files: they
+    are no replays, and reading each as one reported it as an unreadable replay.
+    """
+    files = candidate_files(directory)
+    replays = [path for path in files if path.suffix == ".jsonl"]
+    return replays, len(files) - len(replays)
 
 
 class RatedFile(FrozenModel):
@@ -201,6 +214,7 @@ def load_games(
             skipped=scan.skipped,
             files=scan.files,
             tournaments=scan.tournaments,
+            ignored=scan.ignored,
         )
 
 
@@ -247,7 +261,7 @@ def scan_folder(
     key = key if key is not None else arena_key()
     fresh: dict[str, GameSummary] = {}
     entries: list[_Entry] = []
-    paths = candidate_files(directory)
+    paths, ignored = replay_files(directory)
     cache.preload()
     looked = [look_up(path, cache) for path in paths]
     new = verified(
@@ -274,7 +288,7 @@ def scan_folder(
         if sha256 is not None and summary is not None:
             fresh[sha256] = summary
         entries.append(_Entry(path, sha256, head, _judge(head, key, include_voided)))
-    return _decide(directory, entries, include_unsigned), fresh
+    return _decide(directory, entries, include_unsigned, ignored), fresh
 
 
 class _Entry(NamedTuple):
@@ -303,7 +317,9 @@ def _judge(head: FileHead, key: ArenaKey | None, include_voided: bool) -> tuple[
     return None, head.detail
 
 
-def _decide(directory: Path, entries: list[_Entry], include_unsigned: bool) -> FolderScan:
+def _decide(
+    directory: Path, entries: list[_Entry], include_unsigned: bool, ignored: int
+) -> FolderScan:
     """Rate each file not left out, signed ones first, each game once (by content)."""
     order = sorted(range(len(entries)), key=lambda i: entries[i].verdict[0] == "unsigned")
     seen: dict[str, Path] = {}
@@ -346,4 +362,5 @@ def _decide(directory: Path, entries: list[_Entry], include_unsigned: bool) -> F
         skipped=tuple(skipped),
         files=len(entries),
         tournaments=dict(sorted(tournaments.items())),
+        ignored=ignored,
     )

@@ -37,6 +37,7 @@ from arena.dashboard.standings import (
     skill_frame,
     table,
     win_frame,
+    with_unsigned_mark,
 )
 from arena.errors import ArenaError
 from arena.ratings import Report, to_csv
@@ -214,7 +215,7 @@ def main() -> None:
     try:
         tournament, bootstrap = controls(folder, lang)
         unsigned = st.toggle(t("include_unsigned", lang), key="board_unsigned")
-        rep = report(folder, tournament, bootstrap, lang, unsigned)
+        rep = with_unsigned_mark(report(folder, tournament, bootstrap, lang, unsigned), lang)
     except ArenaError as exc:
         error(hide_folder(str(exc), folder))
         return

@@ -168,3 +168,12 @@ def test_the_leaderboard_passes_a_fifo_by(
     argv = ["leaderboard", str(folder), "--bootstrap", "0", "--no-cache"]
     assert _unblocked(folder / "pipe.jsonl", lambda: main(argv)) == 0
     assert "Rated 1 verified games" in capsys.readouterr().out
+
+
+def test_validate_of_a_file_it_cannot_read_says_only_that(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing file's signature was never looked at: no "unsigned (no signature line)"."""
+    missing = tmp_path / "missing.jsonl"
+    assert main(["validate", str(missing)]) == 1
+    assert capsys.readouterr().out == (f"BAD {missing}: cannot read: No such file or directory\n")

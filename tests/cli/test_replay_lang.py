@@ -65,3 +65,14 @@ def test_a_chinese_game_in_english_ends_in_english_only(
     shown = capsys.readouterr().out
     assert "Game over: wolves win (the knife landed first)" in shown
     assert "狼刀" not in shown
+
+
+def test_the_god_transcript_says_a_self_explosion_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It printed "#10 self-explodes!" and then "(#10 exploded)"."""
+    assert main(["replay", str(GOLDEN / "animal_dream-default-87.jsonl"), "--as", "god",
+                 "--lang", "en"]) == 0  # fmt: skip
+    shown = capsys.readouterr().out
+    assert shown.count("#10 self-explodes!") == 1
+    assert "(#10 exploded)" not in shown

@@ -80,3 +80,28 @@ def test_a_busy_port_is_one_line_and_no_url(
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and f"port {port} on 127.0.0.1 is busy" in err
+
+
+def test_without_streamlit_a_checkout_is_told_the_make_target_that_keeps_it_editable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pip install '.[dashboard]'` in a checkout replaced `make play`'s editable install."""
+    import importlib.util
+
+    from arena.commands.dashboard import no_streamlit
+
+    checkout = Path(arena.dashboard.__file__).parents[1]
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "streamlit" else real_find_spec(name, *a),
+    )
+    with pytest.raises(ArenaError, match=re.escape(f"run `make dashboard` in {checkout}")):
+        streamlit_command(args("--replays", str(tmp_path)))
+    makefile = (checkout / "Makefile").read_text(encoding="utf-8")
+    assert "\ndashboard: $(DASHBOARD)\n" in makefile
+    assert "scripts/install.py $(VENV) dashboard" in makefile  # the same venv, editable
+    installed = tmp_path / "site-packages" / "arena"
+    installed.mkdir(parents=True)
+    assert no_streamlit(installed).endswith("pip install 'werewolf-arena[dashboard]'")

@@ -64,3 +64,21 @@ def test_the_command_says_what_it_left_out_and_why(
     out = capsys.readouterr().out
     assert "(1 of them unsigned, rated apart as 'AGENT (unsigned)')" in out
     assert "random (unsigned)" in out
+
+
+def test_a_chinese_leaderboard_marks_unsigned_agents_in_its_own_words(folder: Path) -> None:
+    """The 简体 page showed `random (unsigned)` and a toggle in Taiwan's words (簽章)."""
+    from arena.dashboard.i18n import t
+    from arena.dashboard.standings import with_unsigned_mark
+    from arena.ratings.folder import folder_report
+
+    _scan, report = folder_report(folder, bootstrap=0, include_unsigned=True, cache=False)
+    names = {s.agent for s in report.leaderboard.standings}
+    assert names == {"random", "random" + UNSIGNED}
+    shown = with_unsigned_mark(report, "zh-Hans")
+    assert {s.agent for s in shown.leaderboard.standings} == {"random", "random（未签名）"}
+    assert UNSIGNED + '"' not in shown.model_dump_json()  # pairs, rows: every name
+    assert with_unsigned_mark(report, "en") == report
+    toggle = t("include_unsigned", "zh-Hans")
+    assert not any(c.isascii() and c.isalpha() for c in toggle)
+    assert "签名" in toggle and "签章" not in toggle

@@ -104,11 +104,11 @@ def test_leaderboard_skips_bad_files_one_line_each(
     skipped = captured.err.strip().splitlines()
     assert code == 0
     assert len(skipped) == 3
-    assert any("notes.txt:1: not a Werewolf Arena replay" in line for line in skipped)
+    assert "ignored 1 files not named *.jsonl (not replays)" in skipped  # not "unreadable"
     assert any("torn.jsonl:2: not JSON" in line for line in skipped)
     assert any("copy.jsonl: the same game (body) as " in line for line in skipped)  # by content
     assert "6 games on 6 deals from" in captured.out
-    assert "3 files left out: 2 unreadable, 1 duplicate" in captured.out
+    assert "2 files left out: 1 unreadable, 1 duplicate" in captured.out
     assert "bot" in captured.out and "rand" in captured.out
     rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
     assert {r["agent"] for r in rows} == {"bot", "rand"}
@@ -119,7 +119,7 @@ def test_leaderboard_skips_bad_files_one_line_each(
     assert pair["h2h_games"] == "", "mixed seats: never one agent a side, so never met"
     assert "Pairs (rating difference" in captured.out and "never met" in captured.out
     report = Report.model_validate_json(out_json.read_text())
-    assert len(report.skipped) == 3 and report.leaderboard.games == 6
+    assert len(report.skipped) == 2 and report.leaderboard.games == 6
     assert report.leaderboard.bootstrap == 20
 
 
@@ -155,10 +155,10 @@ def test_empty_and_missing_directories_are_clear_errors(
     assert f"{tmp_path}: no finished replays to rate" in capsys.readouterr().err
     assert main(["leaderboard", str(tmp_path / "nope")]) == 2
     assert "no such directory" in capsys.readouterr().err
-    (tmp_path / "junk.bin").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "junk.jsonl").write_bytes(b"\xff\xfe\x00")
     assert main(["leaderboard", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "junk.bin:1: invalid UTF-8 byte 0xff" in err
+    assert "junk.jsonl:1: invalid UTF-8 byte 0xff" in err
     assert "(1 files left out: 1 unreadable)" in err
 
 

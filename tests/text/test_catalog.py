@@ -65,6 +65,9 @@ _ALLOWED_LATIN = {"PK"}
 def test_every_event_renders_without_raw_identifiers(kind: type, lang: Lang) -> None:
     for event in samples(kind, lang):
         line = render(event, lang)  # type: ignore[arg-type]
+        if isinstance(event, ev.PlayerDied) and event.cause is DeathCause.EXPLODED:
+            assert line is None  # `SelfExploded` says it: the god view said it twice
+            continue
         assert line, event
         assert "{" not in line and "}" not in line, line
         assert not re.search(r"[a-z]_[a-z]", line), line
