@@ -77,13 +77,15 @@ def test_leaderboard_skips_bad_files_one_line_each(
 ) -> None:
     directory = tmp_path / "mixed"
     shutil.copytree(replays, directory)
-    (directory / "notes.txt").write_text("not a replay\n")
+    (directory / "notes.txt").write_text("not a replay\n")  # a folder gathers logs and notes:
+    (directory / "worker.err").write_text("Traceback …\n")  # not replays, ignored, counted once
     good = (directory / "game-0.jsonl").read_text().splitlines()
     (directory / "torn.jsonl").write_text(
         "\n".join([good[0].replace("game-0", "torn"), good[1][:30]])
     )
     (directory / "sub").mkdir()
     shutil.copy(directory / "game-1.jsonl", directory / "sub" / "copy.jsonl")
+    (directory / "sub" / "run.txt").write_text("{}\n")
     (directory / ".hidden").write_text("ignored")
     out_csv, out_json = tmp_path / "out" / "board.csv", tmp_path / "out" / "board.json"
 
@@ -104,7 +106,8 @@ def test_leaderboard_skips_bad_files_one_line_each(
     skipped = captured.err.strip().splitlines()
     assert code == 0
     assert len(skipped) == 3
-    assert "ignored 1 files not named *.jsonl (not replays)" in skipped  # not "unreadable"
+    assert "ignored 3 files not named *.jsonl (not replays)" in skipped  # not "unreadable"
+    assert not any(name in captured.err for name in ("notes.txt", "worker.err", "run.txt"))
     assert any("torn.jsonl:2: not JSON" in line for line in skipped)
     assert any("copy.jsonl: the same game (body) as " in line for line in skipped)  # by content
     assert "6 games on 6 deals from" in captured.out
