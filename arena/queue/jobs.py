@@ -25,6 +25,7 @@ from arena.match import Limits
 from arena.rules.config import GameConfig
 from arena.rules.types import Winner
 from arena.text.catalog import Lang
+from arena.text.script import display_of
 
 
 class _Frozen(BaseModel):
@@ -177,6 +178,11 @@ class MatchJob(_Frozen):
             identity.append(self.lang)
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def header_fields(self) -> dict[str, object]:
+        """A new game's header fields besides its game: its tournament and language."""
+        return {"tournament": self.tournament, "lang": display_of(self.lang)}
 
     def agent_of(self, seat: int) -> AgentEntry:
         """The entry of the agent playing `seat`."""

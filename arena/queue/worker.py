@@ -68,7 +68,6 @@ from arena.rules.referee import Referee, play_answers
 from arena.storage.replay_file import ReplayHeader
 from arena.storage.replay_lines import header_line
 from arena.storage.seal import arena_key
-from arena.text.script import display_of
 
 log = logging.getLogger("arena.worker")
 RETRY_S = 1.0
@@ -371,8 +370,7 @@ class Worker:
     @staticmethod
     def _plan(job: MatchJob) -> GamePlan:
         """A new game's header fields: the job's game, its tournament and language."""
-        extra = {"tournament": job.tournament, "lang": display_of(job.lang)}
-        return GamePlan(job.game_id, job.config, job.seed, extra)
+        return GamePlan(job.game_id, job.config, job.seed, job.header_fields)
 
     def _throttled(
         self, job: MatchJob, agents: Mapping[int, Agent], _endpoints: object
