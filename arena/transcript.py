@@ -20,7 +20,7 @@ from arena.rules.actions import Claims
 from arena.rules.boards import BOARDS, Board
 from arena.rules.observation import Observation, Seen
 from arena.rules.roles import spec
-from arena.rules.types import DeathCause, Role, SeatId, Winner
+from arena.rules.types import Role, SeatId, Winner
 from arena.text import Lang, t
 
 __all__ = [
@@ -53,8 +53,8 @@ def _renders(*kinds: type[Any]) -> Callable[[R], R]:
 
 def render(event: ev.Event, lang: Lang = "en") -> str | None:
     """One line for `event`, or None for events that only carry state."""
-    renderer = RENDERERS.get(type(event))
-    return renderer(event, lang) if renderer is not None else None
+    died = isinstance(event, ev.PlayerDied) and event.cause == "exploded"  # SelfExploded said it
+    return None if died or type(event) not in RENDERERS else RENDERERS[type(event)](event, lang)
 
 
 def transcript(observation: Observation, lang: Lang = "en") -> list[str]:
@@ -230,6 +230,7 @@ LINES: dict[type[Any], tuple[str, ...]] = {
     ev.KnifeWithstood: ("seat",),
     ev.BodyExamined: ("seat", "target", "role"),
     ev.CardRevealed: ("seat", "role"),
+    ev.PlayerDied: ("seat", "cause"),
     ev.SheriffCandidates: ("seats",),
     ev.SpeakingOrderSet: ("context", "seats=order"),
     ev.SelfExploded: ("seat",),
@@ -352,19 +353,6 @@ def _lover_met(e: ev.LoverMet, lang: Lang) -> str:
 def _knight_duelled(e: ev.KnightDuelled, lang: Lang) -> str:
     key = "event.knight_duelled_wolf" if e.is_wolf else "event.knight_duelled_good"
     return t(key, lang, seat=seat(e.seat, lang), target=seat(e.target, lang))
-
-
-@_renders(ev.PlayerDied)
-def _player_died(e: ev.PlayerDied, lang: Lang) -> str | None:
-    """The truth of a death (god's view); none for an explosion, which `SelfExploded` said.
-
-    The explosion is public and certain, so its death adds nothing: the god transcript
-    printed it twice ("#10 self-explodes!", then "(#10 exploded)").
-    """
-    if e.cause is DeathCause.EXPLODED:
-        return None
-    cause = t(f"cause.{e.cause.value}", lang)
-    return t("event.player_died", lang, seat=seat(e.seat, lang), cause=cause)
 
 
 @_renders(ev.DeathsAnnounced)
