@@ -8,7 +8,7 @@ the golden games — hands its built seats to `prepare_game` and plays inside th
    its first event; a resumed game's agents are greeted again, not probed (its header
    keeps the endpoints);
 2. the header is written from the seats and the probes' records (`new_header`), with each
-   seat's label where the caller names one (a tournament's entry);
+   seat's tournament entry where the caller names one (its name, and the spec it plays);
 3. the seats are put behind their endpoints' slots as the caller holds them (`hold`);
 4. when the block ends, however it ends, the seats' connection pools are closed, in the
    loop that played the game.
@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from arena.agents.base import Agent
 from arena.agents.preflight import aclose_models, preflight
-from arena.match import new_header
+from arena.match import Entry, new_header
 from arena.rules.config import GameConfig
 from arena.rules.types import SeatId
 from arena.storage.replay_file import ReplayHeader
@@ -58,7 +58,7 @@ async def prepare_game(
     agents: Mapping[SeatId, Agent],
     *,
     hold: Hold | None = None,
-    labels: Mapping[SeatId, str] | None = None,
+    entries: Mapping[SeatId, Entry] | None = None,
 ) -> AsyncIterator[Prepared]:
     """Check, greet and seat `agents` for the game `plan` names (a header: resumed).
 
@@ -72,7 +72,7 @@ async def prepare_game(
         else:
             endpoints = await preflight(agents)
             header = new_header(
-                plan.game_id, plan.config, plan.seed, agents, labels=labels,
+                plan.game_id, plan.config, plan.seed, agents, entries=entries,
                 endpoints=endpoints, **plan.extra,
             )  # fmt: skip
         seated = dict(hold(agents, header.endpoints) if hold is not None else agents)

@@ -14,7 +14,7 @@ from arena.agents.random_agent import RandomAgent
 from arena.agents.slots import LocalGate, Throttled
 from arena.errors import ArenaError
 from arena.llm.base import Capabilities
-from arena.match import new_header
+from arena.match import Entry, new_header
 from arena.prepare import GamePlan, prepare_game
 from arena.rules.config import GameConfig
 
@@ -77,14 +77,19 @@ def run(plan: Any, agents: Mapping[int, Agent], **kwargs: Any) -> Any:
 
 def test_a_new_game_is_probed_once_per_endpoint_headed_and_closed() -> None:
     chat = FakeEndpoint()
-    game = run(GamePlan("g-1", CONFIG, 7, {"tournament": "t"}), seats(chat), labels={3: "x"})
+    game = run(
+        GamePlan("g-1", CONFIG, 7, {"tournament": "t"}),
+        seats(chat),
+        entries={3: Entry("x", "random")},
+    )
     assert chat.probes == 1 and chat.closed == 1
     assert game.header.endpoints == {"fake:m@here": Capabilities(
         endpoint="fake:m@here", model="m", mode="tools", slots=2
     ).model_dump(mode="json")}  # fmt: skip
     assert game.header.tournament == "t" and game.header.seed == 7
     by_seat = {s.seat: s for s in game.header.seats}
-    assert by_seat[3].agent == "x" and by_seat[4].agent == "random"
+    assert by_seat[3].agent == "x" and by_seat[3].spec == "random"
+    assert by_seat[4].agent == "random" and by_seat[4].spec is None
     assert by_seat[2].model == "m" and by_seat[5].model == "m"  # seen through the wrappers
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 from arena.match.asking import decide, limit_of, now, timed_call
 from arena.match.beliefs import ask_belief
 from arena.match.game import resume_game, run_game
-from arena.match.header import new_game_id, new_header, result_of, secret_seed
+from arena.match.header import Entry, new_game_id, new_header, result_of, secret_seed
 from arena.match.limits import GameVoided, Limits, Outcome, Tally
 from arena.match.loop import play
 
 __all__ = [
+    "Entry",
     "GameVoided",
     "Limits",
     "Outcome",

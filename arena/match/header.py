@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from arena.agents.base import Agent
 from arena.agents.traits import Described, Prompted, trait
@@ -14,6 +15,18 @@ from arena.rules.events import GameEnded
 from arena.rules.referee import Referee
 from arena.rules.types import SeatId
 from arena.storage.replay_file import ReplayHeader, ReplayResult, SeatAgent
+
+
+class Entry(NamedTuple):
+    """A tournament entry at a seat: the name it is rated under, and the spec it plays.
+
+    A competitor is the tournament's entry, not its spec: an entry whose URL moves to
+    another port stays one competitor, and two entries of one plug-in spec with different
+    `options` (two checkpoints of one policy) are two.
+    """
+
+    name: str
+    spec: str
 
 
 def result_of(referee: Referee, void: str | None = None) -> ReplayResult:
@@ -51,15 +64,16 @@ def new_header(
     seed: int,
     agents: Mapping[SeatId, Agent],
     *,
-    labels: Mapping[SeatId, str] | None = None,
+    entries: Mapping[SeatId, Entry] | None = None,
     **extra: object,
 ) -> ReplayHeader:
     """A replay header for a game about to start.
 
-    Each seat is named by its agent's name, or by its label in `labels` (a tournament's
-    entry, as its file spells it), with the model and prompt version it declares.
+    Each seat is named by its agent's name, or by its tournament entry in `entries` (its
+    name as the tournament file spells it, and the spec beside it when they differ), with
+    the model and prompt version it declares.
     """
-    named = labels or {}
+    named = entries or {}
     seats = tuple(_seat(seat, agent, named.get(seat)) for seat, agent in sorted(agents.items()))
     return ReplayHeader.model_validate(
         {
@@ -74,12 +88,13 @@ def new_header(
     )
 
 
-def _seat(seat: SeatId, agent: Agent, label: str | None) -> SeatAgent:
+def _seat(seat: SeatId, agent: Agent, entry: Entry | None) -> SeatAgent:
     """One seat's line of the header."""
     described, prompted = trait(agent, Described), trait(agent, Prompted)
     return SeatAgent(
         seat=seat,
-        agent=label or agent.name,
+        agent=entry.name if entry is not None else agent.name,
+        spec=entry.spec if entry is not None and entry.spec != entry.name else None,
         model=described.model if described is not None else None,
         prompt_version=prompted.prompt_version if prompted is not None else None,
     )

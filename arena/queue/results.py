@@ -97,12 +97,26 @@ def finished_replay(path: Path, job: MatchJob) -> ReplayHeader | None:
         return None
     if header.result is None:
         return None
-    specs = tuple(s.agent for s in header.seats)
-    expected = tuple(job.agent_of(seat).spec for seat in range(1, len(job.seats) + 1))
-    same = (header.game_id, header.config, header.seed, specs)
-    if same != (job.game_id, job.config, job.seed, expected):
+    seated = tuple((s.agent_spec, s.agent if s.spec is not None else None) for s in header.seats)
+    expected = tuple((job.agent_of(seat).spec, name) for seat, name in enumerate(job.seats, 1))
+    same = (header.game_id, header.config, header.seed)
+    if same != (job.game_id, job.config, job.seed) or not _same_seats(seated, expected):
         raise ArenaError(f"{path} holds a different game with the id {job.game_id}")
     return header
+
+
+def _same_seats(
+    seated: tuple[tuple[str, str | None], ...], expected: tuple[tuple[str, str], ...]
+) -> bool:
+    """Whether a header's seats are the job's: each seat's spec, and its entry's name.
+
+    The name is checked where the header names one apart from the spec; a file written
+    before names were kept holds the specs alone.
+    """
+    return len(seated) == len(expected) and all(
+        spec == want and name in (None, entry)
+        for (spec, name), (want, entry) in zip(seated, expected, strict=True)
+    )
 
 
 class Collected(NamedTuple):

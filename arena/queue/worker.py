@@ -42,7 +42,7 @@ from pathlib import Path
 
 from arena.agents.base import Agent
 from arena.agents.slots import throttle
-from arena.match import GameVoided, play, result_of
+from arena.match import Entry, GameVoided, play, result_of
 from arena.prepare import GamePlan, prepare_game
 from arena.queue.base import JobQueue, raise_if_cancelled
 from arena.queue.fenced_log import FencedWriter, LoggedGame, parse_log, write_replay
@@ -350,9 +350,9 @@ class Worker:
             return
         agents = self.seat_builder(job)
         plan = logged.header if logged is not None else self._plan(job)
-        labels = {seat: job.agent_of(seat).spec for seat in agents}
+        entries = {seat: Entry(job.seats[seat - 1], job.agent_of(seat).spec) for seat in agents}
         hold = functools.partial(self._throttled, job)
-        async with prepare_game(plan, agents, hold=hold, labels=labels) as game:
+        async with prepare_game(plan, agents, hold=hold, entries=entries) as game:
             if logged is not None:
                 self.stats.resumed += 1
                 log.info(

@@ -35,7 +35,7 @@ def agent_kind(agent: str) -> str:
 
 def has_outsiders(header: ReplayHeader) -> bool:
     """Whether a person or an outside agent plays one of the game's seats."""
-    return any(agent_kind(seat.agent) not in INSIDER_AGENTS for seat in header.seats)
+    return any(agent_kind(seat.agent_spec) not in INSIDER_AGENTS for seat in header.seats)
 
 
 def open_running(path: Path, *, append: bool, private: bool) -> IO[str]:

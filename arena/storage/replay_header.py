@@ -36,9 +36,27 @@ class SeatAgent(BaseModel):
 
     seat: int
     agent: str
-    """The agent spec, e.g. `bot`, `random`, `openai:gpt-4.1-mini`, `human`."""
+    """The competitor the seat is rated as: a tournament entry's name (`mine`), else the
+    agent spec (`bot`, `random`, `openai:gpt-4.1-mini`, `human`, a URL)."""
+    spec: str | None = None
+    """The agent spec the seat was built from, when `agent` is a tournament entry's name
+    that differs from it (an entry `mine` playing `http://host:9000/agent`). Written only
+    then, so a file without names reads as before, and files written before names were
+    kept (where `agent` is the spec) load unchanged."""
     model: str | None = None
     prompt_version: str | None = None
+
+    @property
+    def agent_spec(self) -> str:
+        """The spec that played the seat: `spec`, or `agent` when the seat has no name."""
+        return self.spec if self.spec is not None else self.agent
+
+    @model_serializer(mode="wrap")
+    def _drop_absent_spec(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("spec") is None:
+            data.pop("spec", None)
+        return data
 
 
 class SeatHandover(BaseModel):

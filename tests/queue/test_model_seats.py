@@ -42,7 +42,7 @@ def test_model_seats_share_an_endpoint_are_probed_priced_and_limited(tmp_path: P
     assert status.state is GameState.DONE and status.result is not None
     replay = read_replay(replay_path(tmp_path, jobs[0].game_id))
     assert list(replay.header.endpoints) and replay.traces
-    model_seats = {s.seat for s in replay.header.seats if s.agent == "openai:stub"}
+    model_seats = {s.seat for s in replay.header.seats if s.agent_spec == "openai:stub"}
     assert {t.seat for t in replay.traces} <= model_seats
     spent = status.result.spend["stub"]
     prompt = sum(t.usage.prompt_tokens for t in replay.traces)

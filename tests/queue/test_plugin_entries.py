@@ -131,4 +131,5 @@ def test_a_worker_seats_a_plugin_with_its_options(new_queue: QueueMaker, tmp_pat
     for job in jobs:
         header = read_header(tmp_path / f"{job.game_id}.jsonl")
         mine = [s for s in header.seats if job.seats[s.seat - 1] == "mine"]
-        assert mine and all(s.agent == f"{P}:Seeded" and s.model == "seeded-queued" for s in mine)
+        assert mine and all(s.model == "seeded-queued" for s in mine)
+        assert all(s.agent == "mine" and s.spec == f"{P}:Seeded" for s in mine)

@@ -41,7 +41,8 @@ def test_every_game_is_played_once_as_a_clean_run_would(
         path = replay_path(tmp_path, job.game_id)
         header = read_header(path)
         assert header.result is not None and header.tournament == "t"
-        assert [s.agent for s in header.seats] == ["random"] * len(job.seats)
+        assert [s.agent for s in header.seats] == list(job.seats)  # the entries' names
+        assert [s.spec for s in header.seats] == ["random"] * len(job.seats)
         assert replay_events(path) == clean_events(job)
 
 

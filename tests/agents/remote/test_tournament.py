@@ -66,7 +66,7 @@ def test_a_redis_tournament_seats_the_example_agent(
     assert len(games) == 2
     for path in games:
         replay = read_replay(path)
-        mine = {s.seat for s in replay.header.seats if s.agent == url}
+        mine = {s.seat for s in replay.header.seats if (s.agent, s.spec) == ("mine", url)}
         assert mine and {t.seat for t in replay.traces} == mine
         assert not [e for e in replay.events if isinstance(e, ev.ActionDefaulted)]
 
