@@ -31,6 +31,18 @@ def test_every_action_kind_has_a_shape_and_words(lang: str) -> None:
     assert all(kind in texts.actions for kind in kinds | {"report_belief"})
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_actions_seats_say_what_they_are_for(lang: str) -> None:
+    """The magician's swap and cupid's link once read "the seat(s) to exile" (issue 31)."""
+    tool = answer_tool(12, [Role.SEER, Role.WEREWOLF], load_library(lang).tools)
+    said = {
+        kind: shape["properties"]["targets"]["description"]
+        for kind, shape in shapes(tool).items()
+        if "targets" in shape["properties"]
+    }
+    assert len(said) >= 4 and len(set(said.values())) == len(said), said
+
+
 @pytest.mark.parametrize("board_id", sorted(BOARDS))
 def test_the_tool_is_the_same_for_every_seat_and_strict_ready(board_id: str) -> None:
     board = BOARDS[board_id]
