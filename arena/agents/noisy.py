@@ -28,6 +28,7 @@ from arena.agents.traits import Wrapper
 from arena.errors import ArenaError, clip
 from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
+from arena.text.catalog import Lang
 
 PREFIX = "noisy:"
 """The seat-spec prefix of the skill dial."""
@@ -87,7 +88,7 @@ class Noisy(Wrapper):
     through the wrapper (`arena.agents.traits.trait`).
     """
 
-    def __init__(self, inner: Agent, share: float, seed: int, name: str) -> None:
+    def __init__(self, inner: Agent, share: float, seed: int, name: str, lang: Lang = "zh") -> None:
         """Wrap `inner`.
 
         Args:
@@ -95,8 +96,10 @@ class Noisy(Wrapper):
             share: the probability that a decision is answered at random (0 to 1).
             seed: the seat's seed (`arena.agents.seats.seat_seed`).
             name: the agent's full name, its spec as written (`noisy:0.3:bot`).
+            lang: the game's language, the random answers' words (a speech, a whisper).
         """
         super().__init__(inner)
+        self._lang: Lang = lang
         self._share = share
         self._seed = seed
         self._name = name
@@ -113,5 +116,5 @@ class Noisy(Wrapper):
         key = f"noisy/{self._seed}/{self._name}/{request.seat}/{request.step}/{feedback or ''}"
         rng = random.Random(key)
         if rng.random() < self._share:
-            return AgentReply(action=random_action(request, rng))
+            return AgentReply(action=random_action(request, rng, self._lang))
         return await self.inner.decide(view, request, feedback)

@@ -9,6 +9,10 @@ first.
 Only two choices are biased, so random games stay games: an interruption window (a wolf's
 explosion, a knight's duel) is passed up 97% of the time, and a speaking wolf or knight
 speaks rather than explodes or duels 90% of the time.
+
+Its few words (a speech, a wolves' whisper) are in the game's language, as every seat's
+are: an English table reads no Chinese from it. The words take no draw, so a game's
+answers are the same in either language but for those texts.
 """
 
 from __future__ import annotations
@@ -36,27 +40,30 @@ from arena.rules.actions import (
 from arena.rules.decisions import ActionOption, DecisionKind, DecisionRequest
 from arena.rules.observation import Observation
 from arena.rules.types import Direction, Gift
+from arena.text.catalog import Lang, t
 
 
-def random_action(request: DecisionRequest, rng: random.Random) -> Action:
-    """A uniformly random legal answer to `request` (with the two biases above)."""
+def random_action(request: DecisionRequest, rng: random.Random, lang: Lang = "zh") -> Action:
+    """A uniformly random legal answer to `request` (the two biases above), worded in `lang`."""
     option = rng.choice(request.options)
     explode = request.option("self_explode") or request.option("duel")
     if explode is not None and request.kind is DecisionKind.INTERRUPT:
         option = explode if rng.random() < 0.03 else ActionOption(action="pass")
     elif explode is not None and request.kind is DecisionKind.SPEECH:
         option = explode if rng.random() < 0.1 else request.options[0]
-    return build(option, request, rng)
+    return build(option, request, rng, lang)
 
 
-def build(option: ActionOption, request: DecisionRequest, rng: random.Random) -> Action:
+def build(
+    option: ActionOption, request: DecisionRequest, rng: random.Random, lang: Lang = "zh"
+) -> Action:
     """A concrete action for `option`, with a random legal target where one is needed."""
     target = rng.choice(option.targets) if option.targets else None
     match option.action:
         case "speak":
-            return Speak(text=f"{request.seat}號發言。")
+            return Speak(text=t("random.speech", lang, seat=request.seat))
         case "whisper":
-            return Whisper(text="刀誰？")
+            return Whisper(text=t("random.whisper", lang))
         case "choose_order":
             return ChooseOrder(direction=rng.choice(list(Direction)), start=target)
         case "self_explode":
@@ -85,8 +92,9 @@ def build(option: ActionOption, request: DecisionRequest, rng: random.Random) ->
 class RandomAgent:
     """Uniformly random legal play, a pure function of (seed, seat, step, feedback)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, lang: Lang = "zh") -> None:
         self._seed = seed
+        self._lang: Lang = lang
 
     @property
     def name(self) -> str:
@@ -98,4 +106,4 @@ class RandomAgent:
     ) -> AgentReply:
         """A random legal action from a generator seeded by this request (view ignored)."""
         rng = random.Random(f"{self._seed}/{request.seat}/{request.step}/{feedback or ''}")
-        return AgentReply(action=random_action(request, rng))
+        return AgentReply(action=random_action(request, rng, self._lang))
