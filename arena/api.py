@@ -19,6 +19,7 @@ from arena.agents.base import (
     Learner,
     RoleGuesser,
 )
+from arena.agents.stock import make_bot, make_random, random_answer
 from arena.records import BeliefReport, RoleGuess
 from arena.rules import actions, events
 from arena.rules.actions import Action, parse_action
@@ -27,12 +28,14 @@ from arena.rules.errors import IllegalActionError, InvalidActionError
 from arena.rules.observation import Knowledge, Observation, Seen
 from arena.rules.outcome import GameOver
 from arena.rules.types import Role, Side, Winner
+from arena.text.script import AgentLang
 
 __all__ = [
     "CONTRACT_VERSION",
     "Action",
     "ActionOption",
     "Agent",
+    "AgentLang",
     "AgentReply",
     "BeliefReport",
     "Believer",
@@ -53,5 +56,8 @@ __all__ = [
     "actions",
     "check_legal",
     "events",
+    "make_bot",
+    "make_random",
     "parse_action",
+    "random_answer",
 ]

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from arena.agents.model.library import DEFAULT_VERSION
 from arena.llm.base import AnswerMode
+from arena.text.script import AgentLang
 from arena.transcript import Lang
 
 if TYPE_CHECKING:
@@ -72,6 +73,10 @@ class MatchSpec(BaseModel):
 
     seats: tuple[str, ...] = ()
     lang: Lang = "zh"
+    agent_lang: AgentLang | None = None
+    """The language plug-ins and remote agents are told, when it is more than `lang` says:
+    `zh-Hans` for a game `arena play --lang zh-Hans` (or `arena agent check`) shows in
+    Simplified characters. None: `lang` (`told_lang`)."""
     prompt_version: str = DEFAULT_VERSION
     explosion_windows: bool = False
     """Ask model seats in the self-explosion window after every speech (costly)."""
@@ -85,6 +90,11 @@ class MatchSpec(BaseModel):
     """Every seat's limit per decision, whatever its kind, unless its `endpoints` entry
     gives its own (`arena play --decision-timeout`; default `DECISION_TIMEOUT_S`, or a
     model endpoint's longer request limit)."""
+
+
+def told_lang(spec: MatchSpec) -> AgentLang:
+    """The game's language as plug-ins and remote agents are told it (`AgentLang`)."""
+    return spec.agent_lang if spec.agent_lang is not None else spec.lang
 
 
 def with_endpoint_flags(spec: MatchSpec, **flags: float | int | None) -> MatchSpec:

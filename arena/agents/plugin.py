@@ -36,7 +36,7 @@ from typing import Any
 from arena.agents.base import Agent
 from arena.agents.plugin_seat import PluginAgent, described, one_line, wrap
 from arena.errors import ArenaError
-from arena.text import Lang
+from arena.text.script import AgentLang
 
 ENTRY_POINT_GROUP = "werewolf_arena.agents"
 """The entry-point group installed packages register their agents under."""
@@ -157,13 +157,14 @@ def plugin_agent(
     *,
     seat: int,
     seed: int,
-    lang: Lang = "zh",
+    lang: AgentLang = "zh",
     options: Mapping[str, Any] | None = None,
     decision_timeout_s: float | None = None,
 ) -> PluginAgent:
     """The agent `spec` makes for `seat`, ready to sit at the table.
 
-    `seed` is the seat's own seed (derived from the game's), `lang` the game's language,
+    `seed` is the seat's own seed (derived from the game's), `lang` the game's language
+    as the game was given it (`en`, `zh`, `zh-Hans`: `arena.text.script.AgentLang`),
     `options` the spec or tournament file's settings for this agent (a fresh copy per
     seat), and `decision_timeout_s` an operator's time limit per decision (None: the
     match's).

@@ -34,6 +34,7 @@ from arena.agents.match_spec import DEFAULT_TIMEOUT_S as DEFAULT_TIMEOUT_S
 from arena.agents.match_spec import EndpointSettings as EndpointSettings
 from arena.agents.match_spec import MatchSpec as MatchSpec
 from arena.agents.match_spec import endpoint_settings as endpoint_settings
+from arena.agents.match_spec import told_lang
 from arena.agents.match_spec import with_endpoint_flags as with_endpoint_flags
 from arena.agents.model.agent import Beliefs, LLMAgent
 from arena.agents.noisy import PREFIX as NOISY
@@ -53,6 +54,7 @@ from arena.agents.remote.seat import (
     is_url,
     remote_agent,
 )
+from arena.agents.stock import make_bot
 from arena.agents.terminal import TerminalHuman
 from arena.errors import ArenaError, clip, one_line
 from arena.llm.base import ChatModel
@@ -248,7 +250,7 @@ def build_agents(
         if seat_spec.kind == "bot":
             agents[seat] = _bot(seat_seed(seed, seat), spec.lang)
         elif seat_spec.kind == "random":
-            agents[seat] = RandomAgent(seat_seed(seed, seat))
+            agents[seat] = RandomAgent(seat_seed(seed, seat), spec.lang)
         elif seat_spec.kind == "human":
             agents[seat] = TerminalHuman(lang=spec.lang, person=seat_spec.model)
         elif seat_spec.kind == "plugin":
@@ -274,7 +276,7 @@ def build_agents(
             )
         if seat_spec.noise is not None:
             share, own = float(seat_spec.noise), seat_seed(seed, seat)
-            agents[seat] = Noisy(agents[seat], share, own, seat_spec.label)
+            agents[seat] = Noisy(agents[seat], share, own, seat_spec.label, spec.lang)
     return agents
 
 
@@ -286,7 +288,7 @@ def _plugin(seat_spec: SeatSpec, seat: SeatId, seed: int, spec: MatchSpec) -> Ag
         seat_spec.model,
         seat=seat,
         seed=seed,
-        lang=spec.lang,
+        lang=told_lang(spec),
         options=spec.options.get(seat_spec.base_label),
         decision_timeout_s=settings.decision_timeout_s,
     )
@@ -313,14 +315,12 @@ def _remote(seat: SeatSpec, spec: MatchSpec, game_id: str, name: str | None) -> 
         token_env=settings.token_env,
         decision_timeout_s=settings.decision_timeout_s or DECISION_TIMEOUT_S,
         overage_s=settings.overage_s,
+        lang=told_lang(spec),
     )
     agent: Agent = remote_agent(seat.model, remote, game_id=game_id, name=name)
     return agent
 
 
 def _bot(seed: int, lang: Lang) -> Agent:
-    """The heuristic bot (imported here so model seats work without it)."""
-    from arena.agents.bot.agent import BotAgent
-
-    agent: Agent = BotAgent(seed, lang=lang)
-    return agent
+    """The heuristic bot (`arena.agents.stock`, which imports it only when asked)."""
+    return make_bot(seed, lang)

@@ -15,7 +15,7 @@ from arena.conformance import Report, check_agent
 from arena.errors import ArenaError
 from arena.rules.config import GameConfig
 from arena.rules.types import SeatId
-from arena.text.script import CLI_CHOICES, game_lang, parse_display
+from arena.text.script import CLI_CHOICES, agent_lang, game_lang, parse_display
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,12 +112,13 @@ def seat_agent(spec: str, seat: SeatId, config: GameConfig, seed: int, match: Ma
 
 def _check(args: argparse.Namespace) -> int:
     config = GameConfig(board=board_ref(args.board))
-    lang = game_lang(parse_display(args.lang))
-    match = MatchSpec(lang=lang)
+    display = parse_display(args.lang)
+    told = {"lang": game_lang(display), "agent_lang": agent_lang(display)}
+    match = MatchSpec.model_validate(told)
     if args.spec_file is not None:
         from arena.agents.seats import load_spec_file
 
-        match = load_spec_file(args.spec_file).model_copy(update={"lang": lang})
+        match = load_spec_file(args.spec_file).model_copy(update=told)
     match = with_endpoint_flags(match, decision_timeout_s=args.timeout)
     seat_agent(args.spec, 1, config, args.seed, match)  # a spec that cannot be built: one line
     if args.out is not None:

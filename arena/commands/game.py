@@ -42,7 +42,7 @@ from arena.rules.referee import Referee
 from arena.rules.visibility import SeatViewer
 from arena.storage.replay_file import INSIDER_AGENTS, read_replay
 from arena.text import Lang, game_lang, inert, parse_display, printed_in, refusal, t
-from arena.text.script import Display, display_of
+from arena.text.script import Display, agent_lang, display_of
 from arena.transcript import render
 
 
@@ -57,7 +57,8 @@ def _play(args: argparse.Namespace) -> int:
     spec = load_spec_file(args.spec) if args.spec is not None else MatchSpec()
     display = parse_display(args.lang) if args.lang is not None else display_of(spec.lang)
     with printed_in(display):
-        return _play_in(args, spec.model_copy(update={"lang": game_lang(display)}), display)
+        told = {"lang": game_lang(display), "agent_lang": agent_lang(display)}
+        return _play_in(args, spec.model_copy(update=told), display)
 
 
 def _play_in(args: argparse.Namespace, spec: MatchSpec, display: Display) -> int:

@@ -31,6 +31,12 @@ _CLI: dict[str, Display] = {"en": "en", "zh": "zh-Hant", "zh-Hant": "zh-Hant", "
 CLI_CHOICES = tuple(_CLI)
 """What `--lang` takes on the command line (`zh` is `zh-Hant`)."""
 
+AgentLang = Literal["en", "zh", "zh-Hans"]
+"""The language an agent the arena does not run (a plug-in, a remote agent) is told: `en`,
+`zh` (Chinese in Traditional characters, the arena's own: `--lang zh` or `zh-Hant`, and
+the default), or `zh-Hans` (Simplified: the people at the table read Simplified, so an
+agent that writes its own speeches should too). `zh` keeps the meaning it always had."""
+
 
 def parse_display(raw: str) -> Display:
     """The display language a `--lang` value names (`zh`: Traditional, as before)."""
@@ -40,6 +46,11 @@ def parse_display(raw: str) -> Display:
 def game_lang(display: Display) -> Lang:
     """The language the arena writes in for `display`, before any conversion."""
     return "en" if display == "en" else "zh"
+
+
+def agent_lang(display: Display) -> AgentLang:
+    """What agents are told for a game shown in `display` (`AgentLang`)."""
+    return "zh-Hans" if display == "zh-Hans" else game_lang(display)
 
 
 def display_of(lang: Lang) -> Display:

@@ -17,7 +17,8 @@ What the protocol asks of an agent, all done below:
 
 - `hello`: answer `{"protocol": …, "name": …, "features": […]}` (the arena's health
   check; list `beliefs` to be asked belief questions, revision 1);
-- `start`: keep the seat's `secret` for that game; answer `Ready`, signed with it;
+- `start`: keep the seat's `secret` for that game, and the game's language `lang` (`en`,
+  `zh` or `zh-Hans`, revision 3) to speak in; answer `Ready`, signed with it;
 - `decide`: answer, echoing `game_id`, `seat`, `step` and `attempt`, signed with the
   seat's secret (`X-Arena-Signature: sha256=HMAC-SHA256(secret, body)`, the key being
   the secret's 64 hex characters as text, `secret.encode()`: see `sign`);
@@ -54,10 +55,18 @@ FEATURES = ["beliefs"]
 """The optional parts of the protocol this agent answers (listed in its hello)."""
 MAX_SKEW_S = 300
 """Requests signed longer ago than this are refused (and nonces are remembered as long)."""
+WORDS = {
+    "en": ("Seat {seat} here. I have nothing to claim yet.", "Who do we knife?"),
+    "zh": ("{seat}號發言：我暫時沒有要報的。", "刀誰？"),
+    "zh-Hans": ("{seat}号发言：我暂时没有要报的。", "刀谁？"),
+}
+"""A speech and a wolves' whisper in each language `start` may name (`lang`)."""
 
 
 def choose(decide: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """Your policy: one answer to `decide["request"]` (here a random legal option).
+
+    `decide["lang"]` is the game's language as the seat's `start` gave it: speak in it.
 
     An interruption window (a wolf's self-explosion, a knight's duel) is nearly always
     passed up, so random games stay games.
@@ -70,17 +79,20 @@ def choose(decide: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             return {"action": "pass"}
     if request["kind"] == "speech":
         options = [o for o in options if o["action"] in ("speak", "pass")] or options
-    return answer_for(rng.choice(options), decide["seat"], rng)
+    return answer_for(rng.choice(options), decide["seat"], rng, decide.get("lang", "en"))
 
 
-def answer_for(option: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+def answer_for(
+    option: dict[str, Any], seat: int, rng: random.Random, lang: str = "en"
+) -> dict[str, Any]:
     """An answer shape for one legal `option`, with legal seats drawn at random."""
     kind, targets = option["action"], option.get("targets", [])
     target = rng.choice(targets) if targets else None
+    speech, whisper = WORDS.get(lang, WORDS["en"])
     if kind == "speak":
-        return {"action": "speak", "text": f"Seat {seat} here. I have nothing to claim yet."}
+        return {"action": "speak", "text": speech.format(seat=seat)}
     if kind == "whisper":
-        return {"action": "whisper", "text": "Who do we knife?"}
+        return {"action": "whisper", "text": whisper}
     if kind == "choose_order":
         return {
             "action": kind,
@@ -139,6 +151,8 @@ class Agent:
         self.seed = seed
         self.features = FEATURES if features is None else features
         self.secrets: dict[tuple[str, int], str] = {}
+        self.langs: dict[tuple[str, int], str] = {}
+        """Every seat's game language, as its `start` gave it."""
         self.nonces: dict[str, float] = {}
         self.rewards: Counter[str] = Counter()
         """The rewards `learn` kept, by side."""
@@ -186,11 +200,12 @@ class Agent:
         if kind == "start":
             with self.lock:
                 self.secrets[key] = message["secret"]
+                self.langs[key] = message.get("lang", "en")  # before revision 3: none
             echo = {"protocol": PROTOCOL, "game_id": key[0], "seat": key[1], "ready": True}
             return 200, echo, message["secret"]
         if kind == "decide":
             with self.lock:
-                secret = self.secrets.get(key)
+                secret, lang = self.secrets.get(key), self.langs.get(key, "en")
             if secret is None:
                 return 409, {"error": "no start for this game and seat"}, None
             rng = random.Random(f"{self.seed}/{key}/{message['step']}/{message['attempt']}")
@@ -200,7 +215,7 @@ class Agent:
                 "seat": key[1],
                 "step": message["step"],
                 "attempt": message["attempt"],
-                "answer": choose(message, rng),
+                "answer": choose({**message, "lang": lang}, rng),
             }
             return 200, answer, secret
         if kind == "believe" and "beliefs" in self.features:
@@ -219,6 +234,7 @@ class Agent:
         if kind == "end":
             with self.lock:
                 self.secrets.pop(key, None)
+                self.langs.pop(key, None)
                 learn(message["end"], self.rewards)
             return 200, {}, None
         return 400, {"error": f"unknown message type {kind!r}"}, None

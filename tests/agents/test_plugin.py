@@ -199,6 +199,7 @@ def test_the_public_api_is_pinned() -> None:
             "Action",
             "ActionOption",
             "Agent",
+            "AgentLang",
             "AgentReply",
             "BeliefReport",
             "Believer",
@@ -219,7 +220,10 @@ def test_the_public_api_is_pinned() -> None:
             "actions",
             "check_legal",
             "events",
+            "make_bot",
+            "make_random",
             "parse_action",
+            "random_answer",
         ]
     )
     assert all(hasattr(arena.api, name) for name in arena.api.__all__)

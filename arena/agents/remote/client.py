@@ -67,6 +67,7 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from arena.rules.outcome import GameOver
 from arena.rules.visibility import SeatViewer
+from arena.text.script import AgentLang
 
 GRACE_S = 1.0
 """How much longer than its own deadline the match's backstop waits for this agent."""
@@ -89,6 +90,7 @@ class RemoteAgent:
         name: str | None = None,
         limit_s: float = DECISION_TIMEOUT_S,
         overage_s: float = 0.0,
+        lang: AgentLang = "zh",
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         """Set up the seat; nothing connects until the first decision.
@@ -100,6 +102,7 @@ class RemoteAgent:
             name: the seat's label in replays and ratings (default: the URL).
             limit_s: the per-decision time limit.
             overage_s: the game's overage budget.
+            lang: the game's language, sent in `start`.
             transport: an httpx transport (tests; default: the network).
         """
         self.url = url
@@ -108,6 +111,7 @@ class RemoteAgent:
         self._name = name or url
         self._limit_s = limit_s
         self._overage_s = overage_s
+        self._lang: AgentLang = lang
         self._line = Line(url, token, transport)
         self._secret = new_secret()
         self._seat: int | None = None
@@ -116,6 +120,8 @@ class RemoteAgent:
         self._pending: list[ModelCallRecord] = []
         """Exchanges no answer carries: cut off by the match, or belief questions refused."""
         self._features: frozenset[str] = frozenset()
+        self._called: str | None = None
+        """The name the agent gave in its `hello` reply, if any."""
 
     @property
     def name(self) -> str:
@@ -155,9 +161,15 @@ class RemoteAgent:
         """Whether the agent's hello listed `beliefs`: only then is it asked (revision 1)."""
         return BELIEFS in self._features
 
+    @property
+    def model(self) -> str | None:
+        """The name the agent calls itself in its `hello` (the header's `model`), if any."""
+        return self._called
+
     def greeted(self, hello: HelloReply) -> None:
-        """Take the features the agent's `hello` reply lists (the preflight's health check)."""
+        """Take the features and name of the agent's `hello` reply (the preflight's check)."""
         self._features = frozenset(hello.features)
+        self._called = hello.name or None
 
     def pending_traces(self) -> tuple[ModelCallRecord, ...]:
         """Exchanges no answer or report carries, handed over once.
@@ -377,6 +389,7 @@ class RemoteAgent:
                 secret=self._secret,
                 limit_ms=int(self._limit_s * 1000),
                 overage_ms=int(self._overage_s * 1000),
+                lang=self._lang,
             )
 
         response, faults = await self._line.post(start, deadline)

@@ -6,7 +6,7 @@ four messages, each with `type` and `protocol` (`PROTOCOL`):
 - `hello` (`Hello` → `HelloReply`): the health check before a game or tournament, where
   the agent also lists the optional `features` it has;
 - `start` (`Start` → `Ready`): a new game for one seat, with that seat's secret for this
-  game, sent before the seat's first question;
+  game and the game's language (`lang`, revision 3), sent before the seat's first question;
 - `decide` (`Decide` → `Answer`): one decision: the seat's projection of the log (the
   same `observe` output the model seats' prompts are rendered from), the referee's
   request with its legal options, the time the arena waits, and why the previous answer
@@ -45,17 +45,18 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 from arena.rules.outcome import GameOver
 from arena.rules.types import Role
+from arena.text.script import AgentLang
 
 Protocol = Literal["werewolf-arena-agent/1"]
 PROTOCOL: Protocol = "werewolf-arena-agent/1"
 """The protocol's name and major version, sent and echoed in every message."""
 
-REVISION = 2
+REVISION = 3
 """The protocol's revision within its version: additions that leave every answer an agent
 written before them gives valid (so `PROTOCOL` stays). 0: the first. 1: belief questions
 (`Believe`), asked only of an agent whose `HelloReply.features` opts in. 2: the end of
 the game (`End`, sent to every seat; its reply's body is not read) and the seat's own side
-in every view (`observation.knowledge.side`)."""
+in every view (`observation.knowledge.side`). 3: the game's language in `Start.lang`."""
 
 BELIEFS = "beliefs"
 """The feature of an agent that answers belief questions (`Believe`, revision 1)."""
@@ -77,6 +78,13 @@ SECRET = (
     "secret.encode()), not with the 32 bytes they spell in hex."
 )
 """How the seat's secret keys a reply's signature (the schema's description of `secret`)."""
+
+LANG = (
+    "The game's language (revision 3): en, zh (Chinese in Traditional characters, the "
+    "arena's own) or zh-Hans (Chinese, shown to the people at the table in Simplified "
+    "characters). An agent that writes its own speeches writes them in it."
+)
+"""What `Start.lang` tells the agent (the schema's description of `lang`)."""
 
 
 class _Message(BaseModel):
@@ -104,7 +112,8 @@ class HelloReply(_Reply):
     protocol: str
     """Must equal the arena's `PROTOCOL`."""
     name: str = ""
-    """How the agent calls itself (informational; the seat spec names it in results)."""
+    """How the agent calls itself: kept in the replay header as the seat's `model`; the
+    seat is rated under its tournament entry's name, else its URL."""
     features: tuple[str, ...] = ()
     """Optional parts of the protocol the agent answers (revision 1 and later): `beliefs`.
     The arena sends a feature's messages only to an agent that lists it; a name it does
@@ -137,6 +146,8 @@ class Start(_Message):
     """The per-decision time limit."""
     overage_ms: int
     """The game's overage budget: time beyond `limit_ms` is drawn from it until spent."""
+    lang: AgentLang = Field(description=LANG)
+    """The game's language (revision 3; `LANG` says what each value means)."""
 
 
 class Ready(_Reply):
@@ -289,7 +300,8 @@ def protocol_schema() -> dict[str, Any]:
             "HTTP 200 with the matching reply (JSON): Hello → HelloReply, Start → Ready, "
             "Decide → Answer, and Believe → BeliefAnswer to an agent whose HelloReply lists "
             "the `beliefs` feature (revision 1), End → any HTTP 2xx (revision 2: sent to every "
-            "seat once its game is over; the reply's body is not read). An agent asked Decide "
+            "seat once its game is over; the reply's body is not read). Start carries the "
+            "game's language (revision 3). An agent asked Decide "
             "or Believe for a seat it holds no secret for (it restarted) answers HTTP 409: the "
             "arena sends that seat's Start again (a new secret) and asks once more. "
             "docs/agents.md describes the exchange."

@@ -20,6 +20,7 @@ from arena.agents.remote.client import RemoteAgent
 from arena.agents.remote.transport import check_health
 from arena.agents.traits import trait
 from arena.errors import ArenaError
+from arena.text.script import AgentLang
 
 
 class RemoteSettings(BaseModel):
@@ -33,6 +34,8 @@ class RemoteSettings(BaseModel):
     """The per-decision time limit (every seat kind's default, `DECISION_TIMEOUT_S`)."""
     overage_s: float = Field(0.0, ge=0)
     """The game's overage budget (Kaggle's model, docs/agents.md): none unless given."""
+    lang: AgentLang = "zh"
+    """The game's language, sent in `start` (`arena.text.script.AgentLang`)."""
 
 
 def is_url(spec: str) -> bool:
@@ -87,6 +90,7 @@ def remote_agent(
         name=name,
         limit_s=settings.decision_timeout_s,
         overage_s=settings.overage_s,
+        lang=settings.lang,
     )
 
 
