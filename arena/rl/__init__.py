@@ -22,7 +22,8 @@ def env(board: Any = "std9", seed: int | None = None, **kwargs: Any) -> Werewolf
     """A `WerewolfEnv` on `board` (an id or a `Board`), first game dealt from `seed`.
 
     Keyword arguments are `WerewolfEnv`'s: `preset`, `lang`, `overrides`, `text`,
-    `render_mode`.
+    `render_mode`, and `opponents` (any seat spec at the seats the policy does not play:
+    `{4: "bot"}` or `"4-12=bot"`, `arena.rl.opponents`).
 
     Raises:
         ArenaError: pettingzoo or gymnasium is not installed.

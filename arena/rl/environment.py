@@ -16,6 +16,9 @@ folded from does not change until the batch is complete.
   other seat, 0 for everyone in a draw (`seat_rewards`).
 - Every seat stays an agent until the game ends (the dead still speak last words, shoot,
   pass the badge); then all are terminated together and step out with `None`.
+- `opponents` seats any seat spec (`bot`, `random`, `py:…`, …) at the seats the policy
+  does not play (`arena.rl.opponents`): the environment answers their requests itself,
+  and the agents are the other seats only.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from arena.board_file import board_ref
 from arena.rl.chat import SeatChat
 from arena.rl.codec import ACTION_COUNT, FIXED_ACTIONS, OPTION_KEY, mask_bytes, to_action
 from arena.rl.observation import HIGH, LOW, SIZE, Tracker, question
+from arena.rl.opponents import Opponents, Opposition, parse_opponents
 from arena.rl.reward import seat_rewards
 from arena.rules.boards import Board, PresetName
 from arena.rules.config import GameConfig
@@ -79,6 +83,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         overrides: dict[str, Any] | None = None,
         text: bool = False,
         render_mode: Literal["ansi", "human"] | None = None,
+        opponents: Opponents | None = None,
     ) -> None:
         """Make an environment; `reset` deals the first game.
 
@@ -91,9 +96,11 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             overrides: rules knob overrides (`RuleSet`).
             text: also give each seat its chat turn in `infos[agent]["text"]`.
             render_mode: `ansi` returns, `human` prints, the public transcript.
+            opponents: the seats the policy does not play and who plays them:
+                `{4: "bot"}` or seat specs (`"4-12=bot"`); `arena.rl.opponents`.
 
         Raises:
-            ConfigError: an unknown board, preset or knob.
+            ConfigError: an unknown board, preset or knob, or bad `opponents`.
         """
         super().__init__()
         ref = board_ref(board) if isinstance(board, str) else board
@@ -107,9 +114,12 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         spec = self.config.board_spec
         self.seats = spec.seats
         self.claimable: tuple[Role, ...] = tuple(r for r in Role if r in set(spec.roles))
-        self.possible_agents = [agent_name(s) for s in range(1, self.seats + 1)]
-        self._seat_of = {agent_name(s): s for s in range(1, self.seats + 1)}
-        self._name_of = dict(enumerate(self.possible_agents, start=1))
+        self._opposition = self._oppose(opponents)
+        self._opponents = self._opposition.seats if self._opposition else frozenset()
+        mine = [s for s in range(1, self.seats + 1) if s not in self._opponents]
+        self.possible_agents = [agent_name(s) for s in mine]
+        self._seat_of = {agent_name(s): s for s in mine}
+        self._name_of = {s: agent_name(s) for s in mine}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -132,6 +142,13 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """The selected seat's open request (None before `reset` and once the game is over)."""
         self._asked, self._mask = _NOTHING_ASKED, _NO_ACTIONS
 
+    def _oppose(self, opponents: Opponents | None) -> Opposition | None:
+        """The opponents' seats, or None when the policy plays every seat."""
+        if opponents is None:
+            return None
+        specs = parse_opponents(opponents, self.seats)
+        return Opposition(specs, self.config, self.lang) if specs else None
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same `Dict` space for every seat."""
         return self.observation_spaces[agent]
@@ -147,6 +164,8 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.game_seed = self._next_seed
         self._next_seed += 1
         self.referee = Referee(self.config, self.game_seed)
+        if self._opposition is not None:
+            self._opposition.deal(self.game_seed)
         self._events = self.referee.events
         self._tracker.clear()
         self._chats: dict[SeatId, SeatChat] = {}
@@ -277,7 +296,9 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return lines
 
     def close(self) -> None:
-        """Nothing to release: the game lives in memory."""
+        """Close the opponents' connections (the game itself lives in memory)."""
+        if self._opposition is not None:
+            self._opposition.close()
 
     def _game(self) -> Referee:
         if self.referee is None:
@@ -306,17 +327,21 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         The selected seat's request, its question and its mask are kept (`_request`,
         `_asked`, `_mask`): `observe` and `step` read them instead of looking them up.
         """
-        queue = self._queue
-        while queue:  # the rest of the current batch, in seat order
-            request = queue.pop()
-            if referee.request_for(request.seat) is request:
+        queue, opponents = self._queue, self._opponents
+        while True:
+            while queue:  # the rest of the current batch, in seat order
+                request = queue.pop()
+                if referee.request_for(request.seat) is request:
+                    break
+            else:
+                batch = referee.pending()
+                if not batch:
+                    return False
+                request = batch[0]
+                self._queue = queue = list(batch[:0:-1])
+            if request.seat not in opponents:
                 break
-        else:
-            batch = referee.pending()
-            if not batch:
-                return False
-            request = batch[0]
-            self._queue = list(batch[:0:-1])
+            self._answer(referee, request)
         self._request = request
         options = map(OPTION_KEY, request.options)  # `_key(request)`, inline: once a step
         shown = self._shown.get(
@@ -327,6 +352,11 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.text:
             self._ask_in_text(request)
         return True
+
+    def _answer(self, referee: Referee, request: DecisionRequest) -> None:
+        """An opponent's turn: the environment asks it and submits its answer."""
+        assert self._opposition is not None
+        self._opposition.answer(referee, request)
 
     def _ask_in_text(self, request: DecisionRequest) -> None:
         referee = self._game()
@@ -340,7 +370,8 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """The game is over: every seat's reward, and every seat done."""
         referee = self._game()
         for seat, reward in seat_rewards(referee.state).items():
-            self.rewards[agent_name(seat)] = reward
+            if seat not in self._opponents:
+                self.rewards[agent_name(seat)] = reward
         self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.agents[0]
         self._request = None
