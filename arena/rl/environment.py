@@ -96,8 +96,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             overrides: rules knob overrides (`RuleSet`).
             text: also give each seat its chat turn in `infos[agent]["text"]`.
             render_mode: `ansi` returns, `human` prints, the public transcript.
-            opponents: the seats the policy does not play and who plays them:
-                `{4: "bot"}` or seat specs (`"4-12=bot"`); `arena.rl.opponents`.
+            opponents: who plays the seats the policy does not (`arena.rl.opponents`).
 
         Raises:
             ConfigError: an unknown board, preset or knob, or bad `opponents`.
@@ -114,12 +113,7 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         spec = self.config.board_spec
         self.seats = spec.seats
         self.claimable: tuple[Role, ...] = tuple(r for r in Role if r in set(spec.roles))
-        self._opposition = self._oppose(opponents)
-        self._opponents = self._opposition.seats if self._opposition else frozenset()
-        mine = [s for s in range(1, self.seats + 1) if s not in self._opponents]
-        self.possible_agents = [agent_name(s) for s in mine]
-        self._seat_of = {agent_name(s): s for s in mine}
-        self._name_of = {s: agent_name(s) for s in mine}
+        self._seat_agents(opponents)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -142,12 +136,15 @@ class WerewolfEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """The selected seat's open request (None before `reset` and once the game is over)."""
         self._asked, self._mask = _NOTHING_ASKED, _NO_ACTIONS
 
-    def _oppose(self, opponents: Opponents | None) -> Opposition | None:
-        """The opponents' seats, or None when the policy plays every seat."""
-        if opponents is None:
-            return None
-        specs = parse_opponents(opponents, self.seats)
-        return Opposition(specs, self.config, self.lang) if specs else None
+    def _seat_agents(self, opponents: Opponents | None) -> None:
+        """The opponents (None when the policy plays every seat) and the policy's agents."""
+        specs = parse_opponents(opponents, self.seats) if opponents is not None else {}
+        self._opposition = Opposition(specs, self.config, self.lang) if specs else None
+        self._opponents = frozenset(specs)
+        mine = [s for s in range(1, self.seats + 1) if s not in self._opponents]
+        self.possible_agents = [agent_name(s) for s in mine]
+        self._seat_of = {agent_name(s): s for s in mine}
+        self._name_of = {s: agent_name(s) for s in mine}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The same `Dict` space for every seat."""

@@ -120,8 +120,7 @@ class RemoteAgent:
         self._pending: list[ModelCallRecord] = []
         """Exchanges no answer carries: cut off by the match, or belief questions refused."""
         self._features: frozenset[str] = frozenset()
-        self._called: str | None = None
-        """The name the agent gave in its `hello` reply, if any."""
+        self._called: str | None = None  # the name its `hello` gave, if any
 
     @property
     def name(self) -> str:
