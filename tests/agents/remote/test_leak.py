@@ -131,6 +131,7 @@ def test_a_start_carries_only_the_seat_and_its_secret(game) -> None:
             "secret",
             "limit_ms",
             "overage_ms",
+            "lang",  # the game's language (protocol revision 3): the table's, not a card
         }
 
 
