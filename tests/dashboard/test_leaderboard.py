@@ -28,7 +28,8 @@ def test_leaderboard_shows_ratings_metrics_and_costs(dash: Callable[..., AppTest
     assert full["tokens_per_game"].iloc[0] > 0
     text = page_text(at)
     assert "model-a" in text and "model-b" in text
-    assert "corrupt.jsonl" in text and "notes.txt" in text
+    assert "corrupt.jsonl" in text  # a torn replay is named
+    assert "notes.txt" not in text  # a file not named *.jsonl is no replay (issue 33)
 
 
 def test_leaderboard_filters_by_tournament(dash: Callable[..., AppTest]) -> None:

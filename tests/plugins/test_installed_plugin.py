@@ -27,7 +27,7 @@ def test_the_installed_package_registers_its_agent(installed: Venv, tmp_path: Pa
 
 
 def _seat_of(replay: Path, spec: str) -> list[int]:
-    return [s.seat for s in read_header(replay).seats if s.agent == spec]
+    return [s.seat for s in read_header(replay).seats if s.agent_spec == spec]
 
 
 def test_arena_play_seats_it_by_name(installed: Venv, tmp_path: Path) -> None:
