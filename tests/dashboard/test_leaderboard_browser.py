@@ -76,7 +76,7 @@ def test_the_head_to_head_matrix_is_drawn(
         if lang != "en":
             main_text = page.inner_text("[data-testid=stMain]")
             section = main_text[main_text.index(title) : main_text.index("欺骗")]
-            names = {"bot", "noisy", "random", "Wilson"}
+            names = {"bot", "half", "rnd", "Wilson"}  # the tournament's agent names
             english = set(re.findall(r"[A-Za-z]{2,}", section)) - names
             assert not english, english
     finally:
