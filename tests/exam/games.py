@@ -21,6 +21,9 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.observation import Observation
 
 MARKS = itertools.count(1)
+PLAYED_AT = "2026-01-01T00:00:00+00:00"
+"""Every test game's `created_at`: a file's hash seeds the exam's draw, so a real clock
+would draw other items whenever two runs straddle a second."""
 
 
 class MarkedBot(BotAgent):
@@ -50,7 +53,7 @@ def play_games(
         config = GameConfig(board=board)
         kind = MarkedBot if marked else BotAgent
         agents = {s: kind(seed * 1000 + s) for s in range(1, config.board_spec.seats + 1)}
-        header = new_header(f"{board}-t{seed}", config, seed, agents)
+        header = new_header(f"{board}-t{seed}", config, seed, agents, created_at=PLAYED_AT)
         path = folder / f"{board}-{seed}.jsonl"
         asyncio.run(run_game(header, agents, path, limits=Limits(beliefs="off")))
         paths.append(path)

@@ -21,12 +21,16 @@ PAGE = "screens/exam.py"
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A replay folder of 2 bot games, and an exams folder with one exam sat by 2 contestants."""
+    """A replay folder of 2 bot games, and an exams folder with one exam sat by 2 contestants.
+
+    The exam asks every moment (no `per_game` cap), so every kind is on the page: a capped
+    draw takes whole seats, and a few of them may hold no wolf and so no speech item.
+    """
     root = tmp_path_factory.mktemp("page")
     games = play_games(root / "replays", seeds=range(1, 3))
     exams = root / "exams"
     (exams / "first").mkdir(parents=True)
-    build(games, exams / "first" / "exam.jsonl", seed=0, kinds=KINDS, per_game=12)
+    build(games, exams / "first" / "exam.jsonl", seed=0, kinds=KINDS, per_game=None)
     args = ["exam", "run", str(exams / "first" / "exam.jsonl"), "--quiet"]
     assert main([*args, "--out", str(exams / "first"), "--seat", "bot", "--seat", "random"]) == 0
     assert main(["exam", "report", str(exams / "first"), "--bootstrap", "0"]) == 0  # the judges
