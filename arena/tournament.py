@@ -210,7 +210,7 @@ def _check_entry(entry: AgentEntry) -> None:
             f"{', '.join(sorted(remote))}: settings of a remote agent (an http(s):// URL), "
             f"not of {entry.spec}"
         )
-    model = {"timeout_s", "reply_tokens", "temperature"} & entry.model_fields_set
+    model = {"timeout_s", "reply_tokens", "temperature", "history_tokens"} & entry.model_fields_set
     if model and not is_model(entry):
         raise ConfigError(
             f"{', '.join(sorted(model))}: settings of a model agent (openai:MODEL or "

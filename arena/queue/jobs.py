@@ -116,6 +116,9 @@ class AgentEntry(_Frozen):
     minutes). Not `max_tokens`, which is the agent's budget over the tournament."""
     temperature: float | None = None
     """A model agent's sampling temperature (the server's default when not given)."""
+    history_tokens: int | None = Field(default=None, gt=0)
+    """A model agent's conversation budget in its endpoint's tokens: past it, older days
+    are condensed (24,000 when not given; a server that reports a smaller window caps it)."""
 
     @property
     def endpoint_label(self) -> str | None:

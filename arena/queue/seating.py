@@ -131,6 +131,7 @@ def to_match_spec(
         "timeout_s": entry.timeout_s,
         "max_tokens": entry.reply_tokens,
         "temperature": entry.temperature,
+        "history_tokens": entry.history_tokens,
         "decision_timeout_s": entry.decision_timeout_s,
     }
     settings = seats.EndpointSettings(

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from arena.agents.model.library import load_library
 from arena.commands.tournament import check_endpoints
 from arena.queue.jobs import GameState
 from arena.queue.memory_queue import MemoryQueue
@@ -87,6 +88,19 @@ def test_a_contestant_sets_its_request_limit_reply_tokens_and_temperature(tmp_pa
         }
         sent = stub_requests(server, entry, tmp_path)
     assert sent and all(b["max_tokens"] == 64 and b["temperature"] == 0 for b in sent)
+
+
+def test_a_contestant_sets_its_history_budget(tmp_path: Path) -> None:
+    """`history_tokens`, as a spec file's endpoint sets it: a small budget condenses early.
+
+    Condensing replaces older turns by a summary that the chat acknowledges; with the
+    default budget a std9 game against the stub never condenses.
+    """
+    noted = load_library("zh").label("noted")
+    with StubServer() as server:
+        entry = {"spec": "openai:stub", "base_url": server.url, "history_tokens": 1500}
+        sent = stub_requests(server, entry, tmp_path)
+    assert any(m["content"] == noted for body in sent for m in body["messages"])
 
 
 def test_the_check_before_a_tournament_closes_what_it_opened(

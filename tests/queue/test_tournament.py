@@ -122,6 +122,10 @@ def test_endpoint_labels_and_limits() -> None:
             "name: t\nagents: {a: {spec: bot, reply_tokens: 64}}\n",
             "reply_tokens: settings of a model agent (openai:MODEL or",
         ),
+        (
+            "name: t\nagents: {a: {spec: bot, history_tokens: 6000}}\n",
+            "history_tokens: settings of a model agent (openai:MODEL or",
+        ),
         ("- just\n- a list\n", "a tournament file is a mapping"),
         ("name: t\nagents: {a: random\n", "t.yaml:3: not valid YAML"),
     ],
