@@ -33,7 +33,7 @@ from arena.rules.referee import Referee
 from arena.rules.visibility import PublicViewer, SeatViewer
 from arena.storage.desk import PUBLIC_SEAT, Desk, Status, Table, view_line
 from arena.storage.replay_file import ReplayWriter
-from arena.text.script import display_of
+from arena.text.script import Display, agent_lang, display_of
 
 
 def live_folder(replays: Path) -> Path:
@@ -59,7 +59,7 @@ def seat_agents(
     kinds = {"model": None, "random": "random", "bot": "bot", "human": "bot"}
     specs = [f"{n}={kinds[p.kind] or p.name}" for n, p in sorted(table.seats.items())]
     wanted = parse_seats((), len(table.seats), overrides=specs)
-    match = MatchSpec(lang=table.lang)
+    match = MatchSpec(lang=table.lang, agent_lang=agent_lang(shown_in(table)))
     agents = build_agents(wanted, config, seed, match, beliefs="off", game_id=table.game_id)
     for seat, plan in table.seats.items():
         if plan.kind == "human":
@@ -76,6 +76,16 @@ def seat_agents(
                 poll_s=poll_s,
             )
     return dict(sorted(agents.items()))
+
+
+def shown_in(table: Table) -> Display:
+    """The script the game is shown and recorded in: the card's, else its language's.
+
+    A game created from a 简体 page is `zh-Hans`: its header says so (`arena replay`
+    prints it in Simplified) and the seats that write their own words are told it, as
+    `arena play --lang zh-Hans` does.
+    """
+    return table.display or display_of(table.lang)
 
 
 def has_models(table: Table) -> bool:
@@ -160,7 +170,7 @@ async def host_game(
         agents = seat_agents(desk, table, config, seed, poll_s)
         if has_models(table):
             desk.set_status(game_id, Status(state="checking"))
-        plan = GamePlan(game_id, config, seed, {"lang": display_of(table.lang)})
+        plan = GamePlan(game_id, config, seed, {"lang": shown_in(table)})
         async with prepare_game(plan, agents) as game:
             return await _host(desk, table, game, replays, live, pacer)
     except ArenaError as exc:  # the seats or the preflight: before the game's first event

@@ -90,6 +90,8 @@ def start_game(
     `seats` maps each seat to its kind and the name typed for it (a person's default name
     is `seatN`). A game hosted here with model seats is returned once their endpoints
     passed the preflight; one that failed it carries the reason instead of links.
+    A Chinese game created from a 简体 page (`page_lang` `zh-Hans`) is a `zh-Hans` game:
+    recorded so, and its model seats and agents told so (`Table.display`).
     """
     plans = {
         n: SeatPlan.model_validate(
@@ -100,6 +102,7 @@ def start_game(
     try:
         game_id, tokens = create_game(
             desk, board, plans, preset=preset, lang=lang,
+            display="zh-Hans" if lang == "zh" and page_lang == "zh-Hans" else None,
             decision_timeout_s=limits[0], speech_timeout_s=limits[1], pace=pace,
         )  # fmt: skip
     except ArenaError as exc:

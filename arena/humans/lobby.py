@@ -21,6 +21,7 @@ from arena.rules.boards import Board, board_id
 from arena.rules.config import GameConfig
 from arena.rules.errors import ConfigError
 from arena.storage.desk import Desk, Pace, SeatPlan, Table
+from arena.text.script import Display
 from arena.transcript import Lang
 
 MODEL_SPEC = (
@@ -98,6 +99,7 @@ def create_game(
     *,
     preset: str | None = None,
     lang: Lang = "zh",
+    display: Display | None = None,
     decision_timeout_s: float = 180.0,
     speech_timeout_s: float = 300.0,
     handover_after: int = 2,
@@ -106,7 +108,8 @@ def create_game(
     """Write a new game's card; returns its id and each human seat's join token.
 
     `board` is a built-in board's id or a custom `Board` (`arena.board_file`), which the
-    card then carries whole.
+    card then carries whole. `display` is the script the game is shown and recorded in
+    when `lang` does not say it (`zh-Hans`: `Table.display`).
 
     Raises:
         ArenaError: an unknown board or preset, a custom board the rules refuse, seats
@@ -129,6 +132,7 @@ def create_game(
             board=board,
             preset=preset,
             lang=lang,
+            display=display,
             seats=dict(seats),
             token_hashes={s: token_hash(t) for s, t in tokens.items()},
             decision_timeout_s=decision_timeout_s,

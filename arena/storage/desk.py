@@ -27,6 +27,7 @@ from arena.rules.decisions import DecisionRequest
 from arena.rules.events import EVENT_ADAPTER, Event
 from arena.rules.observation import Observation, Seen, know
 from arena.rules.visibility import Viewer
+from arena.text.script import Display
 from arena.transcript import Lang
 
 SeatKind = Literal["human", "bot", "random", "model"]
@@ -71,6 +72,11 @@ class Table(BaseModel):
     the host, here or on a worker, needs nothing but the card to play it."""
     preset: str | None = None
     lang: Lang = "zh"
+    display: Display | None = None
+    """The script the game is shown and recorded in, when `lang` does not say it: `zh-Hans`
+    for a Chinese game created from a 简体 page, so its header and the seats that write
+    their own words (model seats, plug-ins, remote agents) follow the page. None: `lang`'s
+    own (`display_of`: Chinese is Traditional)."""
     seats: dict[int, SeatPlan]
     token_hashes: dict[int, str] = Field(default_factory=dict)
     """sha256 of each human seat's join token (the tokens themselves are not kept)."""
