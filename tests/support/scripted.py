@@ -163,10 +163,10 @@ class ReadingChatModel:
         if options:
             answer = answer_from(self._rng.choice(options), self._rng, None)
             if seats and answer["action"] == "vote":
-                answer["wolf_probability"] = [{"seat": s, "p": 0.5} for s in seats]
+                answer["wolf_probability"] = {str(s): 0.5 for s in seats}
         else:
             answer = {
                 "action": "report_belief",
-                "wolf_probability": [{"seat": s, "p": 0.5} for s in seats],
+                "wolf_probability": {str(s): 0.5 for s in seats},
             }
         return act(answer)

@@ -257,8 +257,8 @@ def uniform(seed: int = 0) -> Policy:
     return policy
 
 
-def _probabilities(seats: list[int], rng: random.Random) -> list[dict[str, Any]]:
-    return [{"seat": s, "p": round(rng.random(), 2)} for s in seats]
+def _probabilities(seats: list[int], rng: random.Random) -> dict[str, float]:
+    return {str(s): round(rng.random(), 2) for s in seats}
 
 
 def markers(prefix: str = "MARK") -> Callable[[], str]:

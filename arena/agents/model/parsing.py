@@ -280,13 +280,16 @@ def _flag(value: Any) -> bool | None:
 
 
 def _beliefs_of(shape: dict[str, Any]) -> tuple[dict[SeatId, float] | None, str | None]:
+    """The report in an answer: keyed by seat (`{"3": 0.7}`, the tool's shape, nulls for
+    seats not asked left out), or as rows `[{"seat": 3, "p": 0.7}]` (the shape of earlier
+    releases, which a model may still write)."""
     rows = shape.get(BELIEF_FIELD)
     if rows is None:
         return None, None
     if isinstance(rows, dict):
-        rows = [{"seat": k, "p": v} for k, v in rows.items()]
+        rows = [{"seat": k, "p": v} for k, v in rows.items() if v is not None]
     if not isinstance(rows, list):
-        return None, f"{BELIEF_FIELD} must be a list of {{seat, p}}"
+        return None, f'{BELIEF_FIELD} must be an object of seat: probability, {{"3": 0.7}}'
     table: dict[SeatId, float] = {}
     for row in rows:
         seat = _number(row.get("seat")) if isinstance(row, dict) else None

@@ -51,7 +51,11 @@ ANSWER = "answer"
 BELIEF_ACTION = "report_belief"
 """The answer shape of a private belief report (not a referee action)."""
 BELIEF_FIELD = "wolf_probability"
-"""Belief rows, `[{"seat": 3, "p": 0.7}, …]`; also carried by a vote (`beliefs` daily)."""
+"""A belief report keyed by seat, `{"3": 0.7, "5": 0.1, …}`; also carried by a vote
+(`beliefs` daily). Keyed, not rows of `{"seat": 3, "p": 0.7}`: a small model writes every
+token of its reply, and rows cost about twice as many a seat (SmolLM2 pretty-printed a
+10-seat report past a 200-token reply budget, issue 30; Qwen's reports were most of the
+tokens it generated in an exam, docs/benchmarks.md "The exam on real small models")."""
 
 Schema = dict[str, Any]
 
@@ -318,8 +322,13 @@ def reported_fields(roles: Sequence[Role]) -> frozenset[ReportField]:
 
 
 def _beliefs(seats: list[int], texts: ToolTexts | None) -> Schema:
-    row = _object({"seat": {"type": "integer", "enum": seats}, "p": {"type": "number"}})
-    return {"type": "array", "items": row, **_named(texts, BELIEF_FIELD)}
+    """The tool's report: a probability or null for every seat of the table, by number.
+
+    Every seat is a required key so that strict function tools take it (they admit no
+    optional or free-named property); a seat the question did not ask about is null.
+    """
+    p = _nullable({"type": "number"})
+    return _object({str(s): p for s in seats}) | _named(texts, BELIEF_FIELD)
 
 
 PROBABILITIES = [round(i / 20, 2) for i in range(21)]
@@ -329,17 +338,14 @@ values outside [0, 1]; twenty steps are finer than any belief a seat reports."""
 
 
 def _report(seats: list[int]) -> Schema:
-    """Belief rows for exactly `seats`, one each, in order.
+    """A narrowed report: exactly `seats`, in order, each one of `PROBABILITIES`.
 
-    A tuple: `prefixItems` with as many items as rows at least and at most. Not `"items":
-    false` (JSON Schema's way to forbid more items): llama.cpp's own server reads `items`
-    before `prefixItems` and refuses a boolean schema there (HTTP 400 "schema must be an
-    object"), so every exile vote with beliefs was defaulted; `maxItems` says the same,
-    and grammar converters make `prefixItems` alone an exact tuple.
+    Every key required and no other allowed, so a grammar writes each asked seat once
+    and in order, and nothing else (grammar converters emit required properties in the
+    order listed).
     """
     p = {"type": "number", "enum": PROBABILITIES}
-    rows = [_object({"seat": _const_int(s), "p": p}) for s in seats]
-    return {"type": "array", "prefixItems": rows, "minItems": len(rows), "maxItems": len(rows)}
+    return _object({str(s): p for s in seats})
 
 
 def _const_int(value: int) -> Schema:

@@ -109,23 +109,35 @@ VOTE = DecisionRequest.model_validate(
 """Seat 1's exile vote: seat 2, seat 3, or pass."""
 
 
-def test_a_vote_carries_one_belief_row_per_seat_asked_and_a_report_nothing_else() -> None:
+def test_a_vote_carries_one_probability_per_seat_asked_and_a_report_nothing_else() -> None:
     schema = legal_answers(VOTE, 9, [], beliefs=[2, 3, 5])
     rng = random.Random(1)
     for _ in range(20):
         answer = sample(schema, rng)[ANSWER]
         if answer["action"] == "vote":
-            rows = answer[BELIEF_FIELD]
-            assert [r["seat"] for r in rows] == [2, 3, 5]
-            assert all(r["p"] in PROBABILITIES for r in rows)
+            report = answer[BELIEF_FIELD]
+            assert list(report) == ["2", "3", "5"]
+            assert all(p in PROBABILITIES for p in report.values())
+            assert parse_answer(json.dumps({ANSWER: answer}), VOTE).beliefs == {
+                int(s): p for s, p in report.items()
+            }
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({ANSWER: {"action": "vote", "target": 4, BELIEF_FIELD: []}}, schema)
+        jsonschema.validate({ANSWER: {"action": "vote", "target": 4, BELIEF_FIELD: {}}}, schema)
     report = legal_answers(None, 9, [], beliefs=[2, 3])
-    only = {ANSWER: {"action": "report_belief", BELIEF_FIELD: [{"seat": 2, "p": 0.5}]}}
+    only = {ANSWER: {"action": "report_belief", BELIEF_FIELD: {"2": 0.5}}}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(only, report)
-    whole = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}]
+    whole = {"2": 0.5, "3": 0.25}
     jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: whole}}, report)
+
+
+def test_a_keyed_report_costs_about_half_the_characters_of_rows() -> None:
+    """What a model writes is what it pays for in generated tokens (issue 30): the narrowed
+    report of eight seats, as a grammar writes it, against the rows it replaced."""
+    seats = [2, 3, 4, 5, 6, 7, 8, 9]
+    keyed = sample(legal_answers(None, 9, [], beliefs=seats), random.Random(2))[ANSWER]
+    rows = [{"seat": int(s), "p": p} for s, p in keyed[BELIEF_FIELD].items()]
+    assert len(json.dumps(keyed[BELIEF_FIELD])) * 1.8 < len(json.dumps(rows))
 
 
 MIST = DecisionRequest.model_validate(
@@ -164,11 +176,11 @@ def test_a_seat_list_admits_no_seat_twice_as_a_grammar_reads_it(kind: str, count
         check_legal(request, action)
 
 
-def test_a_report_with_a_row_too_many_is_refused() -> None:
+def test_a_report_with_a_seat_not_asked_is_refused() -> None:
     report = legal_answers(None, 9, [], beliefs=[2, 3])
-    rows = [{"seat": 2, "p": 0.5}, {"seat": 3, "p": 0.25}, {"seat": 3, "p": 0.25}]
+    extra = {"2": 0.5, "3": 0.25, "4": 0.25}
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: rows}}, report)
+        jsonschema.validate({ANSWER: {"action": "report_belief", BELIEF_FIELD: extra}}, report)
 
 
 def not_objects(schema: Any, path: str = "#") -> list[str]:
