@@ -280,9 +280,12 @@ def _flag(value: Any) -> bool | None:
 
 
 def _beliefs_of(shape: dict[str, Any]) -> tuple[dict[SeatId, float] | None, str | None]:
-    """The report in an answer: keyed by seat (`{"3": 0.7}`, the tool's shape, nulls for
-    seats not asked left out), or as rows `[{"seat": 3, "p": 0.7}]` (the shape of earlier
-    releases, which a model may still write)."""
+    """The report in an answer, by seat; None when there is none, or why it is malformed.
+
+    Keyed by seat (`{"3": 0.7}`, the tool's shape; nulls for seats not asked are left
+    out), or as rows `[{"seat": 3, "p": 0.7}]` (the shape of earlier releases, which a
+    model may still write).
+    """
     rows = shape.get(BELIEF_FIELD)
     if rows is None:
         return None, None
