@@ -48,7 +48,7 @@ from arena.rules.draw import Sha256Draw
 from arena.rules.errors import ConfigError
 from arena.rules.roles import is_wolf
 from arena.rules.types import Role
-from arena.text.catalog import Lang
+from arena.text.script import AgentLang
 from arena.userfile import read_model
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -90,9 +90,11 @@ class TournamentSpec(BaseModel):
     limits: Limits = Limits()
     max_attempts: int = Field(default=3, ge=1)
     """Starts of a game (failures, lost workers) before it is dead-lettered."""
-    lang: Lang = "zh"
-    """The tables' language (`zh` or `en`): the model seats' prompts and the bots'
-    speeches. Every game of a tournament is played in it."""
+    lang: AgentLang = "zh"
+    """The tables' language (`zh`, `zh-Hans` or `en`): the model seats' prompts and the
+    bots' speeches. Every game of a tournament is played in it; `zh-Hans` is Chinese shown
+    in Simplified characters, which the model seats read too (their prompts, the
+    speeches they hear), and the replays' header records it."""
 
     @field_validator("name")
     @classmethod

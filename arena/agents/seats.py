@@ -265,7 +265,7 @@ def build_agents(
                 models[key] = chat_model(seat_spec, settings)
             agents[seat] = LLMAgent(
                 models[key],
-                lang=spec.lang,
+                lang=told_lang(spec),
                 rules=config.rules,
                 label=key,
                 prompt_version=spec.prompt_version,

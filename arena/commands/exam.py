@@ -22,7 +22,7 @@ from arena.exam.files import key_path, read_exam
 from arena.exam.items import KINDS, Kind
 from arena.exam.sitting import own_share, sit
 from arena.match import Limits
-from arena.text.script import CLI_CHOICES, game_lang, parse_display
+from arena.text.script import CLI_CHOICES, agent_lang, game_lang, parse_display
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -154,7 +154,10 @@ def _build(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     spec = load_spec_file(args.spec_file) if args.spec_file is not None else MatchSpec()
     if args.lang is not None:
-        spec = spec.model_copy(update={"lang": game_lang(parse_display(args.lang))})
+        display = parse_display(args.lang)
+        spec = spec.model_copy(
+            update={"lang": game_lang(display), "agent_lang": agent_lang(display)}
+        )
     spec = with_endpoint_flags(spec, **endpoint_flags(args))
     if len(set(args.seats)) != len(args.seats):
         raise ArenaError("a contestant is named twice: give each --seat once")

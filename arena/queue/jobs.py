@@ -24,8 +24,7 @@ from arena.llm.types import ModelCallRecord
 from arena.match import Limits
 from arena.rules.config import GameConfig
 from arena.rules.types import Winner
-from arena.text.catalog import Lang
-from arena.text.script import display_of
+from arena.text.script import AgentLang, told_display
 
 
 class _Frozen(BaseModel):
@@ -151,8 +150,9 @@ class MatchJob(_Frozen):
     limits: Limits = Limits()
     max_attempts: int = Field(default=3, ge=1)
     """Starts (failures and lost workers) before the job goes to the dead-letter stream."""
-    lang: Lang = "zh"
-    """The table's language: the model seats' prompts and the bots' speeches."""
+    lang: AgentLang = "zh"
+    """The table's language: the model seats' prompts and the bots' speeches (`zh-Hans`:
+    Chinese in Simplified characters, in which the model seats read their prompts)."""
 
     @property
     def fingerprint(self) -> str:
@@ -185,7 +185,7 @@ class MatchJob(_Frozen):
     @property
     def header_fields(self) -> dict[str, object]:
         """A new game's header fields besides its game: its tournament and language."""
-        return {"tournament": self.tournament, "lang": display_of(self.lang)}
+        return {"tournament": self.tournament, "lang": told_display(self.lang)}
 
     def agent_of(self, seat: int) -> AgentEntry:
         """The entry of the agent playing `seat`."""

@@ -33,7 +33,7 @@ from arena.errors import ArenaError, clip
 from arena.queue.base import JobQueue
 from arena.queue.jobs import AgentEntry, MatchJob
 from arena.rules.errors import ConfigError
-from arena.text.catalog import Lang
+from arena.text.script import AgentLang, told_game_lang
 
 AgentMaker = Callable[[AgentEntry, int, int], Agent]
 """`(entry, seat, seat seed) -> Agent`: one seat's agent."""
@@ -113,9 +113,13 @@ def split_delay(spec: str) -> tuple[float, str]:
 
 
 def to_match_spec(
-    entry: AgentEntry, lang: Lang = "zh"
+    entry: AgentEntry, lang: AgentLang = "zh"
 ) -> tuple[seats.SeatSpec, seats.MatchSpec, float]:
     """The seat spec and match spec an entry's seats are built from, and its delay (s).
+
+    `lang` is the table's language as agents are told it: a `zh-Hans` table's model
+    seats read Simplified characters and its plug-ins and remote agents are told so,
+    while the bots speak the arena's Chinese (shown converted, as in `arena play`).
 
     The entry's settings are its own `endpoints` entry (a tournament file refuses those
     that do not apply to its kind). Its model server may be serving other games of the
@@ -143,7 +147,9 @@ def to_match_spec(
     )
     label = seat_spec.base_label
     options = {label: dict(entry.options)} if seat_spec.kind == "plugin" else {}
-    match = seats.MatchSpec(endpoints={label: settings}, options=options, lang=lang)
+    match = seats.MatchSpec(
+        endpoints={label: settings}, options=options, lang=told_game_lang(lang), agent_lang=lang
+    )
     return seat_spec, match, delay
 
 

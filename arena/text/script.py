@@ -53,6 +53,16 @@ def agent_lang(display: Display) -> AgentLang:
     return "zh-Hans" if display == "zh-Hans" else game_lang(display)
 
 
+def told_display(told: AgentLang) -> Display:
+    """The display language of a game whose agents are told `told` (`zh`: Traditional)."""
+    return "zh-Hans" if told == "zh-Hans" else display_of(told_game_lang(told))
+
+
+def told_game_lang(told: AgentLang) -> Lang:
+    """The language the arena writes in for a game whose agents are told `told`."""
+    return "en" if told == "en" else "zh"
+
+
 def display_of(lang: Lang) -> Display:
     """The display language of text written in `lang` (Chinese is written Traditional)."""
     return "en" if lang == "en" else "zh-Hant"

@@ -48,6 +48,7 @@ from arena.rules.observation import Observation
 from arena.rules.types import Role, SeatId
 from arena.rules.visibility import SeatViewer
 from arena.storage.calls import Compactor
+from arena.text.script import AgentLang
 from arena.transcript import Lang
 
 BELIEF_STEP = -1
@@ -63,7 +64,7 @@ class LLMAgent:
         self,
         model: ChatModel,
         *,
-        lang: Lang = "zh",
+        lang: AgentLang = "zh",
         rules: RuleSet | None = None,
         label: str | None = None,
         prompt_version: str = DEFAULT_VERSION,
@@ -77,7 +78,7 @@ class LLMAgent:
 
         Args:
             model: the chat model that answers.
-            lang: the language of the prompts and, so, of the speeches.
+            lang: the language of the prompts and so of the speeches (`zh-Hans`: Simplified).
             rules: the game's rules (public); the board's preset is assumed when None.
             label: the agent spec shown in the replay header (`openai:gpt-4.1-mini`).
             prompt_version: the `prompts/` version to use.
@@ -92,8 +93,8 @@ class LLMAgent:
                 off by it leaves a trace. None: the match's limit applies.
         """
         self.chat = model
-        self.lang: Lang = lang
         self.library = load_library(lang, prompt_version)
+        self.lang: Lang = self.library.lang
         self.beliefs: Beliefs = beliefs
         self.belief_retries = belief_retries
         self.explosion_windows = explosion_windows

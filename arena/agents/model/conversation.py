@@ -26,6 +26,10 @@ Choices that keep it so on every server:
   with its guide in the seat's next turn, and a condensation that replaces that turn
   carries the guide into its summary.
 
+A seat of a `zh-Hans` game reads every line of it in Simplified characters
+(`PromptLibrary.written`): the rules, its state, the question, the legal answers and the
+speeches it heard, as a 简体 page shows them; its own answers stay as it wrote them.
+
 Everything players said is quoted data: `quote` strips chat-template tokens, control and
 bidi characters and JSON-encodes the text, so a speech that imitates the moderator, the
 system, or a tool call reads as a quoted string, and the system prompt says so.
@@ -89,7 +93,8 @@ class Conversation:
         """Add a question: what the seat saw since the last one, its state, `question`."""
         own = view.knowledge.own_role
         if not self.messages:
-            self.messages.append(ChatMessage(role="system", content=system_text(view, self)))
+            system = self.lib.written(system_text(view, self))
+            self.messages.append(ChatMessage(role="system", content=system))
             self.role = own
         elif self._over_budget(view, tokens_per_estimate):
             self._condense(view)
@@ -159,6 +164,7 @@ class Conversation:
         return sum(estimate_tokens(m.content) for m in self.messages)
 
     def _say(self, text: str) -> None:
+        text = self.lib.written(text)
         if self.answered:
             self.messages.append(ChatMessage(role="user", content=text))
         else:
@@ -194,7 +200,9 @@ class Conversation:
         if self.role is not None and self.guide_at >= self.kept:  # its turn is replaced now
             lines.append(self._role_text(self.role))
             self.guide_at = self.kept
-        summary = "\n".join([self.lib.label("summary", first=first, n=last), *lines])
+        summary = self.lib.written(
+            "\n".join([self.lib.label("summary", first=first, n=last), *lines])
+        )
         self.messages = self.messages[: self.kept]
         self.messages.append(ChatMessage(role="user", content=summary))
         self.messages.append(ChatMessage(role="assistant", content=self.lib.label("noted")))

@@ -19,6 +19,8 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.text.hans import to_hans
+from arena.text.script import AgentLang
 from arena.transcript import Lang
 from arena.userfile import read_yaml
 
@@ -66,11 +68,24 @@ class PromptLibrary:
     roles: Mapping[str, str]
     decisions: Mapping[str, Any]
     tools: ToolTexts
+    simplified: bool = False
+    """Whether the seat reads Simplified characters (a `zh-Hans` game): the library's own
+    words are converted when loaded, and everything else the seat reads (the rules'
+    role names, the log's lines, the speeches it heard) by `written` as it is sent."""
 
     @property
     def prompt_id(self) -> str:
-        """`werewolf-<lang>@<version>`, stamped on every trace."""
-        return f"werewolf-{self.lang}@{self.version}"
+        """`werewolf-<lang>@<version>` (`werewolf-zh-Hans@v2`), stamped on every trace."""
+        return f"werewolf-{'zh-Hans' if self.simplified else self.lang}@{self.version}"
+
+    def written(self, text: str) -> str:
+        """`text` in the seat's script, as a page in its language shows it.
+
+        The arena writes Chinese in Traditional characters (the catalog, the bots); a
+        Simplified seat reads all of it converted, as a 简体 page does, speeches
+        included. What the seat itself answers is never converted: it is stored as written.
+        """
+        return to_hans(text) if self.simplified else text
 
     def label(self, key: str, **fields: object) -> str:
         """A label of the state summary or of the conversation, filled in."""
@@ -102,12 +117,17 @@ def prompt_root() -> Traversable:
 
 
 @functools.cache
-def load_library(lang: Lang = "zh", version: str = DEFAULT_VERSION) -> PromptLibrary:
+def load_library(lang: AgentLang = "zh", version: str = DEFAULT_VERSION) -> PromptLibrary:
     """Load `prompts/<version>/<lang>/` from the installed package.
+
+    `zh-Hans` is the Chinese library (written in Traditional characters, one copy to
+    keep) converted to Simplified: a `zh-Hans` game's seats read what its pages show.
 
     Raises:
         ArenaError: the version or language does not exist, or a file is unreadable.
     """
+    if lang == "zh-Hans":
+        return _simplified(load_library("zh", version))
     folder = prompt_root() / version / lang
     if not folder.is_dir():
         known = sorted(p.name for p in prompt_root().iterdir() if p.is_dir())
@@ -127,6 +147,31 @@ def load_library(lang: Lang = "zh", version: str = DEFAULT_VERSION) -> PromptLib
         )
     except (OSError, KeyError) as exc:
         raise ArenaError(f"prompts {version}/{lang}: {exc}") from None
+
+
+def _simplified(lib: PromptLibrary) -> PromptLibrary:
+    """`lib` with every word converted to Simplified characters."""
+    return PromptLibrary(
+        version=lib.version,
+        lang=lib.lang,
+        system=to_hans(lib.system),
+        rules=_to_hans(lib.rules),
+        roles=_to_hans(lib.roles),
+        decisions=_to_hans(lib.decisions),
+        tools=ToolTexts(actions=_to_hans(lib.tools.actions), fields=_to_hans(lib.tools.fields)),
+        simplified=True,
+    )
+
+
+def _to_hans(data: Any) -> Any:
+    """`data` (a YAML mapping's values) with every string converted, keys kept."""
+    if isinstance(data, str):
+        return to_hans(data)
+    if isinstance(data, Mapping):
+        return {key: _to_hans(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_to_hans(value) for value in data]
+    return data
 
 
 def _yaml(path: Traversable) -> dict[str, Any]:
