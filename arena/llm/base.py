@@ -51,6 +51,12 @@ Schema = dict[str, Any]
 """A JSON schema."""
 
 
+REPLY_RESERVE = 1024
+"""The tokens of a slot's window kept for the reply when requests set no `max_tokens`
+(llama-server's default lets a reply run to the end of the window): a speech with a
+belief report fits in it."""
+
+
 class ProviderError(ArenaError):
     """A model endpoint failed for good (after our retries): the message says how."""
 
@@ -91,6 +97,11 @@ class Capabilities(BaseModel):
     """Slots of the server a request may name (llama-server's `id_slot`, read from its
     `/props`); None when the server offers no choice. Each seat's conversation is kept on
     a slot of its own when there are enough (`ChatModel.generate`'s `slot`)."""
+    window: int | None = None
+    """The context of one of the server's slots, in its tokens (llama-server's `/props`:
+    `default_generation_settings.n_ctx`, which it caps at the model's training window
+    whatever `-c` gave each slot); None when the server does not say. A request longer
+    than it, with its reply, is refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +210,36 @@ class Shared(Protocol):
 
     def join(self) -> int:
         """A new conversation's index (0, 1, …)."""
+        ...
+
+
+@runtime_checkable
+class Measured(Protocol):
+    """A chat model that says what its requests carry as prompt, and how much fits (optional).
+
+    The seat's token gauge estimates what the server counts: in answer mode `json_legal`
+    the tool's schema is not sent (the server enforces each request's legal answers off
+    the prompt) and a short answer format stands in the system message, so an estimate
+    that counted the tool would run 2-4 times low on llama.cpp, vLLM and Ollama.
+    """
+
+    def as_sent(
+        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]
+    ) -> tuple[tuple[ChatMessage, ...], tuple[ToolSpec, ...]]:
+        """The messages and tools a request carries as prompt in the endpoint's answer mode."""
+        ...
+
+    @property
+    def reply_tokens(self) -> int | None:
+        """The reply's token limit sent with each request (None: the server's)."""
+        ...
+
+    @property
+    def window(self) -> int | None:
+        """The prompt tokens a request may hold (None: unknown).
+
+        The server's window less a reply's tokens.
+        """
         ...
 
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.errors import ArenaError
+from arena.llm import fallback
 from arena.llm.base import (
     ANSWER_MODES,
+    REPLY_RESERVE,
     AnswerMode,
     Capabilities,
     ChatRequest,
@@ -32,6 +34,16 @@ from arena.llm.base import (
 from arena.llm.pricing import Price, price_of
 from arena.llm.retry import RetryPolicy, Sleep
 from arena.llm.types import ChatMessage, ModelReply, ToolSpec, Usage
+
+
+class ServerProps(NamedTuple):
+    """What a server reports of itself (llama-server's `GET /props`)."""
+
+    slots: int | None
+    """Slots a request may name (`total_slots`)."""
+    window: int | None
+    """One slot's context in tokens (`default_generation_settings.n_ctx`)."""
+
 
 PROBE_REQUESTS = 4
 """Requests of a probe whose model answers at once: two checks of the legal-answer schema,
@@ -117,8 +129,10 @@ class ProbedEndpoint(ABC):
             if outcomes[mode].works:
                 break
         chosen = choose_mode(self.endpoint, self._model, outcomes, priced=self._price is not None)
-        slots = await self._server_slots()
-        self.capabilities = chosen.model_copy(update={"probed": not configured, "slots": slots})
+        slots, window = await self._server_props()
+        self.capabilities = chosen.model_copy(
+            update={"probed": not configured, "slots": slots, "window": window}
+        )
         return self.capabilities
 
     def join(self) -> int:
@@ -126,8 +140,37 @@ class ProbedEndpoint(ABC):
         self.conversations += 1
         return self.conversations - 1
 
-    async def _server_slots(self) -> int | None:
-        """The slots a request may name on this server (None: no choice; the default)."""
+    async def _server_props(self) -> ServerProps:
+        """What the server says of itself: its slots and a slot's window (default: nothing)."""
+        return ServerProps(None, None)
+
+    def as_sent(
+        self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]
+    ) -> tuple[tuple[ChatMessage, ...], tuple[ToolSpec, ...]]:
+        """What a request carries as prompt in the probed answer mode (see `Measured`).
+
+        The tool modes send the tool; the JSON modes describe it in the system message
+        instead (`json_legal` by the answer's frame only: its schema goes per request as
+        the output format, which llama.cpp, vLLM and Ollama do not count as prompt).
+        Before the probe the tool modes' shape is assumed.
+        """
+        mode = self.capabilities.mode if self.capabilities is not None else None
+        if mode is None or mode in ("tools_strict", "tools"):
+            return tuple(messages), tuple(tools)
+        flat = fallback.flatten(messages)
+        return tuple(fallback.with_instruction(flat, tools, brief=mode == "json_legal")), ()
+
+    @property
+    def window(self) -> int | None:
+        """The prompt tokens a request may hold: a slot's window less a reply's tokens."""
+        window = self.capabilities.window if self.capabilities is not None else None
+        if window is None:
+            return None
+        return max(1, window - (self.reply_tokens or REPLY_RESERVE))
+
+    @property
+    def reply_tokens(self) -> int | None:
+        """The reply's token limit sent with each request (None: the server's)."""
         return None
 
     def _pinned(self, slot: int | None) -> int | None:

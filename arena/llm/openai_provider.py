@@ -22,7 +22,7 @@ import openai
 from arena.errors import ArenaError, clip
 from arena.llm import fallback
 from arena.llm.base import AnswerMode, ChatRequest, Dialogue, ProviderError, ToolChoice
-from arena.llm.endpoint import ProbedEndpoint, function_tool
+from arena.llm.endpoint import ProbedEndpoint, ServerProps, function_tool
 from arena.llm.pricing import PRICES, Price, cost_usd
 from arena.llm.retry import RetryPolicy, Sleep, Transient, parse_retry_after, with_retries
 from arena.llm.types import ChatMessage, ModelReply, ToolCall, Usage
@@ -112,22 +112,32 @@ class OpenAIChatModel(ProbedEndpoint):
             body["extra_body"] = {"id_slot": request.slot}
         return self._reply(await self._create(body))
 
-    async def _server_slots(self) -> int | None:
-        """llama-server's slot count (`GET /props`: `total_slots`); None elsewhere.
+    @property
+    def reply_tokens(self) -> int | None:
+        """The reply's token limit sent with each request (None: the server's)."""
+        return self.max_tokens
 
-        Only a server that answers `/props` with a slot count lets a request name its
-        slot (`id_slot`); OpenAI's own API is not asked.
+    async def _server_props(self) -> ServerProps:
+        """llama-server's slot count and a slot's window (`GET /props`); nothing elsewhere.
+
+        llama-server answers `{"total_slots": 4, "default_generation_settings": {"n_ctx":
+        8192, …}, …}` (read from version 0.3.36's server). Only a server that answers with
+        a slot count lets a request name its slot (`id_slot`); OpenAI's own API is not
+        asked, and a server without `/props` (vLLM, Ollama) reports nothing.
         """
         if self.base_url == OPENAI_URL:
-            return None
+            return ServerProps(None, None)
         root = self.base_url.removesuffix("/v1")
         try:
             async with httpx.AsyncClient(timeout=min(self.timeout_s, 10.0)) as client:
                 reply = await client.get(f"{root}/props")
-            slots = reply.json().get("total_slots") if reply.status_code == 200 else None
-        except (httpx.HTTPError, ValueError, AttributeError):
-            return None
-        return slots if isinstance(slots, int) and slots > 0 else None
+            props = reply.json() if reply.status_code == 200 else {}
+        except (httpx.HTTPError, ValueError):
+            return ServerProps(None, None)
+        props = props if isinstance(props, dict) else {}
+        settings = props.get("default_generation_settings")
+        window = settings.get("n_ctx") if isinstance(settings, dict) else None
+        return ServerProps(_positive(props.get("total_slots")), _positive(window))
 
     async def aclose(self) -> None:
         """Close the connection pool (call it in the event loop that used the model)."""
@@ -245,6 +255,11 @@ class OpenAIChatModel(ProbedEndpoint):
 
 class MalformedBody(Exception):
     """An HTTP 200 whose body is not a chat completion: a provider fault, retried like a 5xx."""
+
+
+def _positive(value: object) -> int | None:
+    """`value` when it is a positive whole number (a server's count), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def _classify(exc: BaseException) -> Transient | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.llm.types import ChatMessage, ToolSpec
 
@@ -46,6 +46,9 @@ class TokenGauge:
 
     ratio: float = 1.0
     samples: int = 0
+    errors: list[float] = field(default_factory=list)
+    """Each learned call's estimate against the server's count, relative to the count
+    (0.1: 10 % high), made before that call taught the ratio: how far the gauge is off."""
 
     def observe(
         self, prompt_tokens: int, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec]
@@ -55,6 +58,8 @@ class TokenGauge:
         if prompt_tokens <= 0 or estimate <= 0:
             return
         seen = prompt_tokens / estimate
+        if self.samples:
+            self.errors.append(estimate * self.ratio / prompt_tokens - 1)
         self.samples += 1
         weight = 1 / min(self.samples, 8)
         self.ratio = seen if self.samples == 1 else self.ratio + weight * (seen - self.ratio)

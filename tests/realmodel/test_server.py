@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from arena.agents.model.library import load_library
-from arena.agents.model.probe import probe_mode
+from arena.agents.model.options import options_text
+from arena.agents.model.probe import VOTE, probe_mode
+from arena.agents.model.sizing import Sizing
 from arena.agents.model.tools import answer_tool, legal_answers
 from arena.llm.base import ChatRequest, LegalFormat, Schema
 from arena.llm.openai_provider import OpenAIChatModel
@@ -127,3 +129,47 @@ async def _one(chat: OpenAIChatModel, messages: tuple[ChatMessage, ...], tool: A
         return await chat.generate(messages, (tool,), tool.name)
     finally:
         await chat.aclose()
+
+
+def test_the_window_and_the_gauge_are_the_servers(llama_url: str) -> None:
+    """llama-server reports a slot's window on `/props` (`default_generation_settings.n_ctx`:
+    SmolLM2's 8,192 here), and a seat's gauge, taught by one call, sizes the next request
+    within 20 % of the server's own count: in `json_legal` the `act` tool's schema is not
+    sent, and an estimate that counted it ran 2-4 times low (issue 30)."""
+    lib = load_library("zh")
+    roles = [Role.VILLAGER, Role.WEREWOLF, Role.SEER, Role.WITCH, Role.HUNTER, Role.GUARD]
+    tool = answer_tool(12, roles, lib.tools)
+    system = lib.system.replace("$seats", "12").replace("$rules", lib.role_guide("seer") * 3)
+    question = "\n".join(
+        ["投票放逐。", lib.label("answers"), *options_text(VOTE, lib.tools, "1|2|…|12")]
+    )
+    legal = legal_answers(VOTE, 12, roles)
+
+    async def go() -> tuple[int | None, int, int]:
+        model = _chat(llama_url, mode="json_legal", max_tokens=24, temperature=0)
+        try:
+            capabilities = await model.probe()
+            sizing = Sizing(model, tool=tool)
+            chat = [
+                ChatMessage(role="system", content=system),
+                ChatMessage(role="user", content=question),
+            ]
+            first = await model.generate(chat, (tool,), "act", legal=legal)
+            sizing.observe(first.usage.prompt_tokens, chat)
+            news = "\n".join(
+                f'{n}號（發言）："我是好人，{n + 1}號很可疑，今天投他。"' for n in range(1, 12)
+            )
+            chat += [
+                ChatMessage(role="assistant", content=first.text or "{}"),
+                ChatMessage(role="user", content=f"{news}\n{question}"),
+            ]
+            expected = sizing.measure(chat)
+            second = await model.generate(chat, (tool,), "act", legal=legal)
+            return capabilities.window, expected, second.usage.prompt_tokens
+        finally:
+            await model.aclose()
+
+    window, expected, counted = asyncio.run(go())
+    print(f"window {window}; gauge {expected} tokens, server {counted}")
+    assert window == 8192
+    assert abs(expected / counted - 1) < 0.2

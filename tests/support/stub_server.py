@@ -87,11 +87,15 @@ class StubServer:
         capabilities: Mapping[str, StubModel] | None = None,
         latency_s: float = 0.0,
         slots: int | None = None,
+        window: int | None = None,
     ) -> None:
         self.policy = policy or random_legal()
         self.slots = slots
         """Serve `GET /props` with this `total_slots`, as llama-server does (None: 404), and
         answer at most this many requests at a time: the others queue, as on a server."""
+        self.window = window
+        """Serve `GET /props` with this context per slot, in llama-server's shape
+        (`default_generation_settings.n_ctx`; None: not reported)."""
         self._free = threading.BoundedSemaphore(slots) if slots else contextlib.nullcontext()
         self.models = dict(models or {})
         self.capabilities = dict(capabilities or {})
@@ -319,8 +323,13 @@ def _handler(server: StubServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             """`/v1/models`: every model name the server has a policy for; `/props`."""
-            if self.path.rstrip("/") == "/props" and server.slots is not None:
-                self._send(200, {"total_slots": server.slots}, {})
+            if self.path.rstrip("/") == "/props" and (server.slots or server.window):
+                props: dict[str, Any] = {"model_alias": "stub"}
+                if server.slots is not None:
+                    props["total_slots"] = server.slots
+                if server.window is not None:
+                    props["default_generation_settings"] = {"n_ctx": server.window}
+                self._send(200, props, {})
                 return
             if self.path.rstrip("/") != "/v1/models":
                 self._send(404, _error(f"no route {self.path}"), {})

@@ -13,6 +13,8 @@ Every call becomes a compact `ModelCallRecord` (`arena.storage.calls`): only wha
 the conversation is stored, and the dashboard and `arena replay` expand it back to the
 request exactly as sent. Provider errors (which name URLs) and timeouts are recorded in
 the trace but never enter the seat's chat: the model is only told that no answer came.
+The chat is sized as the endpoint counts it (`arena.agents.model.sizing`); a request refused
+for length is asked again only shorter, else the decision fails, never re-sent.
 """
 
 from __future__ import annotations
@@ -30,13 +32,13 @@ from arena.agents.model.conversation import (
     reminder,
 )
 from arena.agents.model.library import DEFAULT_VERSION, load_library
-from arena.agents.model.overflow import is_overflow, refit_budget
+from arena.agents.model.overflow import is_overflow
 from arena.agents.model.parsing import Parsed, check_beliefs, parse_answer
+from arena.agents.model.sizing import Sizing
 from arena.agents.model.tools import TOOL_NAME, answer_tool, legal_answers, split_claims
 from arena.errors import ArenaError
-from arena.llm.base import ChatModel, ProviderError, Schema, Shared
+from arena.llm.base import ChatModel, Measured, ProviderError, Schema, Shared
 from arena.llm.retry import FailedTry, failed_tries
-from arena.llm.tokens import TokenGauge
 from arena.llm.types import ChatMessage, ModelCallRecord, ModelReply, ToolSpec, Usage
 from arena.records import BeliefReport
 from arena.rules import events as ev
@@ -99,11 +101,12 @@ class LLMAgent:
         self.belief_retries = belief_retries
         self.explosion_windows = explosion_windows
         self.decision_timeout_s = decision_timeout_s
-        self.gauge = TokenGauge()
         self.conversation = Conversation(self.library, rules, history_tokens)
         self._label = label or f"llm:{model.model}"
         self._tool: ToolSpec | None = None
         self._trace = Compactor()
+        self.sizing = Sizing(model if isinstance(model, Measured) else None)
+        self._overflowed = False  # the last call was refused for length: never re-sent
         self._slot = model.join() if isinstance(model, Shared) else None
         """This conversation's index on a shared model: its server slot where pinned."""
         self._lock = asyncio.Lock()
@@ -147,6 +150,8 @@ class LLMAgent:
             others = _others(view) if self.folds_beliefs and is_exile_vote(request) else []
             before: Conversation | None = None
             trusted: tuple[int, ...] | None = None
+            if feedback is not None and self._asking == request.step and self._overflowed:
+                return AgentReply(action=None, error=feedback)  # never re-sent as long
             if feedback is not None and self._asking == request.step:
                 self._attempts += 1
                 self.conversation.refuse(self._safe(feedback), self._reminder(request, view))
@@ -155,7 +160,7 @@ class LLMAgent:
                 self._open(view, request.step)
                 question = decision_question(view, request, self.library, beliefs=others)
                 before = self.conversation.snapshot()
-                self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
+                self.sizing.ask(self.conversation, view, question)
             legal = legal_answers(
                 request, view.knowledge.seats, self._roles(view), beliefs=others, trusted=trusted
             )
@@ -197,9 +202,7 @@ class LLMAgent:
         async with self._lock:
             seat = _seat(view)
             self._open(view, BELIEF_STEP)
-            self.conversation.ask(
-                view, belief_question(others, self.library), tokens_per_estimate=self.gauge.ratio
-            )
+            self.sizing.ask(self.conversation, view, belief_question(others, self.library))
             calls: list[ModelCallRecord] = []
             legal = legal_answers(None, view.knowledge.seats, self._roles(view), beliefs=others)
             for attempt in range(self.belief_retries + 1):
@@ -230,21 +233,17 @@ class LLMAgent:
     def _refit(
         self, before: Conversation, view: Observation, question: str, refused: ModelCallRecord
     ) -> bool:
-        """After a refusal for length: condense, shrink the budget, ask the question again.
+        """After a refusal for length: ask the question again in a shorter chat, if one can be.
 
-        True when the question is asked again (in a shorter chat); False when the refusal
-        was of another kind or there was nothing to condense (`arena.agents.model.overflow`).
+        False for another refusal, or when nothing could be cut (`…model.overflow`).
         """
-        if not is_overflow(refused.error):
+        if refused.error is None or not is_overflow(refused.error):
             return False
-        assert refused.error is not None
-        sent = int(self.conversation.estimate() * self.gauge.ratio)
-        self.conversation = before  # the chat before the refused question, which is asked again
-        refitted = self.conversation.condense_now(view, refit_budget(refused.error, sent))
-        self.conversation.ask(view, question, tokens_per_estimate=self.gauge.ratio)
-        if refitted:
-            self._attempts += 1
-        return refitted
+        refused_chat, self.conversation = self.conversation, before
+        if not self.sizing.refit(refused_chat, before, view, question, refused.error):
+            return False
+        self._attempts += 1
+        return True
 
     def _open(self, view: Observation, step: int) -> None:
         """Start a new question, first telling how the previous answer was settled."""
@@ -279,6 +278,7 @@ class LLMAgent:
         started = time.perf_counter()
         reply: ModelReply | None = None
         error: str | None = None
+        self._overflowed = False  # until this call is refused for length (a cut-off is not)
         with failed_tries() as failed:
             try:
                 if self._slot is None:
@@ -296,10 +296,10 @@ class LLMAgent:
                 )
                 raise
         tries = self._tries(failed, seat, step, messages, tool)
-        self._last_failed_call = reply is None
+        self._last_failed_call, self._overflowed = reply is None, is_overflow(error)
         if reply is not None:
             self.conversation.answer(_raw(reply))
-            self.gauge.observe(reply.usage.prompt_tokens, messages, (tool,))
+            self.sizing.observe(reply.usage.prompt_tokens, messages)
         record = self._trace.record(
             seat,
             step,
@@ -358,6 +358,7 @@ class LLMAgent:
         if self._tool is None:
             k = view.knowledge
             self._tool = answer_tool(k.seats, self._roles(view), self.library.tools)
+            self.sizing.tool = self._tool
         return self._tool
 
     @staticmethod

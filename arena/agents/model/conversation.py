@@ -21,6 +21,8 @@ Choices that keep it so on every server:
   the rounds condensed now are new. That is the one place a request does not extend the
   previous one, at most once a day per seat (twice only past twice the budget, to stay
   inside a context window).
+- A question that would not fit in the server's window even so (SmolLM2's 8,192 tokens on
+  a 12-seat day) condenses the current round too (sizes: `arena.agents.model.sizing`).
 
 - The system message never changes. A card taken during the game (the thief's) comes
   with its guide in the seat's next turn, and a condensation that replaces that turn
@@ -47,9 +49,9 @@ from string import Template
 from arena.agents.model.library import PromptLibrary
 from arena.agents.model.options import options_text
 from arena.agents.model.rules_text import rule_lines
+from arena.agents.model.sizing import Measure, estimated
 from arena.agents.model.tools import BELIEF_FIELD
 from arena.errors import ArenaError
-from arena.llm.tokens import estimate_tokens
 from arena.llm.types import ChatMessage
 from arena.rules import events as ev
 from arena.rules.boards import board
@@ -68,7 +70,9 @@ class Conversation:
     lib: PromptLibrary
     rules: RuleSet | None
     budget_tokens: int
-    """The history budget, in the endpoint's tokens (see `TokenGauge`)."""
+    """The history budget, in the endpoint's tokens (see `TokenGauge`): the whole request's."""
+    window_tokens: int | None = None
+    """The prompt tokens a request may hold (the server's window less a reply's), if known."""
     messages: list[ChatMessage] = field(default_factory=list)
     seen: int = 0
     """How many events of the full log the chat has shown (`Observation.log_length`)."""
@@ -78,8 +82,8 @@ class Conversation:
     """Whether the last user turn has an answer (else the next text continues it)."""
     condensed_on: tuple[int, int] = (0, 0)
     """(day, times) of the last condensation."""
-    summarized: int = 0
-    """The rounds 1..`summarized` are in summaries; the rest are in full turns."""
+    covered: int = 0
+    """The events before this position of the log are in summaries; the rest in full turns."""
     kept: int = 1
     """`messages[:kept]` (the system message and the summaries) never change again."""
     answers_from: int = 0
@@ -89,15 +93,28 @@ class Conversation:
     guide_at: int = 0
     """Which message holds that guide (0: the system message)."""
 
-    def ask(self, view: Observation, question: str, *, tokens_per_estimate: float = 1.0) -> None:
-        """Add a question: what the seat saw since the last one, its state, `question`."""
-        own = view.knowledge.own_role
+    def ask(self, view: Observation, question: str, *, measure: Measure = estimated) -> None:
+        """Add a question; past the budget condense older rounds, past the window this one."""
         if not self.messages:
             system = self.lib.written(system_text(view, self))
             self.messages.append(ChatMessage(role="system", content=system))
-            self.role = own
-        elif self._over_budget(view, tokens_per_estimate):
+            self.role = view.knowledge.own_role
+        elif self._over_budget(view, measure):
             self._condense(view)
+        text = self._turn(view, question)
+        if self._over_window(text, measure) and self._condense(view, whole=True):
+            text = self._turn(view, question)
+        own = view.knowledge.own_role
+        if own is not None and own is not self.role:  # the guide `_turn` added, once
+            self.role = own
+            self.guide_at = len(self.messages) - (0 if self.answered else 1)
+        self.seen = view.log_length
+        self.reply = None
+        self._say(text)
+
+    def _turn(self, view: Observation, question: str) -> str:
+        """The next turn's text: the referee's word, the news, the seat's state, `question`."""
+        own = view.knowledge.own_role
         me = _seat_of(view)
         news = [
             line
@@ -109,37 +126,40 @@ class Conversation:
                 )
             )
         ]
-        self.seen = view.log_length
         parts = [self.reply] if self.reply else []
         parts.append("\n".join(news) if news else self.lib.label("nothing_new"))
         if own is not None and own is not self.role:  # a thief took a card: its guide, once
             # here and not in the system message, which never changes (the prefix cache)
             parts.append(self._role_text(own))
-            self.role = own
-            self.guide_at = len(self.messages) - (0 if self.answered else 1)
         parts += [self.lib.label("rule"), state_text(view, self.lib), question]
-        self.reply = None
-        self._say("\n".join(parts))
+        return "\n".join(parts)
+
+    def _over_window(self, text: str, measure: Measure) -> bool:
+        """Whether the chat with `text` as its next turn would not fit in the window."""
+        turn = ChatMessage(role="user", content=self.lib.written(text))
+        return self.window_tokens is not None and measure([*self.messages, turn]) > (
+            self.window_tokens
+        )
 
     def snapshot(self) -> Conversation:
         """A copy of the chat as it is now, to go back to (`condense_now`)."""
         return replace(self, messages=list(self.messages))
 
-    def condense_now(self, view: Observation, budget_tokens: int) -> bool:
+    def condense_now(
+        self, view: Observation, budget_tokens: int, window_tokens: int | None = None
+    ) -> None:
         """The endpoint refused the chat as longer than its window: condense now, shrunk.
 
-        Called on the chat as it was before the refused question (`snapshot`; the caller
-        asks it again): the budget shrinks to `budget_tokens` (it never grows) and the older
-        rounds are condensed now, not only at a day's first question
-        (`arena.agents.model.overflow`).
-        False when there is nothing to condense (one round so far): asking again would only
-        be refused again.
+        Called on the chat before the refused question (`snapshot`), which the caller asks
+        again: the budget and the window shrink (never grow) and the older rounds are
+        condensed now, not only at a day's first question (`arena.agents.model.overflow`).
         """
         self.budget_tokens = min(self.budget_tokens, budget_tokens)
-        summarized = self.summarized
+        if window_tokens is not None:
+            known = self.window_tokens
+            self.window_tokens = window_tokens if known is None else min(known, window_tokens)
         if self.messages and len(_rounds(view.seen)) >= 2:
             self._condense(view)
-        return self.summarized != summarized
 
     def _role_text(self, role: Role) -> str:
         """The guide of a card taken during the game (the system message has the dealt one)."""
@@ -159,10 +179,6 @@ class Conversation:
         """The last answer stood, or the referee applied its default; the next turn says so."""
         self.reply = self.lib.label("defaulted" if defaulted else "accepted")
 
-    def estimate(self) -> int:
-        """The chat's estimated tokens."""
-        return sum(estimate_tokens(m.content) for m in self.messages)
-
     def _say(self, text: str) -> None:
         text = self.lib.written(text)
         if self.answered:
@@ -172,8 +188,8 @@ class Conversation:
             self.messages[-1] = last.model_copy(update={"content": f"{last.content}\n\n{text}"})
         self.answered = False
 
-    def _over_budget(self, view: Observation, ratio: float) -> bool:
-        used = self.estimate() * ratio
+    def _over_budget(self, view: Observation, measure: Measure) -> bool:
+        used = measure(self.messages)
         day, times = self.condensed_on
         today = view.knowledge.day
         if used <= self.budget_tokens or not self.answered or len(_rounds(view.seen)) < 2:
@@ -182,16 +198,22 @@ class Conversation:
             return True
         return times < 2 and used > 2 * self.budget_tokens
 
-    def _condense(self, view: Observation) -> None:
+    def _condense(self, view: Observation, *, whole: bool = False) -> bool:
         """Replace the turns since the last summary by a summary of the rounds they covered.
 
-        The current round stays in full: it is shown again from its start in the next
-        turn. Nothing happens when every earlier round is summarized already.
+        The current round stays in full unless `whole`: it is shown again from its start in
+        the next turn. With `whole` it is summarized too, up to now, and the next turn
+        shows only what follows. False when there was nothing to summarize.
         """
         rounds = _rounds(view.seen)
-        done = [(n, items) for n, items in rounds[:-1] if n > self.summarized]
+        cut = view.log_length if whole else rounds[-1][1][0].seq
+        done = [
+            (n, part)
+            for n, items in rounds
+            if (part := [s for s in items if self.covered <= s.seq < cut])
+        ]
         if not done:
-            return
+            return False
         lines: list[str] = []
         for number, items in done:
             lines.append(f"## {self.lib.label('round', n=number)}")
@@ -206,14 +228,14 @@ class Conversation:
         self.messages = self.messages[: self.kept]
         self.messages.append(ChatMessage(role="user", content=summary))
         self.messages.append(ChatMessage(role="assistant", content=self.lib.label("noted")))
-        self.kept, self.summarized = len(self.messages), last
+        self.kept, self.covered = len(self.messages), cut
         self.answered = True  # the chat ends with the acknowledgement of the summary
-        first_of_round = rounds[-1][1][0].seq
-        self.seen = min(self.seen, first_of_round)
+        self.seen = cut
         self.answers_from = view.log_length
         day, times = self.condensed_on
         today = view.knowledge.day
         self.condensed_on = (today, times + 1 if day == today else 1)
+        return True
 
 
 def system_text(view: Observation, conversation: Conversation) -> str:

@@ -7,9 +7,10 @@ say so in their own words (collected from the servers themselves):
 
 - OpenAI, vLLM and llama-cpp-python: "This model's maximum context length is 4096 tokens.
   However, you requested 5000 tokens …" (HTTP 400, code `context_length_exceeded`);
-- llama.cpp's server: "the request exceeds the available context size. try increasing the
-  context size or enable context shift" (HTTP 400, type `exceed_context_size_error`; the
-  window is in a field of its own, not the message);
+- llama.cpp's server: "request (10031 tokens) exceeds the available context size (8192
+  tokens), try increasing it" (HTTP 400, type `exceed_context_size_error`, read from
+  version 0.3.36's; older ones said "the request exceeds the available context size. try
+  increasing the context size or enable context shift", the window only in a field);
 - llama-cpp-python in-process: "Requested tokens (2285) exceed context window of 2048";
 - Anthropic: "prompt is too long: 210000 tokens > 200000 maximum".
 
@@ -26,7 +27,11 @@ import re
 _OVERFLOW = re.compile(
     r"context (?:length|window|size)|maximum context|prompt is too long|too many tokens", re.I
 )
-_LIMIT = re.compile(r"maximum context length is (\d+)|context window of (\d+)|(\d+) maximum", re.I)
+_LIMIT = re.compile(
+    r"maximum context length is (\d+)|context window of (\d+)|(\d+) maximum"
+    r"|available context size \((\d+) tokens\)",
+    re.I,
+)
 
 
 def is_overflow(error: str | None) -> bool:

@@ -42,12 +42,15 @@ def extends(before: list[ChatMessage], after: list[ChatMessage]) -> bool:
     )
 
 
+NOTED = {load_library(lang).label("noted") for lang in ("en", "zh")}
+
+
 def summaries(messages: list[ChatMessage]) -> list[int]:
-    """Where the summaries are: each is a user turn answered by "Noted."."""
+    """Where the summaries are: each is a user turn answered by "Noted." (or "收到。")."""
     return [
         i
         for i in range(1, len(messages) - 1)
-        if messages[i + 1].role == "assistant" and messages[i + 1].content == "Noted."
+        if messages[i + 1].role == "assistant" and messages[i + 1].content in NOTED
     ]
 
 

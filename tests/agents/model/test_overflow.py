@@ -17,6 +17,9 @@ REFUSALS = {
     # llama.cpp's server (the window is a field of its own, not in the message)
     "openai:m@http://127.0.0.1:8080/v1: HTTP 400: the request exceeds the available context "
     "size. try increasing the context size or enable context shift": None,
+    # llama.cpp's server 0.3.36 (read from the real one, SmolLM2 capped at 8192 a slot)
+    "openai:smollm2@http://127.0.0.1:8391/v1: HTTP 400: request (10031 tokens) exceeds the "
+    "available context size (8192 tokens), try increasing it": 8192,
     # llama-cpp-python
     "openai:m@http://127.0.0.1:8000/v1: HTTP 400: Requested tokens (2285) exceed context "
     "window of 2048": 2048,
