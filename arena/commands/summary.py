@@ -10,14 +10,20 @@ which are neither the model's decisions nor its failures. A seat that made no mo
 (a plug-in, which names its agent as its model) answered every decision itself. A seat
 that gave speeches is told how many said something: an empty, placeholder or copied
 speech is a legal answer of the model's own that says nothing (`arena.ratings.speeches`).
+
+A default's reason is said in the reader's language as what happened (`default_cause`:
+the context was full, the server refused, the time ran out, or no usable answer came);
+the provider's own words, with its URL, stay in the trace (`arena replay --calls`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
-from arena.errors import clip
+from arena.agents.model.overflow import is_overflow
 from arena.llm.types import ModelCallRecord
 from arena.ratings.speeches import spoke_ratios
 from arena.rules.events import Event
@@ -26,8 +32,27 @@ from arena.storage.calls import automatic_answers
 from arena.storage.replay_file import SeatAgent
 from arena.text import Lang, t
 
-_REASON = 90
-"""Reasons are shortened to this many characters (they can quote an endpoint's error)."""
+Cause = Literal["context", "refused", "timeout", "invalid"]
+"""What made the arena default a decision, as the closing lines name it."""
+
+
+def default_cause(reason: str) -> Cause:
+    """What happened, read from a default's recorded reason (`Outcome.reason`).
+
+    A refusal for length is the context window's (`arena.agents.model.overflow`); an
+    HTTP status or a provider's URL is the server's refusal; a limit that ran out is a
+    timeout; anything else is the model's answers, refused by the referee.
+    """
+    if is_overflow(reason):
+        return "context"
+    if "no answer within" in reason or "timed out" in reason or "time limit" in reason:
+        return "timeout"
+    if "://" in reason or _HTTP.search(reason):
+        return "refused"
+    return "invalid"
+
+
+_HTTP = re.compile(r"\bHTTP \d{3}\b")
 
 
 def seat_lines(
@@ -49,14 +74,16 @@ def seat_lines(
             continue
         mine = [a for a in answers if a.seat == seat.seat and (a.seat, a.step) not in automatic]
         reasons = Counter(
-            clip(a.defaulted, _REASON, flat=True) for a in mine if a.defaulted is not None
+            t(f"cli.cause_{default_cause(a.defaulted)}", lang)
+            for a in mine
+            if a.defaulted is not None
         )
         own = len(mine) - sum(reasons.values())
         line = t(
             "cli.model_seat", lang, seat=seat.seat, agent=seat.agent, decisions=len(mine), own=own
         )
         if reasons:
-            why = "; ".join(f"{n}× {reason}" for reason, n in reasons.most_common(3))
+            why = "; ".join(f"{n}× {reason}" for reason, n in reasons.most_common())
             line += t("cli.model_defaults", lang, defaulted=sum(reasons.values()), why=why)
         unasked = sum(1 for a in answers if a.seat == seat.seat and (a.seat, a.step) in automatic)
         if unasked:

@@ -43,7 +43,7 @@ def test_the_closing_line_counts_asked_decisions_and_the_arenas_answers_apart() 
     (line,) = seat_lines(ANSWERS, seats, "en", TRACES)
     assert line == (
         "seat 1 openai:m: 3 decisions asked, 2 its own, 1 defaulted "
-        "(1× after 3 tries: no action); 1 answered by the arena without asking"
+        "(1× no usable answer); 1 answered by the arena without asking"
     )
 
 
@@ -51,3 +51,24 @@ def test_fallback_figures_leave_the_arenas_answers_out() -> None:
     tallies = decision_tallies(ANSWERS, TRACES)
     assert (tallies[1].fallbacks.num, tallies[1].fallbacks.den) == (1, 3)
     assert (tallies[2].fallbacks.num, tallies[2].fallbacks.den) == (0, 1)
+
+
+def test_a_defaults_reason_says_what_happened_in_the_readers_language() -> None:
+    """The raw provider error (with its URL, in English, cut at 80 characters) was printed
+    inside a Chinese line (issue 30); its words stay in the trace."""
+    reasons = [
+        "after 3 tries: openai:m@http://127.0.0.1:8080/v1: HTTP 400: request (8375 tokens) "
+        "exceeds the available context size (8192 tokens), try increasing it",
+        "after 3 tries: openai:m@http://127.0.0.1:8080/v1: HTTP 500: grammar compilation failed",
+        "after 3 tries: no answer within 300 s",
+        "timed out: the person did not answer in time",
+        "after 3 tries: this question needs one of the legal answers",
+    ]
+    answers = [Answer(step=n, seat=1, action=Pass(), defaulted=r) for n, r in enumerate(reasons)]
+    seats = [SeatAgent(seat=1, agent="openai:m", model="m")]
+    traces = [call(n) for n in range(len(reasons))]
+    (zh,) = seat_lines(answers, seats, "zh", traces)
+    assert "上下文已滿" in zh and "伺服器拒絕了請求" in zh and "2× 逾時" in zh, zh
+    assert "沒有可用的回答" in zh and "http" not in zh and "tries" not in zh, zh
+    (en,) = seat_lines(answers, seats, "en", traces)
+    assert "1× the context window was full" in en and "2× timed out" in en, en
