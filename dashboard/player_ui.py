@@ -14,7 +14,8 @@ import streamlit as st
 from arena.llm.types import ModelCallRecord
 from arena.rules.actions import Claims
 from arena.rules.roles import spec
-from arena.rules.types import Role, Team
+from arena.rules.types import Team
+from arena.rules.visibility import SeatViewer
 from arena.transcript import claims_text
 
 from .charts import (
@@ -36,58 +37,8 @@ from .i18n import (
     viewpoints,
 )
 from .plain import error, plain, visible
-from .projection import BallotRow, SeatCard, View, role_label
-
-ICONS: dict[Role, str] = {
-    Role.VILLAGER: "🧑‍🌾",
-    Role.WEREWOLF: "🐺",
-    Role.SEER: "🔮",
-    Role.WITCH: "🧪",
-    Role.HUNTER: "🏹",
-    Role.GUARD: "🛡️",
-    Role.IDIOT: "🤪",
-    Role.WHITE_WOLF_KING: "🐺",
-    Role.WOLF_KING: "🐺",
-    Role.WOLF_BEAUTY: "🐺",
-    Role.KNIGHT: "⚔️",
-    Role.DREAMWEAVER: "💤",
-    Role.AVENGER: "🗡️",
-    Role.EVIL_KNIGHT: "🐺",
-    Role.NIGHTMARE: "🐺",
-    Role.BLOOD_MOON_APOSTLE: "🐺",
-    Role.DEMON_HUNTER: "🪓",
-    Role.GARGOYLE: "🗿",
-    Role.GRAVEKEEPER: "⚰️",
-    Role.ECLIPSE_WOLF_CONSORT: "🐺",
-    Role.PRINCE: "🤴",
-    Role.WOLF_WITCH: "🐺",
-    Role.PURE_WHITE_MAIDEN: "🤍",
-    Role.MAGICIAN: "🎩",
-    Role.ALCHEMIST_WITCH: "⚗️",
-    Role.RAVEN_CLAW: "🐺",
-    Role.MIRACLE_MERCHANT: "💰",
-    Role.SECRET_ADMIRER: "💌",
-    Role.FOX_CUB: "🦊",
-    Role.BEAR: "🐻",
-    Role.PUFFERFISH: "🐡",
-    Role.WHITE_CAT: "🐈",
-    Role.PHANTOM: "🐺",
-    Role.HEALER: "⛑️",
-    Role.WATCHMAN: "🏮",
-    Role.CORONER: "🩺",
-    Role.ELDER: "👴",
-    Role.THIEF: "🦹",
-    Role.CUPID: "💘",
-}
-"""Avatars of the roles a viewer knows; an unknown role is a plain silhouette."""
-UNKNOWN_ICON = "👤"
-CARD_PX = 140
-"""A seat card's width: six fit a row beside the sidebar on a 1400 px window."""
-
-
-def role_icon(role: Role | None) -> str:
-    """A role's avatar; the silhouette for an unknown role (or one added without an icon)."""
-    return UNKNOWN_ICON if role is None else ICONS.get(role, UNKNOWN_ICON)
+from .projection import BallotRow, View
+from .seat_table import draw, role_icon, seats_in, speaker, speaking_line
 
 
 def pick_viewpoint(seats: int, lang: Lang, key: str, *, public_only: bool = False) -> str:
@@ -134,7 +85,7 @@ def show(view: View, lang: Lang) -> None:
     """
     with st.container(border=True, key="latest"):
         plain(view.latest if view.latest is not None else t("nothing_yet", lang), one_line=True)
-    seat_board(view.seats, lang)
+    seat_board(view, lang)
     names = ["circle", "transcript", "speeches", "votes"]
     names += ["beliefs", "calls"] if view.is_god else []
     tabs = dict(zip(names, st.tabs([t(n, lang) for n in names]), strict=True))
@@ -155,36 +106,17 @@ def show(view: View, lang: Lang) -> None:
         st.dataframe(pd.DataFrame(view.facts, columns=["", " "]), hide_index=True, width="stretch")
 
 
-def card_text(card: SeatCard, lang: Lang) -> tuple[str, str]:
-    """(title line, detail line) of one seat card."""
-    icon = role_icon(card.role)
-    role = role_label(card.role, lang)
-    if card.role is not None:
-        role = f":red[{role}]" if spec(card.role).team is Team.WOLF else f":blue[{role}]"
-    marks = [t("alive" if card.present else "out", lang)]
-    if card.sheriff:
-        marks.append("🎖️ " + t("sheriff", lang))
-    if card.checked_wolf is not None:
-        marks.append(t("checked_wolf" if card.checked_wolf else "checked_good", lang))
-    if card.is_viewer:
-        marks.append("⭐ " + t("you", lang))
-    status = "" if card.present else "💀 "
-    return f"{status}**{seat_name(card.seat, lang)}** {icon} {role}", " · ".join(marks)
+def seat_board(view: View, lang: Lang) -> None:
+    """The table as this view knows it (`seat_table`): who is speaking in the middle.
 
-
-def seat_board(cards: Sequence[SeatCard], lang: Lang) -> None:
-    """The table as cards of one width, as many to a row as the page has room for.
-
-    Not six columns: on a narrow window (800 px, the sidebar open) six columns left a
-    card about 65 px, so a seat's role and agent broke a few letters a line.
+    Who plays each seat is named only where the projection names it (god view, or a
+    finished game's last step).
     """
-    with st.container(horizontal=True, key="seat_board"):
-        for card in cards:
-            title, detail = card_text(card, lang)
-            with st.container(border=True, key=f"card_{card.seat}", width=CARD_PX):
-                st.markdown(title)
-                st.caption(detail)
-                plain(card.player, one_line=True)
+    me = view.viewer.seat if isinstance(view.viewer, SeatViewer) else None
+    speaking = speaker(view.observation)
+    names = {c.seat: c.player for c in view.seats if c.player}
+    seats = seats_in(view.observation, lang, me=me, speaking=speaking, names=names)
+    draw(seats, lang, speaking_line(speaking, lang))
 
 
 def circle_tab(view: View, lang: Lang) -> None:

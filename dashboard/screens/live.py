@@ -26,6 +26,7 @@ from arena.dashboard.live import Tail, loaded, poll, running
 from arena.dashboard.plain import error, plain, visible
 from arena.dashboard.player_ui import pick_viewpoint, show, viewpoints_caption
 from arena.dashboard.projection import project
+from arena.dashboard.seat_table import draw, seats_in, speaking_line
 from arena.dashboard.session import language, settings
 from arena.errors import ArenaError
 from arena.humans.hosting import public_view
@@ -149,7 +150,10 @@ def wait_for_games(conn: Any, prefix: str) -> None:
 
 
 def hosted_here(lang: Lang) -> None:
-    """Games this dashboard hosts (the Play page's), public view only, refreshed."""
+    """Games this dashboard hosts (the Play page's), public view only, refreshed.
+
+    The table (`seat_table`, as the Play page and the player draw it), then the lines.
+    """
     ids = hosted().ids()
     st.subheader(text("play.hosted", lang))
     if not ids:
@@ -161,12 +165,10 @@ def hosted_here(lang: Lang) -> None:
         status = desk().status(game)
         if status.state == "finished" and status.winner:
             st.success(winner_label(status.winner, lang))
-        elif status.speaking is not None:
-            st.caption(
-                f"🎙 {text('play.speaking', lang, s=text('seat.one', lang, n=status.speaking))}"
-            )
-        seen = public_view(desk(), game).seen
-        lines = [line for s in seen if (line := render(s.event, lang)) is not None]
+        seen = public_view(desk(), game)
+        speaking = status.speaking if status.state != "finished" else None
+        draw(seats_in(seen, lang, speaking=speaking), lang, speaking_line(speaking, lang))
+        lines = [line for s in seen.seen if (line := render(s.event, lang)) is not None]
         plain("\n".join(visible(line, one_line=True) for line in reversed(lines[-200:])) or "…")
 
     st.fragment(body, run_every=REFRESH_S)()

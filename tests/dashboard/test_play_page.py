@@ -218,7 +218,10 @@ def _literal_parts(node: ast.expr) -> list[ast.expr]:
     return list(node.values) if isinstance(node, ast.JoinedStr) else [node]
 
 
-PLAY_ROOMS = ["screens/play.py", "new_game.py", "seat_answer.py", "seat_view.py", "play_words.py"]
+PLAY_ROOMS = [
+    "screens/play.py", "new_game.py", "seat_answer.py", "seat_view.py", "seat_table.py",
+    "play_words.py",
+]  # fmt: skip
 """The Play page's script and the modules it is drawn from."""
 
 

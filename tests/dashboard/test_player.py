@@ -195,7 +195,7 @@ def test_page_scripts_hold_no_bare_strings_that_streamlit_would_draw() -> None:
 
 
 def test_every_role_has_an_avatar() -> None:
-    from arena.dashboard.player_ui import ICONS, UNKNOWN_ICON, role_icon
+    from arena.dashboard.seat_table import ICONS, UNKNOWN_ICON, role_icon
     from arena.rules.types import Role
 
     assert set(ICONS) == set(Role)
