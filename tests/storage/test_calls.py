@@ -72,3 +72,13 @@ def test_a_defaults_reason_says_what_happened_in_the_readers_language() -> None:
     assert "沒有可用的回答" in zh and "http" not in zh and "tries" not in zh, zh
     (en,) = seat_lines(answers, seats, "en", traces)
     assert "1× the context window was full" in en and "2× timed out" in en, en
+
+
+def test_a_remote_seats_chinese_closing_line_does_not_call_it_a_model() -> None:
+    """A remote agent's hello name stands in `model`, so its seat gets a closing line; in
+    Chinese it said 問了模型 … 由模型自己做出 (asked the model) of an agent behind a URL."""
+    url = "http://127.0.0.1:9077/agent"
+    seats = [SeatAgent(seat=2, agent=url, model="example-remote"), SeatAgent(seat=1, agent="bot")]
+    answers = [Answer(step=3, seat=2, action=Pass()), Answer(step=5, seat=2, action=Pass())]
+    (line,) = seat_lines(answers, seats, "zh")
+    assert "模型" not in line and line.startswith(f"2號 {url}：問了 2 個決定")
