@@ -37,25 +37,41 @@ def today(page: SeatPage) -> list[ev.Spoke]:
     return spoken
 
 
+def message(speech: ev.Spoke, page: SeatPage, shown: Lang) -> None:
+    """One speech as a chat message, its structured claims as tags."""
+    who = seat_label(speech.seat, shown)
+    with st.chat_message(who, avatar="⭐" if speech.seat == page.seat else "👤"):
+        st.markdown(f"**{escape(who)}** · {escape(context_label(speech.context, shown))}")
+        plain(localize(speech.text, shown) or "…")
+        if claims := claims_line(speech.claims, shown):
+            st.markdown(" ".join(f":blue-badge[{escape(c.strip())}]" for c in claims.split(";")))
+
+
+def last_speech(page: SeatPage, lang: Lang, shown: Lang) -> None:
+    """Today's latest speech, right under the decision: what a person is answering.
+
+    On a phone the columns below stack (the table, then the conversation), which put the
+    speech a decision answers a few screens down; here it is on the decision's screen.
+    """
+    spoken = today(page)
+    if spoken:
+        with st.container(border=True, key="last_speech"):
+            st.caption(text("play.last_speech", lang))
+            message(spoken[-1], page, shown)
+
+
 def conversation(page: SeatPage, lang: Lang, shown: Lang) -> None:
-    """Today's speeches as a conversation, newest last, with their claims as tags."""
+    """Today's earlier speeches as a conversation, newest last (the latest is above)."""
     st.caption(text("play.speeches", lang))
     spoken = today(page)
     if not spoken:
         st.caption(text("play.no_speeches", lang))
-    for speech in spoken:
-        who = seat_label(speech.seat, shown)
-        with st.chat_message(who, avatar="⭐" if speech.seat == page.seat else "👤"):
-            st.markdown(f"**{escape(who)}** · {escape(context_label(speech.context, shown))}")
-            plain(localize(speech.text, shown) or "…")
-            if claims := claims_line(speech.claims, shown):
-                st.markdown(
-                    " ".join(f":blue-badge[{escape(c.strip())}]" for c in claims.split(";"))
-                )
+    for speech in spoken[:-1]:
+        message(speech, page, shown)
 
 
 def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
-    """Who is speaking, the table, today's speeches, and everything this seat has seen."""
+    """The latest speech, the table, today's speeches, and everything this seat has seen."""
     status = page.status
     if status.state in ("waiting", "checking"):  # a seat is not told the table has models
         st.info(text("play.waiting", lang))
@@ -70,6 +86,7 @@ def view(page: SeatPage, lang: Lang, shown: Lang) -> None:
             st.markdown(f"🎬 [{label}]({PLAYER_PAGE}?{query})")
     elif status.state == "failed":
         error(text("play.failed", lang, e=status.error))
+    last_speech(page, lang, shown)
     left, right = st.columns([3, 2])
     with left:
         st.caption(text("play.table", lang))
