@@ -134,6 +134,7 @@ SHOWN: tuple[tuple[str, str, Callable[[float], str]], ...] = (
     ("wolf_misdirection", "misdirection (w)", "{:.3f}".format),
     ("whisper_leak", "leak (w)", _pct),
     ("spoke", "spoke", _pct),
+    ("explosion_rate", "self-explodes (w)", _pct),
     ("fallback_rate", "fallback", _pct),
     ("tokens_per_game", "tokens/game", "{:,.0f}".format),
     ("cost_per_game_usd", "$/game", "${:.4f}".format),

@@ -125,9 +125,10 @@ class FileHead(_Judged):
     content: Content | None = None
 
 
-FACTS_FORMAT = 3
+FACTS_FORMAT = 4
 """The layout of a cached summary (2: each result names its deal, `GameResult.deal`; 3:
-the seats' tallies count the speeches that said something, `Tallies.spoke`). It
+the seats' tallies count the speeches that said something, `Tallies.spoke`; 4: and the
+wolves' self-explosions, `Tallies.explosions`). It
 enters `facts_version`, so rows of another layout are verified and folded again rather
 than read without their new fields (the source digest changes with any edit anyway;
 this says it on purpose, where a reader looks for it)."""

@@ -73,6 +73,7 @@ def _values(m: AgentMetrics) -> dict[str, float | None]:
         "good_misdirection": good.misdirection.value,
         "whisper_leak": wolf.whisper_leak.value,
         "spoke": total.spoke.value,
+        "explosion_rate": wolf.explosions.value,
         "fallback_rate": total.fallbacks.value,
         "retry_rate": total.retries.value,
         "tokens_per_game": m.tokens_per_game,

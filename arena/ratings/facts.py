@@ -19,7 +19,15 @@ from arena.ratings.results import SeatResult, game_result
 from arena.ratings.speeches import spoke_ratios
 from arena.ratings.stats import Ratio, mean_of
 from arena.ratings.tallies import GameSummary, ModelTally, SeatTallies, Tallies, UsageTally
-from arena.rules.events import Event, PhaseStarted, PlayerExiled, Spoke, VoteCast, WolfWhispered
+from arena.rules.events import (
+    Event,
+    PhaseStarted,
+    PlayerExiled,
+    SelfExploded,
+    Spoke,
+    VoteCast,
+    WolfWhispered,
+)
 from arena.rules.referee import Answer
 from arena.rules.roles import is_god, is_wolf
 from arena.rules.types import Role, SeatId, Team
@@ -48,6 +56,7 @@ def summarize(replay: Replay) -> GameSummary:
             vote_tallies(replay.events, roles),
             leak_tallies(replay.events, roles),
             {seat: Tallies(spoke=r) for seat, r in spoke_ratios(replay.events).items()},
+            explosion_tallies(replay.events, roles),
             belief_tallies(replay.events, replay.beliefs, roles),
             decision_tallies(replay.answers, replay.traces),
             usage_tallies(calls),
@@ -113,6 +122,16 @@ def claim_tallies(events: Sequence[Event], roles: Sequence[Role]) -> dict[SeatId
                 den=sum(1 for d in claim_days if d[0] == seat),
             ),
         )
+        for seat in range(1, len(roles) + 1)
+        if is_wolf(roles[seat - 1])
+    }
+
+
+def explosion_tallies(events: Sequence[Event], roles: Sequence[Role]) -> dict[SeatId, Tallies]:
+    """`explosions` of each wolf seat: whether it self-exploded in this game."""
+    exploded = {e.seat for e in events if isinstance(e, SelfExploded)}
+    return {
+        seat: Tallies(explosions=Ratio(num=int(seat in exploded), den=1))
         for seat in range(1, len(roles) + 1)
         if is_wolf(roles[seat - 1])
     }

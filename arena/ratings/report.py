@@ -61,9 +61,9 @@ def build_report(
     return fold.report(bootstrap, seed, confidence, skipped=skipped, directory=directory)
 
 
-STATE_FORMAT = 4
-"""The layout of `ReportFold.to_json` (4: the metric sums hold `Tallies.spoke`); a saved
-state of another layout is not read."""
+STATE_FORMAT = 5
+"""The layout of `ReportFold.to_json` (4: the metric sums hold `Tallies.spoke`; 5: and
+`Tallies.explosions`); a saved state of another layout is not read."""
 
 
 class ReportFold:

@@ -52,6 +52,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("good_misdirection", Team.GOOD, "misdirection"),
     Metric("whisper_leak", Team.WOLF, "whisper_leak"),
     Metric("spoke", None, "spoke"),
+    Metric("explosion_rate", Team.WOLF, "explosions"),
     Metric("fallback_rate", None, "fallbacks"),
     Metric("retry_rate", None, "retries"),
     Metric("tokens_per_game", None, "tokens"),

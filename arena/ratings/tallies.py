@@ -67,6 +67,10 @@ class Tallies(Summed):
     """Any seat: public speeches (last words included) that said something / public
     speeches given. A speech says nothing when its text is empty, a placeholder, or a copy
     of another seat's earlier speech (`arena.ratings.speeches`)."""
+    explosions: Ratio = Ratio()
+    """Wolf seats: games in which the seat self-exploded (`SelfExploded`) / wolf games. An
+    act that ends the day and cannot be taken back: a model steered into it by the
+    arena's framing drew every game (issue 30), so the rate stands beside the others'."""
     fallbacks: Ratio = Ratio()
     """Decisions answered by the arena's default (`Answer.defaulted`) / decisions."""
     retries: Ratio = Ratio()

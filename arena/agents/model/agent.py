@@ -31,6 +31,7 @@ from arena.agents.model.conversation import (
     is_exile_vote,
     reminder,
 )
+from arena.agents.model.explosion import as_asked, asks_window, is_offered
 from arena.agents.model.library import DEFAULT_VERSION, load_library
 from arena.agents.model.overflow import is_overflow
 from arena.agents.model.parsing import Parsed, check_beliefs, parse_answer
@@ -44,7 +45,7 @@ from arena.records import BeliefReport
 from arena.rules import events as ev
 from arena.rules.actions import Claims, Pass, Speak
 from arena.rules.config import RuleSet
-from arena.rules.decisions import DecisionKind, DecisionRequest
+from arena.rules.decisions import DecisionRequest
 from arena.rules.errors import InvalidActionError
 from arena.rules.observation import Observation
 from arena.rules.types import Role, SeatId
@@ -87,9 +88,8 @@ class LLMAgent:
             history_tokens: the conversation's budget in the endpoint's tokens; past it,
                 older days are condensed (at most once a day).
             belief_retries: re-asks of a malformed belief report before giving up.
-            explosion_windows: ask the model in the self-explosion window after every
-                speech. Off by default: each window costs a call per eligible wolf, and a
-                wolf can still explode on its own speaking turn and when withdrawing.
+            explosion_windows: ask in every self-explosion window, not only right after
+                the seat's own speech (`arena.agents.model.explosion`; a call each).
             beliefs: the game's belief schedule; `daily` folds the report into the vote.
             decision_timeout_s: this seat's limit per decision (all its calls); a call cut
                 off by it leaves a trace. None: the match's limit applies.
@@ -143,8 +143,9 @@ class LLMAgent:
         self, view: Observation, request: DecisionRequest, feedback: str | None = None
     ) -> AgentReply:
         """Answer `request` in the seat's conversation; a re-ask continues it."""
-        if request.kind is DecisionKind.INTERRUPT and not self.explosion_windows:
+        if not asks_window(view, request, every=self.explosion_windows):
             return AgentReply(action=Pass())
+        request = as_asked(request)
         async with self._lock:
             seat = _seat(view)
             others = _others(view) if self.folds_beliefs and is_exile_vote(request) else []
@@ -173,7 +174,7 @@ class LLMAgent:
                 return AgentReply(action=None, error=record.error, calls=(*earlier, record))
             try:
                 parsed = parse_answer(_raw(reply), request)
-                if parsed.action is None:
+                if not is_offered(parsed.action, request):
                     raise InvalidActionError("this question needs one of the legal answers")
             except InvalidActionError as exc:
                 record = record.model_copy(update={"error": str(exc)})
