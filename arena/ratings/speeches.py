@@ -11,7 +11,9 @@ last words included) *said nothing* when its text
   without their brackets;
 - or copies a speech another seat gave first, earlier in the game: the same tokens
   (`arena.ratings.ngrams.tokens`: letters and digits, one CJK character each, lowercased),
-  so a copy with other spacing or punctuation is a copy too.
+  so a copy with other spacing or punctuation is a copy too, and one in the other
+  script (`arena.text.hans`): a seat of a `zh-Hans` game reads the others' speeches in
+  Simplified characters, and a copy of what it read is a copy of what they said.
 
 The structured claims are not words: a speech that only fills `claimed_role` says nothing
 in this sense. The rule reads the text as written and nothing else, so it is the same for
@@ -29,12 +31,13 @@ from arena.ratings.ngrams import tokens
 from arena.ratings.stats import Ratio
 from arena.rules.events import Event, Spoke
 from arena.rules.types import SeatId
+from arena.text.hans import to_hans
 from arena.userfile import read_yaml
 
 
 def is_placeholder(text: str) -> bool:
     """Whether `text` stands for a speech instead of being one (see the module docstring)."""
-    words = tokens(text)
+    words = _folded(text)
     if not words:
         return True
     stripped = text.strip()
@@ -43,9 +46,17 @@ def is_placeholder(text: str) -> bool:
     return tuple(words) in _slot_words()
 
 
+def _folded(text: str) -> list[str]:
+    """`text`'s tokens with Chinese in Simplified characters, whichever it was written in."""
+    return tokens(to_hans(text))
+
+
 @functools.cache
 def _slot_words() -> frozenset[tuple[str, ...]]:
-    """The tokens of every text place the prompt libraries write (`*.slot` tool fields)."""
+    """The tokens of every text place the prompt libraries write (`*.slot` tool fields).
+
+    Folded to Simplified characters: a `zh-Hans` seat reads them so (`_folded`).
+    """
     found: set[tuple[str, ...]] = set()
     for version in prompt_root().iterdir():
         for lang in version.iterdir() if version.is_dir() else ():
@@ -53,7 +64,7 @@ def _slot_words() -> frozenset[tuple[str, ...]]:
             if not tools.is_file():
                 continue
             fields = read_yaml(tools, "prompts file tools.yaml").get("fields", {})
-            found |= {tuple(tokens(v)) for k, v in fields.items() if k.endswith(".slot")}
+            found |= {tuple(_folded(v)) for k, v in fields.items() if k.endswith(".slot")}
     return frozenset(found)
 
 
@@ -64,7 +75,7 @@ def said_nothing(events: Iterable[Event]) -> list[tuple[Spoke, bool]]:
     for event in events:
         if not isinstance(event, Spoke):
             continue
-        words = tuple(tokens(event.text))
+        words = tuple(_folded(event.text))
         copied = first.setdefault(words, event.seat) != event.seat
         out.append((event, copied or is_placeholder(event.text)))
     return out
