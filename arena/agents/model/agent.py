@@ -88,8 +88,7 @@ class LLMAgent:
             history_tokens: the conversation's budget in the endpoint's tokens; past it,
                 older days are condensed (at most once a day).
             belief_retries: re-asks of a malformed belief report before giving up.
-            explosion_windows: ask in every self-explosion window, not only right after
-                the seat's own speech (`arena.agents.model.explosion`; a call each).
+            explosion_windows: ask in every explosion window, not only after its own speech.
             beliefs: the game's belief schedule; `daily` folds the report into the vote.
             decision_timeout_s: this seat's limit per decision (all its calls); a call cut
                 off by it leaves a trace. None: the match's limit applies.
