@@ -17,8 +17,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from arena.llm.base import LegalFormat, Schema
+from arena.llm.base import REPLY_RESERVE, LegalFormat, Schema
 from arena.llm.types import ChatMessage, ToolSpec
+
+CHOICE_REPLY = 384
+"""A `json_legal` reply's token limit, when none is configured, for a question whose legal
+answers hold no free text (a vote with a 12-seat belief report, pretty-printed by a small
+model, takes about 250)."""
 
 
 def response_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
@@ -39,6 +44,29 @@ def legal_format(schema: Schema, form: LegalFormat) -> dict[str, Any]:
     if form == "json_object":
         return {"type": "json_object", "schema": schema}
     return {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+
+
+def reply_cap(schema: Schema) -> int:
+    """A `json_legal` reply's token limit, sized to the question, when none is configured.
+
+    A grammar forces the answer's shape but not its end: llama-server's default lets a
+    reply run until the slot's window is full, and a small model looping inside a speech's
+    string did (SmolLM2 wrote over 2,000 tokens into one speech on a 12-seat board before
+    the game was stopped, issue 30's check). A question whose legal answers hold free text
+    (a speech, a whisper, last words) gets the reply reserve the window already keeps
+    (`REPLY_RESERVE`); any other gets `CHOICE_REPLY`. A reply cut at the limit is closed
+    where it stopped by the parser, and a speech keeps what it said.
+    """
+    return REPLY_RESERVE if _free_text(schema) else CHOICE_REPLY
+
+
+def _free_text(node: Any) -> bool:
+    """Whether a schema admits a string it does not enumerate, anywhere in it."""
+    if isinstance(node, dict):
+        if node.get("type") == "string" and "enum" not in node:
+            return True
+        return any(_free_text(v) for v in node.values())
+    return isinstance(node, list) and any(_free_text(v) for v in node)
 
 
 def instruction(tools: Sequence[ToolSpec]) -> str:

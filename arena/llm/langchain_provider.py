@@ -181,6 +181,8 @@ class LangChainChatModel(ProbedEndpoint):
                 # SDK's `parse`, which raises on a reply cut by `max_tokens` instead of
                 # returning it (the parser closes such a reply where it stopped).
                 extra = {**(getattr(chat, "extra_body", None) or {}), "response_format": fmt}
+                if self._kwargs.get("base_url"):  # a server of its own, as _compatible_limit
+                    extra.setdefault("max_tokens", fallback.reply_cap(schema))
                 runnable = chat.bind(extra_body=extra)
         prompt = _cached([_message(m) for m in flat], self.provider)
 

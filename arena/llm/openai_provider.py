@@ -170,6 +170,8 @@ class OpenAIChatModel(ProbedEndpoint):
             elif mode == "json_legal":
                 schema = legal if legal is not None else tools[0].parameters
                 kwargs["response_format"] = fallback.legal_format(schema, form or "json_schema")
+                if self.base_url != OPENAI_URL:
+                    kwargs.setdefault("max_tokens", fallback.reply_cap(schema))
         return kwargs
 
     def _reset_clients(self) -> None:

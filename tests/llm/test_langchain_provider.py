@@ -5,7 +5,8 @@ import pytest
 
 from arena.agents.model.probe import VOTE
 from arena.errors import ArenaError
-from arena.llm.base import ProviderError
+from arena.llm.base import REPLY_RESERVE, ProviderError
+from arena.llm.fallback import CHOICE_REPLY, reply_cap
 from arena.llm.langchain_provider import LangChainChatModel
 from arena.llm.types import ChatMessage, ToolCall
 from arena.rules.actions import Pass, Vote
@@ -169,3 +170,28 @@ def test_a_seat_configured_from_the_environment_records_its_server(
     assert model.base_url == "https://api.openai.com/v1"
     other = LangChainChatModel("bedrock_converse:claude", mode="tools")
     assert other.endpoint == "langchain:bedrock_converse:claude@default"
+
+
+def test_a_legal_answer_without_a_configured_limit_gets_one_sized_to_the_question() -> None:
+    """llama-server lets a reply run to the window's end; under a grammar SmolLM2 wrote over
+    2,000 tokens into one speech (issue 30's check). A choice gets a short limit, a
+    question with free text the reply reserve, and a configured limit stands."""
+    vote = {"type": "object", "properties": {"target": {"type": "integer", "enum": [2, 3]}}}
+    speech = {"type": "object", "properties": {"text": {"type": "string"}}}
+    assert (reply_cap(vote), reply_cap(speech)) == (CHOICE_REPLY, REPLY_RESERVE)
+    with StubServer() as server:
+        free = LangChainChatModel("openai:m", base_url=server.url, api_key="k", mode="json_legal")
+        fixed = LangChainChatModel(
+            "openai:m", base_url=server.url, api_key="k", mode="json_legal", max_tokens=77
+        )
+
+        async def go() -> None:
+            for model, legal in ((free, vote), (free, speech), (fixed, speech)):
+                try:
+                    await model.generate(QUESTION, [ACT], "act", legal=legal)
+                finally:
+                    await model.aclose()
+
+        asyncio.run(go())
+        limits = [body.get("max_tokens") for body in server.requests_for("m")]
+    assert limits == [CHOICE_REPLY, REPLY_RESERVE, 77]

@@ -4,7 +4,8 @@ import pytest
 
 from arena.agents.model.probe import VOTE
 from arena.errors import ArenaError
-from arena.llm.base import ProviderError
+from arena.llm.base import REPLY_RESERVE, ProviderError
+from arena.llm.fallback import CHOICE_REPLY
 from arena.llm.openai_provider import OpenAIChatModel
 from arena.llm.pricing import PRICES, cost_usd
 from arena.llm.types import ChatMessage, ToolCall
@@ -234,3 +235,23 @@ def test_a_server_whose_speeches_are_a_seat_number_passes_the_probe() -> None:
     with StubServer(random_legal(text=lambda: "3號")) as server:
         caps = asyncio.run(openai_model(server.url, "m", mode=None).probe())
     assert caps.mode == "tools_strict"
+
+
+def test_a_legal_answer_without_a_configured_limit_gets_one_sized_to_the_question() -> None:
+    """As for LangChain's seats (tests/llm/test_langchain_provider.py): a choice gets
+    `CHOICE_REPLY`, free text the reply reserve, and a configured limit stands."""
+    vote = {"type": "object", "properties": {"target": {"type": "integer", "enum": [2, 3]}}}
+    speech = {"type": "object", "properties": {"text": {"type": "string"}}}
+    with StubServer() as server:
+        free = openai_model(server.url, "m", mode="json_legal")
+        fixed = OpenAIChatModel(
+            "m", base_url=server.url, api_key="k", mode="json_legal", max_tokens=77
+        )
+
+        async def go() -> None:
+            for model, legal in ((free, vote), (free, speech), (fixed, speech)):
+                await model.generate(QUESTION, [ACT], "act", legal=legal)
+
+        asyncio.run(go())
+        limits = [body.get("max_tokens") for body in server.requests_for("m")]
+    assert limits == [CHOICE_REPLY, REPLY_RESERVE, 77]
