@@ -179,7 +179,7 @@ def test_a_seats_own_words_are_not_repeated_in_its_news(tmp_path: Path) -> None:
     assert spoke > 10
 
 
-@pytest.mark.parametrize("budget", [24_000, 1500])
+@pytest.mark.parametrize("budget", [40_000, 1500])
 def test_a_thief_is_given_the_guide_of_the_card_he_took_once_in_the_chat(
     tmp_path: Path, budget: int
 ) -> None:
@@ -216,4 +216,4 @@ def test_a_thief_is_given_the_guide_of_the_card_he_took_once_in_the_chat(
         b, a = list(before.messages), list(after.messages)
         assert extends(b, a) or condensed_from(b, a)
         condensed += not extends(b, a)
-    assert (condensed > 0) is (budget < 24_000)  # the tool counts too: ~4,600 of 24,000
+    assert (condensed > 0) is (budget < 40_000)  # the tool counts too; wolves speak first
