@@ -8,7 +8,9 @@ last words included) *said nothing* when its text
 - is empty (a defaulted speech is one) or has no letter or digit at all (`…`, `...`, `?`);
 - is a placeholder: wholly in angle brackets (`<your speech>`, the shape the legal
   answers give a text's place), or the words of such a place in any prompt language
-  without their brackets;
+  without their brackets, whole or any run of them (SmolLM2 and Qwen spoke
+  `你怎麼看場上、懷疑誰、為什麼` and `你自己的發言；`, pieces of the 繁體 place, in a
+  12-seat game: `benchmarks/model_seats.py`);
 - or copies a speech another seat gave first, earlier in the game: the same tokens
   (`arena.ratings.ngrams.tokens`: letters and digits, one CJK character each, lowercased),
   so a copy with other spacing or punctuation is a copy too, and one in the other
@@ -43,7 +45,13 @@ def is_placeholder(text: str) -> bool:
     stripped = text.strip()
     if stripped.startswith("<") and stripped.endswith(">"):
         return True
-    return tuple(words) in _slot_words()
+    return any(_within(tuple(words), slot) for slot in _slot_words())
+
+
+def _within(run: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    """Whether `run` stands in `whole` as consecutive tokens."""
+    n = len(run)
+    return any(whole[i : i + n] == run for i in range(len(whole) - n + 1))
 
 
 def _folded(text: str) -> list[str]:

@@ -60,6 +60,10 @@ def test_empty_placeholder_and_copied_speeches_said_nothing() -> None:
         speech(1, slot[1:-1]),  # the slot's words without their brackets
         speech(2, "<my speech>"),
         speech(3, "3號！"),
+        speech(2, "whom you suspect, and why!"),  # a run of the slot's words
+        speech(1, "你怎麼看場上、懷疑誰、為什麼"),  # a run of the 繁體 slot's (Qwen, SmolLM2)
+        speech(1, "你自己的發言；"),
+        speech(3, "why not seat 5?"),  # a word of the slot is not a run of it
         phase(Phase.SPEECHES, 2),
         speech(4, "I am the seer; 7 is a wolf."),  # its own words again
         speech(5, "Seat 4 is lying."),
@@ -67,7 +71,8 @@ def test_empty_placeholder_and_copied_speeches_said_nothing() -> None:
     silent = [(s.seat, nothing) for s, nothing in said_nothing(events)]
     assert silent == [
         (4, False), (5, True), (6, True), (7, True), (8, True), (9, True), (1, True),
-        (2, True), (3, False), (4, False), (5, False),
+        (2, True), (3, False), (2, True), (1, True), (1, True), (3, False), (4, False),
+        (5, False),
     ]  # fmt: skip
     empty = speech(3)
     assert said_nothing([empty.model_copy(update={"text": ""})])[0][1]  # a defaulted speech
