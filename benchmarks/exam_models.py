@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import sys
 import tempfile
@@ -41,7 +40,7 @@ from arena.exam.sitting import Tally, own_share, sit  # noqa: E402
 from arena.match import Limits  # noqa: E402
 from arena.rules.config import GameConfig  # noqa: E402
 from tests.exam.games import play_games  # noqa: E402
-from tests.support.llama_server import install, serving  # noqa: E402
+from tests.support.llama_server import serving_models  # noqa: E402
 from tests.support.model_games import play_model_seat  # noqa: E402
 
 MODELS = {"smollm2": "smollm2", "qwen": "qwen"}
@@ -119,15 +118,7 @@ def main() -> None:
     exam = read_exam(exam_path)
     read_key(key_path(exam_path), exam)
     print(f"{exam.header.items} items from {len(exam.header.sources)} bot games -> {folder}")
-    with contextlib.ExitStack() as stack:
-        urls = {}
-        for alias, name in MODELS.items():
-            binary, model = install(name)
-            log = folder / f"{alias}-server.log"
-            urls[alias] = stack.enter_context(
-                serving(binary, model, log, alias=alias, parallel=args.slots,
-                        context=args.slots * 8192, n_threads=1)
-            )  # fmt: skip
+    with serving_models(list(MODELS), folder, args.slots) as urls:
         spec = MatchSpec(lang="en", endpoints={f"openai:{a}": settings(u) for a, u in urls.items()})
         seats = [Contestant(f"openai:{alias}", spec) for alias in MODELS]
         started = time.perf_counter()

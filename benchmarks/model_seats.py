@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import statistics
 import sys
@@ -46,7 +45,7 @@ from arena.match import Limits, new_header, run_game  # noqa: E402
 from arena.ratings.speeches import spoke_ratios  # noqa: E402
 from arena.rules.config import GameConfig  # noqa: E402
 from arena.storage.replay_file import read_replay  # noqa: E402
-from tests.support.llama_server import install, serving  # noqa: E402
+from tests.support.llama_server import serving_models  # noqa: E402
 
 MODELS = {"smollm2": "1-2", "qwen": "3-4"}
 """Server alias (and `scripts/real-model.sh` argument) → the seats it plays."""
@@ -126,15 +125,7 @@ def main() -> None:
     os.environ.setdefault("OPENAI_API_KEY", "not-needed")
     folder = args.out or Path(tempfile.mkdtemp(prefix="model-seats-"))
     folder.mkdir(parents=True, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        urls = {}
-        for alias in MODELS:
-            binary, model = install(alias)
-            log = folder / f"{alias}-server.log"
-            urls[alias] = stack.enter_context(
-                serving(binary, model, log, alias=alias, parallel=args.slots,
-                        context=args.slots * 8192, n_threads=1)
-            )  # fmt: skip
+    with serving_models(list(MODELS), folder, args.slots) as urls:
         for script in SCRIPTS:
             path = folder / f"{args.board}-{script}.jsonl"
             started = time.perf_counter()

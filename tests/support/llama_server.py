@@ -106,6 +106,25 @@ def serving(
             server.wait()
 
 
+@contextlib.contextmanager
+def serving_models(aliases: Sequence[str], folder: Path, slots: int) -> Iterator[dict[str, str]]:
+    """One server per model for the block, as the benchmarks run them: `slots` slots of
+    8,192 tokens and one thread each (one core a model on two cores), logs in `folder`.
+
+    Yields each alias's base URL; `aliases` are `scripts/real-model.sh` arguments.
+    """
+    with contextlib.ExitStack() as stack:
+        urls = {}
+        for alias in aliases:
+            binary, model = install(alias)
+            log = folder / f"{alias}-server.log"
+            urls[alias] = stack.enter_context(
+                serving(binary, model, log, alias=alias, parallel=slots,
+                        context=slots * 8192, n_threads=1)
+            )  # fmt: skip
+        yield urls
+
+
 def _wait_ready(server: subprocess.Popen[bytes], root: str, log: Path, ready_s: float) -> None:
     """Wait until `/health` answers 200 (it answers 503 while the model loads)."""
     until = time.monotonic() + ready_s
