@@ -175,9 +175,14 @@ def answer_from(option: str, rng: random.Random, text: Callable[[], str] | None)
     answer: dict[str, Any] = {"action": re.search(r'"action": "(\w+)"', option).group(1)}  # type: ignore[union-attr]
     for name, alternatives in re.findall(r'"(\w+)": ((?:-?\d+\|?)+)(?=[,}|])', option):
         answer[name] = rng.choice([int(n) for n in alternatives.split("|") if n])
-    for name, alternatives in re.findall(r'"(\w+)": \[((?:\d+\|?)+)\]', option):
-        seats = [int(n) for n in alternatives.split("|") if n]
-        answer[name] = rng.sample(seats, min(len(seats), rng.randint(1, 2)))
+    for name, places in re.findall(r'"(\w+)": \[((?:\d+\|?)+(?:, (?:\d+\|?)+)*)\]', option):
+        # `[2|3|5]`: any of them; `[2|3|5, 2|3|5] (or fewer)`: up to that many distinct seats
+        items = places.split(", ")
+        seats = [int(n) for n in items[0].split("|") if n]
+        if len(items) == 1:
+            answer[name] = rng.sample(seats, min(len(seats), rng.randint(1, 2)))
+        else:
+            answer[name] = sorted(rng.sample(seats, min(len(seats), rng.randint(1, len(items)))))
     for name, values in re.findall(r'"(\w+)": ((?:"[a-z_]+"\|?)+)(?=[,}])', option):
         if name != "action":
             answer[name] = rng.choice(re.findall(r'"([a-z_]+)"', values))

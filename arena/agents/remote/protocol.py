@@ -51,12 +51,14 @@ Protocol = Literal["werewolf-arena-agent/1"]
 PROTOCOL: Protocol = "werewolf-arena-agent/1"
 """The protocol's name and major version, sent and echoed in every message."""
 
-REVISION = 3
+REVISION = 4
 """The protocol's revision within its version: additions that leave every answer an agent
 written before them gives valid (so `PROTOCOL` stays). 0: the first. 1: belief questions
 (`Believe`), asked only of an agent whose `HelloReply.features` opts in. 2: the end of
 the game (`End`, sent to every seat; its reply's body is not read) and the seat's own side
-in every view (`observation.knowledge.side`). 3: the game's language in `Start.lang`."""
+in every view (`observation.knowledge.side`). 3: the game's language in `Start.lang`. 4: a
+vote's report may be keyed by seat, `{"3": 0.7}`, as the model seats' tool now asks; the
+rows of earlier revisions stay valid."""
 
 BELIEFS = "beliefs"
 """The feature of an agent that answers belief questions (`Believe`, revision 1)."""
@@ -327,7 +329,7 @@ def act_schema() -> dict[str, Any]:
     What is legal for one decision is in its `request.options`; the referee checks it.
     """
     from arena.agents.model.library import load_library
-    from arena.agents.model.tools import ANSWER, BELIEF_ACTION, answer_tool
+    from arena.agents.model.tools import ANSWER, BELIEF_ACTION, BELIEF_FIELD, answer_tool
 
     texts = load_library("en").tools
     tool = answer_tool(_SEATS, list(Role), texts)
@@ -340,6 +342,8 @@ def act_schema() -> dict[str, Any]:
             continue
         fields = models[kind].model_fields
         needed = [n for n, f in fields.items() if n != "kind" and f.is_required()]
+        if BELIEF_FIELD in shape["properties"]:
+            shape["properties"][BELIEF_FIELD] = VOTE_REPORT
         actions.append(_needs_only(_any_seat(shape)) | {"required": ["action", *needed]})
     return {
         "description": (
@@ -349,6 +353,34 @@ def act_schema() -> dict[str, Any]:
         ),
         "anyOf": actions,
     }
+
+
+VOTE_REPORT: dict[str, Any] = {
+    "description": (
+        "Optional, with a vote: your private wolf probability by seat number, "
+        '{"3": 0.7, …} (revision 4), or as rows [{"seat": 3, "p": 0.7}, …]; null or '
+        "absent when not asked."
+    ),
+    "anyOf": [
+        {
+            "type": "object",
+            "patternProperties": {"^[1-9][0-9]*$": {"type": ["number", "null"]}},
+            "additionalProperties": False,
+        },
+        {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"seat": {"type": "integer", "minimum": 1}, "p": {"type": "number"}},
+                "required": ["seat", "p"],
+                "additionalProperties": False,
+            },
+        },
+        {"type": "null"},
+    ],
+}
+"""A vote's report in the published schema: the model tool's keyed shape for any table
+(its own lists every seat of one), and the rows of revisions 0-3."""
 
 
 CHECK_NEEDS = ["seat", "result"]
